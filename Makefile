@@ -1,0 +1,72 @@
+# Two commands matter: `make demo` and `make test`. Each installs what it needs when missing.
+SHELL := /bin/bash
+SWIFT ?= swift
+APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv
+VENV := .venv
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+FUZZ_SECONDS ?= 10
+FUZZ_SCRATCH := .build-fuzz
+SHARED ?= ../shared
+
+.PHONY: demo test build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
+
+# Ranging on a real fixture trace, with a plot (the full demo replaces this once the guide exists).
+demo: deps release
+	@mkdir -p out
+	.build/release/ridebeacon range --trace fixtures/traces/step-near-far.csv --plot out/demo.svg > out/demo.csv
+	@echo "demo: wrote out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
+	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 40 == 2' | head -25
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
+
+# apt packages are installed only when one is missing, so a warm machine pays nothing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+# Python peers for benchmarks (beacontools); tests never need PyPI packages.
+venv: $(VENV)/.ready
+$(VENV)/.ready:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q beacontools==2.1.0
+	touch $@
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release --product ridebeacon
+
+# libFuzzer over the HCI, AD, btsnoop, trace and calibration decoders. The seed corpus is
+# committed under fixtures/fuzz/; crashes land in fuzz-artifacts/ and become regression tests.
+fuzz-build:
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --product FuzzDecoders \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -D -Xswiftc FUZZING -Xswiftc -use-ld=lld
+
+fuzz-smoke: FUZZ_SECONDS = 10
+fuzz-smoke: fuzz-run
+fuzz: FUZZ_SECONDS = 300
+fuzz: fuzz-run
+
+fuzz-run: fuzz-build
+	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus
+	$(FUZZ_SCRATCH)/debug/FuzzDecoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-artifact_prefix=fuzz-artifacts/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus fixtures/fuzz 2>&1 | tail -12
+
+bench: deps venv
+	$(SWIFT) build -c release --product PerAdvertisementBenchmark
+	Benchmarks/run-per-advertisement.sh
+
+ranging-eval: release
+	@if [ -d $(SHARED)/data/herald ]; then \
+		$(SHARED)/tools/ranging-eval --ridebeacon .build/release/ridebeacon $(SHARED)/data/herald; \
+	else echo "ranging-eval: $(SHARED)/data/herald not found; nothing to score"; fi
+
+clean:
+	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts
