@@ -15,7 +15,6 @@ extension HCIEvent {
             out = [event.status.rawValue, event.numHCICommandPackets]
             out.appendLE16(event.opcode.rawValue)
         case .disconnectionComplete(let event):
-            try EncodeError.check("connection handle", event.connectionHandle, in: 0...0x0FFF)
             out = [event.status.rawValue]
             out.appendLE16(event.connectionHandle)
             out.append(event.reason.rawValue)

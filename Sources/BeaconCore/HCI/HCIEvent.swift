@@ -45,6 +45,7 @@ public enum HCIEvent: Equatable, Sendable {
     /// Disconnection Complete (0x05).
     public struct DisconnectionComplete: Equatable, Sendable {
         public var status: HCIStatus
+        /// The 12-bit handle; the upper four (reserved) bits are kept as received.
         public var connectionHandle: UInt16
         public var reason: HCIStatus
 
@@ -103,7 +104,7 @@ public enum HCIEvent: Equatable, Sendable {
             let reason = try reader.u8("Reason")
             try reader.expectEnd("Disconnection Complete parameters")
             self = .disconnectionComplete(DisconnectionComplete(status: HCIStatus(rawValue: status),
-                                                                connectionHandle: handle & 0x0FFF,
+                                                                connectionHandle: handle,
                                                                 reason: HCIStatus(rawValue: reason)))
         case Self.leMetaCode:
             self = try Self.decodeLEMeta(parameters)
