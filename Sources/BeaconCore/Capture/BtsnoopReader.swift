@@ -19,7 +19,7 @@ public struct BtsnoopReader: Sendable {
     public init(bytes: [UInt8]) throws(BtsnoopError) {
         guard bytes.count >= Btsnoop.fileHeaderLength else {
             // Wrong magic is the more useful message when the few bytes present already disagree.
-            if !bytes.elementsEqual(Btsnoop.magic.prefix(bytes.count)) {
+            if !bytes.prefix(Btsnoop.magic.count).elementsEqual(Btsnoop.magic.prefix(bytes.count)) {
                 throw BtsnoopError(.badMagic, recordNumber: nil, offset: 0)
             }
             throw BtsnoopError(.truncatedFileHeader(bytes: bytes.count), recordNumber: nil, offset: 0)
