@@ -51,7 +51,7 @@ public struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index
     // Reads index the collection directly (after one bounds check) rather than going through
     // `take`, so fixed-width fields cost no slice and no retain.
     @inline(__always)
-    mutating func need(_ count: Int, _ what: () -> String) throws(DecodeError) {
+    func need(_ count: Int, _ what: () -> String) throws(DecodeError) {
         guard count <= remaining else {
             throw DecodeError(offset: offset, "truncated \(what()): need \(count) bytes, have \(remaining)", kind: .truncated)
         }
