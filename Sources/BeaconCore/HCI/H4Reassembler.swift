@@ -28,8 +28,30 @@ public struct H4Reassembler: Sendable {
     /// Appends `chunk` and returns, in stream order, each packet it completes and an error for
     /// each run of bytes that is not a packet. Error offsets count from the start of the stream.
     public mutating func push(_ chunk: some Sequence<UInt8>) -> [Result<H4Packet, DecodeError>] {
-        buffer.append(contentsOf: chunk)
         var results: [Result<H4Packet, DecodeError>] = []
+        let streamOffset = consumedByteCount
+        push(chunk) { frame in
+            switch frame {
+            case .success(let bytes):
+                // A copy per packet: the slice shares `buffer`, which the next append would then copy whole.
+                do throws(DecodeError) {
+                    results.append(.success(try H4Packet(bytes: Array(bytes)[...])))
+                } catch {
+                    // Unreachable while the framing here matches H4Packet's; kept so a future mismatch reports, not traps.
+                    results.append(.failure(error.shifted(by: streamOffset)))
+                }
+            case .failure(let error):
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    /// The allocation-free form of `push(_:)` for the per-advertisement path: `body` gets each
+    /// complete packet's bytes, indicator first, sliced from the reassembler's buffer (valid
+    /// only during the call), or an error for each run of bytes that is not a packet.
+    public mutating func push(_ chunk: some Sequence<UInt8>, frames body: (Result<ArraySlice<UInt8>, DecodeError>) -> Void) {
+        buffer.append(contentsOf: chunk)
         var i = 0
         let end = buffer.count
         while i < end {
@@ -37,7 +59,7 @@ public struct H4Reassembler: Sendable {
             guard let type = HCIPacketType(rawValue: indicator), acceptedMask & (1 << indicator) != 0 else {
                 if !resyncing {
                     resyncing = true
-                    results.append(.failure(DecodeError(
+                    body(.failure(DecodeError(
                         offset: consumedByteCount + i,
                         "unknown H4 packet indicator 0x\(hex(indicator)); skipping to the next packet",
                         kind: .unknownPacketType(indicator))))
@@ -49,20 +71,12 @@ public struct H4Reassembler: Sendable {
             guard i + 1 + type.headerLength <= end else { break }
             let total = 1 + type.headerLength + type.payloadLength(header: buffer[...], at: i + 1)
             guard i + total <= end else { break }
-            // A copy per packet: a slice would share `buffer`, and the next append would then copy all of it.
-            let bytes = Array(buffer[i..<(i + total)])
-            do {
-                results.append(.success(try H4Packet(bytes: bytes[...])))
-            } catch {
-                // Unreachable while the framing above matches H4Packet's; kept so a future mismatch reports, not traps.
-                results.append(.failure(error.shifted(by: consumedByteCount + i)))
-            }
+            body(.success(buffer[i..<(i + total)]))
             resyncing = false
             i += total
         }
         buffer.removeFirst(i)
         consumedByteCount += i
-        return results
     }
 
     /// Ends the stream: returns a `.truncated` error if a partial packet was left, and clears it.
