@@ -34,9 +34,12 @@ public struct PathLossModel: Sendable, Equatable, Hashable {
     @inlinable
     public func distance(forRSSI rssi: Double) -> Double {
         guard rssi.isFinite else { return rssi > 0 ? Self.distanceRange.lowerBound : Self.distanceRange.upperBound }
-        let d = pow(10, (txPower - rssi) / (10 * exponent))
+        // 10^x as 2^(x·log2 10): exp2 costs a third of pow, and this runs on every sample.
+        let d = exp2((txPower - rssi) * (Self.log2Of10 / 10) / exponent)
         return min(Self.distanceRange.upperBound, max(Self.distanceRange.lowerBound, d))
     }
+
+    @usableFromInline static let log2Of10 = 3.321928094887362
 
     /// RSSI the model expects at `distance` metres.
     @inlinable

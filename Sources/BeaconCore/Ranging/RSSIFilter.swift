@@ -65,6 +65,7 @@ public struct RSSIFilter: Sendable {
     private var p00 = 0.0, p01 = 0.0, p11 = 0.0
     private var meanAbsInnovation: Double
     private var cusumUp = 0.0, cusumDown = 0.0
+    private var decayStep = 0.0, decayFactor = 1.0
     private var run: RingBuffer<Double>
     private var warmup: SortedWindow
 
@@ -98,7 +99,8 @@ public struct RSSIFilter: Sendable {
         let r = noiseSigma * noiseSigma
         let s = p00 + r
         let innovation = rssi - level
-        let normalised = innovation / s.squareRoot()
+        let rootS = s.squareRoot()
+        let normalised = innovation / rootS
         let clipped = min(parameters.gate, max(-parameters.gate, normalised))
         cusumUp = max(0, cusumUp + clipped - parameters.cusumSlack)
         cusumDown = max(0, cusumDown - clipped - parameters.cusumSlack)
@@ -110,9 +112,10 @@ public struct RSSIFilter: Sendable {
         meanAbsInnovation += parameters.noiseAdaptation
             * (min(abs(innovation), parameters.gate * noiseSigma) - meanAbsInnovation)
         if abs(normalised) <= parameters.gate {
-            let limit = parameters.huber * s.squareRoot()
+            let limit = parameters.huber * rootS
             let used = min(limit, max(-limit, innovation))
-            let k0 = p00 / s, k1 = p01 / s
+            let inverseS = 1 / s
+            let k0 = p00 * inverseS, k1 = p01 * inverseS
             level += k0 * used
             rate += k1 * used
             let (o00, o01, o11) = (p00, p01, p11)
@@ -139,7 +142,12 @@ public struct RSSIFilter: Sendable {
         let dt = max(0, time - lastTime)
         lastTime = max(lastTime, time)
         guard dt > 0 else { return }
-        let decay = exp(-dt / parameters.rateMemory)
+        // Samples mostly arrive at a steady rate: reuse the last decay rather than call exp.
+        if dt != decayStep {
+            decayStep = dt
+            decayFactor = exp(-dt / parameters.rateMemory)
+        }
+        let decay = decayFactor
         let gain = parameters.rateMemory * (1 - decay)  // ∫ rate over dt
         level += rate * gain
         rate *= decay

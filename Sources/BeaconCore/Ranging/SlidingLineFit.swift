@@ -5,12 +5,11 @@ struct SlidingLineFit: Sendable {
     struct Fit: Sendable {
         /// dB/s.
         var slope: Double
-        /// Standard error of the slope, dB/s, inflated for lag-1 autocorrelation.
-        var standardError: Double
+        /// slope / standard error, the error inflated for lag-1 autocorrelation.
+        var t: Double
         var count: Int
         /// Seconds between the oldest and newest sample.
         var span: Double
-        var t: Double { slope / standardError }
     }
 
     let window: Double
@@ -79,27 +78,70 @@ struct SlidingLineFit: Sendable {
     }
 
     /// The current fit, or nil with fewer than three samples or no time spread.
-    func fit() -> Fit? {
-        let n = Double(samples.count)
-        guard samples.count >= 3, let first = samples.oldest, let last = samples.newest, last.t > first.t else { return nil }
-        let meanT = sums.t / n, meanY = sums.y / n
-        let stt = sums.tt - sums.t * meanT
+    /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
+    /// (`mutating` only so callers pass the state by reference instead of copying 150 bytes.)
+    mutating func fit() -> Fit? {
+        let count = samples.count
+        guard count >= 3, let first = samples.oldest, let last = samples.newest, last.t > first.t else { return nil }
+        let inverseN = Self.reciprocal(count)
+        let stt = sums.tt - sums.t * sums.t * inverseN
         guard stt > 0 else { return nil }
-        let sty = sums.ty - sums.t * meanY
-        let syy = sums.yy - sums.y * meanY
+        let sty = sums.ty - sums.t * sums.y * inverseN
+        let syy = sums.yy - sums.y * sums.y * inverseN
         let slope = sty / stt
-        let intercept = meanY - slope * meanT
+        let intercept = (sums.y - slope * sums.t) * inverseN
         let rss = max(0, syy - slope * sty)
-        // Σ r(i) r(i−1) expanded in the pair sums, r = y − a − b t.
+        // Σ r(i) r(i−1) expanded in the pair sums, r = y − a − b t; clamped to 0 ≤ ρ ≤ ρmax.
         let a = intercept, b = slope
         let lagged = sums.pairYY - a * sums.pairY - b * sums.pairTY
             + a * a * sums.pairs + a * b * sums.pairT + b * b * sums.pairTT
-        let rho = rss > 0 ? min(Self.maxAutocorrelation, max(0, lagged / rss)) : 0
-        let variance = max(Self.varianceFloor, rss / max(1, n - 2))
-        let inflation = (1 + rho) / (1 - rho)
-        return Fit(slope: slope, standardError: (variance * inflation / stt).squareRoot(),
-                   count: samples.count, span: last.t - first.t)
+        let l = min(Self.maxAutocorrelation * rss, max(0, lagged))
+        let variance = max(Self.varianceFloor, rss * Self.reciprocal(count - 2))
+        // t² = b² Stt / (σ² (1+ρ)/(1−ρ)) with ρ = L/RSS, and b² Stt = b Sty.
+        let tSquared = rss > 0 ? slope * sty * (rss - l) / (variance * (rss + l)) : slope * sty / variance
+        let t = max(0, tSquared).squareRoot()
+        return Fit(slope: slope, t: slope < 0 ? -t : t, count: count, span: last.t - first.t)
     }
+
+    /// Fit over only the samples of the last `seconds`, computed directly from the buffer
+    /// (used rarely: to check an issued trend against the most recent samples).
+    mutating func fitRecent(seconds: Double) -> Fit? {
+        guard let last = samples.newest else { return nil }
+        var first = samples.count - 1
+        while first > 0 && last.t - samples[first - 1].t <= seconds { first -= 1 }
+        let count = samples.count - first
+        guard count >= 3, last.t > samples[first].t else { return nil }
+        var meanT = 0.0, meanY = 0.0
+        for i in first..<samples.count {
+            meanT += samples[i].t - last.t
+            meanY += samples[i].y
+        }
+        meanT /= Double(count)
+        meanY /= Double(count)
+        var stt = 0.0, sty = 0.0, syy = 0.0
+        for i in first..<samples.count {
+            let dt = samples[i].t - last.t - meanT, dy = samples[i].y - meanY
+            stt += dt * dt; sty += dt * dy; syy += dy * dy
+        }
+        guard stt > 0 else { return nil }
+        let slope = sty / stt
+        var rss = 0.0, lagged = 0.0, previous = 0.0
+        for i in first..<samples.count {
+            let r = samples[i].y - meanY - slope * (samples[i].t - last.t - meanT)
+            rss += r * r
+            if i > first { lagged += r * previous }
+            previous = r
+        }
+        let l = min(Self.maxAutocorrelation * rss, max(0, lagged))
+        let variance = max(Self.varianceFloor, rss / Double(count - 2))
+        let tSquared = rss > 0 ? slope * sty * (rss - l) / (variance * (rss + l)) : slope * sty / variance
+        let t = max(0, tSquared).squareRoot()
+        return Fit(slope: slope, t: slope < 0 ? -t : t, count: count, span: last.t - samples[first].t)
+    }
+
+    /// 1/k for the small counts a window holds, without a division.
+    private static let reciprocals: [Double] = (0...256).map { $0 == 0 ? 0 : 1 / Double($0) }
+    private static func reciprocal(_ k: Int) -> Double { k < reciprocals.count ? reciprocals[k] : 1 / Double(k) }
 
     private func relative(_ p: Point) -> Point { Point(t: p.t - origin.t, y: p.y - origin.y) }
 

@@ -50,13 +50,11 @@ public struct TrendEstimator: Sendable {
     public private(set) var slope = 0.0
     public private(set) var tStatistic = 0.0
 
-    private var slow: SlidingLineFit
-    private var fast: SlidingLineFit
+    private var line: SlidingLineFit
 
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
-        slow = SlidingLineFit(window: parameters.window, capacity: parameters.capacity, maxGap: parameters.maxGap)
-        fast = SlidingLineFit(window: parameters.retractWindow, capacity: parameters.capacity, maxGap: parameters.maxGap)
+        line = SlidingLineFit(window: parameters.window, capacity: parameters.capacity, maxGap: parameters.maxGap)
     }
 
     /// Adds a raw sample with the filter's level and noise σ at that time; returns the trend.
@@ -64,9 +62,8 @@ public struct TrendEstimator: Sendable {
         guard rssi.isFinite, level.isFinite, time.isFinite else { return trend }
         let bound = parameters.clip * noiseSigma
         let value = min(level + bound, max(level - bound, rssi))
-        slow.append(time: time, value: value)
-        fast.append(time: time, value: value)
-        guard slow.count >= parameters.minimumSamples, let fit = slow.fit(), fit.span >= parameters.minimumSpan else {
+        line.append(time: time, value: value)
+        guard line.count >= parameters.minimumSamples, let fit = line.fit(), fit.span >= parameters.minimumSpan else {
             trend = .unknown
             slope = 0
             tStatistic = 0
@@ -75,7 +72,7 @@ public struct TrendEstimator: Sendable {
         slope = fit.slope
         tStatistic = fit.t
         trend = decide(t: fit.t)
-        if trend == .closer || trend == .farther, let check = fast.fit(),
+        if trend == .closer || trend == .farther, let check = line.fitRecent(seconds: parameters.retractWindow),
            check.count >= parameters.minimumSamples, check.span >= parameters.minimumSpan {
             let against = trend == .closer ? -check.t : check.t
             if against > parameters.retractConfidence { trend = .steady }
@@ -96,8 +93,7 @@ public struct TrendEstimator: Sendable {
 
     /// Forgets all samples (signal lost).
     public mutating func reset() {
-        slow.reset()
-        fast.reset()
+        line.reset()
         trend = .unknown
         slope = 0
         tStatistic = 0
