@@ -19,7 +19,8 @@ struct RangeCommand: ParsableCommand {
     @Option(help: "Calibration JSON (from `ridebeacon calibrate`).")
     var calibration: String?
 
-    @Option(name: .customLong("tx-power"), help: "RSSI at 1 m, dBm (A).")
+    // `.unconditional`: the value is negative, and must not be mistaken for an option.
+    @Option(name: .customLong("tx-power"), parsing: .unconditional, help: "RSSI at 1 m, dBm (A).")
     var txPower: Double?
 
     @Option(help: "Path-loss exponent (n).")

@@ -16,10 +16,17 @@ public struct RangeEstimate: Sendable, Equatable {
 /// Turns one beacon's RSSI samples into filtered level, distance, zone, trend and touch.
 /// Deterministic, and allocation-free per sample (fixed-size buffers made in `init`).
 public struct Ranger: Sendable {
-    /// No sample for this long makes zone and trend `unknown` and ends touch, s. The slowest
-    /// scanners we have data from deliver about one advert every 4 s (phones in background);
-    /// 5 s of silence therefore means the beacon is really missing, not just slow.
-    public static let defaultStaleAfter = 5.0
+    /// Shortest silence that makes zone and trend `unknown` and ends touch, s. The actual limit
+    /// is the larger of this and `missedSamples` typical intervals: a foreground scanner at
+    /// 10 Hz that hears nothing for 3 s has lost the beacon, while phones scanning in the
+    /// background report every 2–6 s (herald data) and must not flap in and out of "unknown".
+    public static let defaultStaleAfter = 3.0
+    /// Typical intervals of silence before the signal counts as lost.
+    public static let missedSamples = 3.0
+    /// Weight of each new interval in the typical-interval average; gaps longer than
+    /// `intervalCap` (outages, not the scan rate) are left out of it.
+    static let intervalAdaptation = 0.1
+    static let intervalCap = 10.0
 
     public let calibration: Calibration
     public let staleAfter: Double
@@ -28,6 +35,7 @@ public struct Ranger: Sendable {
     public private(set) var touchDetector: TouchDetector
     private var zones: ZoneClassifier
     private var lastSampleTime = -Double.infinity
+    private var typicalInterval = 0.0
 
     public init(calibration: Calibration,
                 filter: RSSIFilter.Parameters = .default,
@@ -50,7 +58,12 @@ public struct Ranger: Sendable {
     /// of `time` without it).
     public mutating func update(time: Double, rssi: Double) -> RangeEstimate {
         guard rssi.isFinite, time.isFinite else { return noSample(at: time) }
-        if time - lastSampleTime > staleAfter { forgetMotion() }
+        let interval = time - lastSampleTime
+        if interval > stalenessLimit { forgetMotion() }
+        if interval >= 0 && interval <= Self.intervalCap {
+            typicalInterval = typicalInterval == 0
+                ? interval : typicalInterval + Self.intervalAdaptation * (interval - typicalInterval)
+        }
         lastSampleTime = max(lastSampleTime, time)
         let level = filter.update(time: time, rssi: rssi)
         let trend = trendEstimator.update(time: time, rssi: rssi, level: level, noiseSigma: filter.noiseSigma)
@@ -68,7 +81,7 @@ public struct Ranger: Sendable {
         let base = RangeEstimate(time: time, rssi: nil, filteredRSSI: level,
                                  distance: level.isNaN ? .nan : calibration.model.distance(forRSSI: level),
                                  zone: .unknown, trend: .unknown, touch: false)
-        guard filter.isInitialised, time.isFinite, time - lastSampleTime <= staleAfter else {
+        guard filter.isInitialised, !isStale(at: time) else {
             forgetMotion()
             return base
         }
@@ -79,10 +92,13 @@ public struct Ranger: Sendable {
         return fresh
     }
 
-    /// Whether the last sample is older than `staleAfter` at `time`.
-    public func isStale(at time: Double) -> Bool { !(time - lastSampleTime <= staleAfter) }
+    /// Whether, at `time`, the signal has been silent too long to be trusted.
+    public func isStale(at time: Double) -> Bool { !(time - lastSampleTime <= stalenessLimit) }
 
-    /// A silence longer than `staleAfter`: motion and touch evidence are void; the level is
+    /// Current silence limit, s: `staleAfter` or `missedSamples` typical intervals.
+    public var stalenessLimit: Double { max(staleAfter, Self.missedSamples * typicalInterval) }
+
+    /// A silence longer than `stalenessLimit`: motion and touch evidence are void; the level is
     /// kept (its uncertainty grows with the gap, so the next samples take over quickly).
     private mutating func forgetMotion() {
         trendEstimator.reset()
