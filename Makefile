@@ -13,7 +13,7 @@ SHARED ?= ../shared
 # Ranging on a real fixture trace, with a plot (the full demo replaces this once the guide exists).
 demo: deps release
 	@mkdir -p out
-	.build/release/ridebeacon range --trace fixtures/traces/step-near-far.csv --plot out/demo.svg > out/demo.csv
+	.build/release/ridebeacon range --trace fixtures/traces/herald-test10A-step-3m-to-0.5m.csv --plot out/demo.svg > out/demo.csv
 	@echo "demo: wrote out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 40 == 2' | head -25
 

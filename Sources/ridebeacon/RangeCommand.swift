@@ -1,0 +1,95 @@
+import ArgumentParser
+import BeaconCore
+
+/// `ridebeacon range`: replays a recorded RSSI trace through the ranging estimator.
+struct RangeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "range",
+        abstract: "Estimate distance, zone, trend and touch from a recorded RSSI trace.",
+        discussion: """
+            Prints CSV t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch, one row per \
+            trace row. Path-loss model: --calibration, else --tx-power/--exponent, else the \
+            trace's tx_power_dbm column (first value) with n = 2.0, else A = -59 dBm, n = 2.0.
+            """
+    )
+
+    @Option(help: "Trace CSV with columns t_s and rssi_dbm (optional true_distance_m, tx_power_dbm).")
+    var trace: String
+
+    @Option(help: "Calibration JSON (from `ridebeacon calibrate`).")
+    var calibration: String?
+
+    // `.unconditional`: the value is negative, and must not be mistaken for an option.
+    @Option(name: .customLong("tx-power"), parsing: .unconditional, help: "RSSI at 1 m, dBm (A).")
+    var txPower: Double?
+
+    @Option(help: "Path-loss exponent (n).")
+    var exponent: Double?
+
+    @Option(help: "Also write an SVG plot of the trace and the estimates to this file.")
+    var plot: String?
+
+    func run() throws {
+        try reportingFailures {
+            let parsed = try loadTrace(trace)
+            let calibration = try chooseCalibration(for: parsed)
+            var ranger = Ranger(calibration: calibration)
+            var estimates: [RangeEstimate] = []
+            estimates.reserveCapacity(parsed.samples.count)
+            for sample in parsed.samples {
+                estimates.append(ranger.update(time: sample.time, rssi: sample.rssi))
+            }
+            var out = Array("t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch\n".utf8)
+            out.reserveCapacity(64 * estimates.count)
+            for e in estimates {
+                let row = [FixedDecimal.format(e.time), FixedDecimal.format(e.rssi ?? .nan),
+                           FixedDecimal.format(e.filteredRSSI), FixedDecimal.format(e.distance),
+                           e.zone.rawValue, e.trend.rawValue, e.touch ? "1" : "0"]
+                out.append(contentsOf: row.joined(separator: ",").utf8)
+                out.append(0x0A)
+            }
+            writeAll(&out, to: 1)
+            if let plot {
+                try writeFile(plot, RangePlot.svg(title: fileName(trace), trace: parsed, estimates: estimates))
+            }
+        }
+    }
+
+    private func chooseCalibration(for parsed: Trace) throws(CommandLineFailure) -> Calibration {
+        if let calibration {
+            guard txPower == nil, exponent == nil else {
+                throw CommandLineFailure("--calibration and --tx-power/--exponent cannot be combined")
+            }
+            let bytes = try readFile(calibration)
+            do {
+                return try Calibration.parse(json: bytes)
+            } catch {
+                throw CommandLineFailure("\(calibration): \(error)")
+            }
+        }
+        if let txPower, !PathLossModel.txPowerRange.contains(txPower) {
+            throw CommandLineFailure("--tx-power \(FixedDecimal.format(txPower)) is outside -120…20 dBm")
+        }
+        if let exponent, !PathLossModel.exponentRange.contains(exponent) {
+            throw CommandLineFailure("--exponent \(FixedDecimal.format(exponent)) is outside 1.0…6.0")
+        }
+        let fromTrace = parsed.samples.lazy.compactMap(\.txPower).first
+        return Calibration(model: PathLossModel(
+            txPower: txPower ?? fromTrace ?? PathLossModel.default.txPower,
+            exponent: exponent ?? PathLossModel.default.exponent))
+    }
+}
+
+/// Reads and parses a trace, turning any problem into a message naming the file.
+func loadTrace(_ path: String) throws(CommandLineFailure) -> Trace {
+    let bytes = try readFile(path)
+    do {
+        return try TraceParser.parse(bytes: bytes)
+    } catch {
+        throw CommandLineFailure("\(path): \(error)")
+    }
+}
+
+func fileName(_ path: String) -> String {
+    path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+}
