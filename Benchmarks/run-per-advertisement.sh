@@ -16,6 +16,9 @@ print(f"| implementation | reports | ns/report | reports/s |")
 print(f"| --- | ---: | ---: | ---: |")
 for r in (s, p):
     print(f"| {r['implementation']} | {r['reports']} | {r['ns_per_report']:.1f} | {1e9 / r['ns_per_report']:,.0f} |")
+st = s['stages']
+print(f"\nSwift stages (cumulative ns/report): decode {st['decode']['ns_per_report']:.1f}, "
+      f"+ iBeacon {st['ibeacon']['ns_per_report']:.1f}, + ranging {st['ranging']['ns_per_report']:.1f}")
 print(f"\nspeed-up: {p['ns_per_report'] / s['ns_per_report']:,.0f}x (goal >= 100x); "
       f"Swift {1e9 / s['ns_per_report'] / 1e6:.2f} M reports/s on one core (goal >= 5 M)")
 PY
