@@ -1,15 +1,21 @@
 /// Least-squares line through the samples of the last `window` seconds, with the slope's
 /// standard error corrected for serially correlated residuals. O(1) per sample: running sums,
 /// re-based on the oldest sample every `capacity` appends so rounding cannot accumulate.
+///
+/// The caller supplies how much serial correlation inflates the slope variance (see
+/// `TrendEstimator`): estimating it inside a window of a few dozen samples is biased low
+/// and noisy, which makes the test overconfident exactly when fading mimics motion.
 struct SlidingLineFit: Sendable {
     struct Fit: Sendable {
         /// dB/s.
         var slope: Double
-        /// slope / standard error, the error inflated for lag-1 autocorrelation.
+        /// slope / standard error, the error inflated for autocorrelated residuals.
         var t: Double
         var count: Int
         /// Seconds between the oldest and newest sample.
         var span: Double
+        /// The newest sample's distance from the fitted line, dB.
+        var lastResidual: Double
     }
 
     let window: Double
@@ -19,9 +25,6 @@ struct SlidingLineFit: Sendable {
     /// Smallest residual variance believed, dB²: RSSI comes in whole dB, so a run of identical
     /// readings must not make a tiny wobble look certain ((0.5 dB)², half a quantum).
     static let varianceFloor = 0.25
-    /// Largest lag-1 autocorrelation honoured: beyond it the variance inflation (1+ρ)/(1−ρ)
-    /// explodes on short windows.
-    static let maxAutocorrelation = 0.9
 
     private var samples: RingBuffer<Point>
     private var origin = Point(t: 0, y: 0)
@@ -30,23 +33,12 @@ struct SlidingLineFit: Sendable {
 
     struct Point: Sendable { var t: Double; var y: Double }
 
-    /// Sums over samples (relative to `origin`) and over consecutive pairs (i−1, i).
     private struct Sums: Sendable {
         var t = 0.0, y = 0.0, tt = 0.0, ty = 0.0, yy = 0.0
-        var pairs = 0.0, pairYY = 0.0, pairY = 0.0, pairTY = 0.0, pairT = 0.0, pairTT = 0.0
 
         mutating func add(_ p: Point, sign: Double) {
             t += sign * p.t; y += sign * p.y
             tt += sign * p.t * p.t; ty += sign * p.t * p.y; yy += sign * p.y * p.y
-        }
-
-        mutating func addPair(_ a: Point, _ b: Point, sign: Double) {
-            pairs += sign
-            pairYY += sign * a.y * b.y
-            pairY += sign * (a.y + b.y)
-            pairTY += sign * (a.t * b.y + b.t * a.y)
-            pairT += sign * (a.t + b.t)
-            pairTT += sign * a.t * b.t
         }
     }
 
@@ -64,7 +56,6 @@ struct SlidingLineFit: Sendable {
         if samples.isEmpty { origin = Point(t: time, y: value) }
         let p = relative(Point(t: time, y: value))
         sums.add(p, sign: 1)
-        if let last = samples.newest { sums.addPair(relative(last), p, sign: 1) }
         samples.append(Point(t: time, y: value))
         while let first = samples.oldest, time - first.t > window { dropOldest() }
         appendsSinceRebase += 1
@@ -78,9 +69,10 @@ struct SlidingLineFit: Sendable {
     }
 
     /// The current fit, or nil with fewer than three samples or no time spread.
+    /// `varianceFactor` (≥ 1) inflates the slope variance for correlated residuals.
     /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
-    /// (`mutating` only so callers pass the state by reference instead of copying 150 bytes.)
-    mutating func fit() -> Fit? {
+    /// (`mutating` only so callers pass the state by reference instead of copying it.)
+    mutating func fit(varianceFactor: Double = 1) -> Fit? {
         let count = samples.count
         guard count >= 3, let first = samples.oldest, let last = samples.newest, last.t > first.t else { return nil }
         let inverseN = Self.reciprocal(count)
@@ -89,23 +81,23 @@ struct SlidingLineFit: Sendable {
         let sty = sums.ty - sums.t * sums.y * inverseN
         let syy = sums.yy - sums.y * sums.y * inverseN
         let slope = sty / stt
-        let intercept = (sums.y - slope * sums.t) * inverseN
         let rss = max(0, syy - slope * sty)
-        // Σ r(i) r(i−1) expanded in the pair sums, r = y − a − b t; clamped to 0 ≤ ρ ≤ ρmax.
-        let a = intercept, b = slope
-        let lagged = sums.pairYY - a * sums.pairY - b * sums.pairTY
-            + a * a * sums.pairs + a * b * sums.pairT + b * b * sums.pairTT
-        let l = min(Self.maxAutocorrelation * rss, max(0, lagged))
-        let variance = max(Self.varianceFloor, rss * Self.reciprocal(count - 2))
-        // t² = b² Stt / (σ² (1+ρ)/(1−ρ)) with ρ = L/RSS, and b² Stt = b Sty.
-        let tSquared = rss > 0 ? slope * sty * (rss - l) / (variance * (rss + l)) : slope * sty / variance
-        let t = max(0, tSquared).squareRoot()
-        return Fit(slope: slope, t: slope < 0 ? -t : t, count: count, span: last.t - first.t)
+        let intercept = (sums.y - slope * sums.t) * inverseN
+        let newest = relative(last)
+        return Fit(slope: slope, t: Self.tStatistic(slope: slope, sty: sty, rss: rss, count: count, factor: varianceFactor),
+                   count: count, span: last.t - first.t, lastResidual: newest.y - intercept - slope * newest.t)
+    }
+
+    /// t = b / SE(b) with Var(b) = factor · σ² / Stt, using b² Stt = b Sty.
+    private static func tStatistic(slope: Double, sty: Double, rss: Double, count: Int, factor: Double) -> Double {
+        let variance = max(varianceFloor, rss * reciprocal(count - 2))
+        let t = max(0, slope * sty / (variance * max(1, factor))).squareRoot()
+        return slope < 0 ? -t : t
     }
 
     /// Fit over only the samples of the last `seconds`, computed directly from the buffer
     /// (used rarely: to check an issued trend against the most recent samples).
-    mutating func fitRecent(seconds: Double) -> Fit? {
+    mutating func fitRecent(seconds: Double, varianceFactor: Double = 1) -> Fit? {
         guard let last = samples.newest else { return nil }
         var first = samples.count - 1
         while first > 0 && last.t - samples[first - 1].t <= seconds { first -= 1 }
@@ -121,22 +113,15 @@ struct SlidingLineFit: Sendable {
         var stt = 0.0, sty = 0.0, syy = 0.0
         for i in first..<samples.count {
             let dt = samples[i].t - last.t - meanT, dy = samples[i].y - meanY
-            stt += dt * dt; sty += dt * dy; syy += dy * dy
+            stt += dt * dt
+            sty += dt * dy
+            syy += dy * dy
         }
         guard stt > 0 else { return nil }
         let slope = sty / stt
-        var rss = 0.0, lagged = 0.0, previous = 0.0
-        for i in first..<samples.count {
-            let r = samples[i].y - meanY - slope * (samples[i].t - last.t - meanT)
-            rss += r * r
-            if i > first { lagged += r * previous }
-            previous = r
-        }
-        let l = min(Self.maxAutocorrelation * rss, max(0, lagged))
-        let variance = max(Self.varianceFloor, rss / Double(count - 2))
-        let tSquared = rss > 0 ? slope * sty * (rss - l) / (variance * (rss + l)) : slope * sty / variance
-        let t = max(0, tSquared).squareRoot()
-        return Fit(slope: slope, t: slope < 0 ? -t : t, count: count, span: last.t - samples[first].t)
+        let rss = max(0, syy - slope * sty)
+        return Fit(slope: slope, t: Self.tStatistic(slope: slope, sty: sty, rss: rss, count: count, factor: varianceFactor),
+                   count: count, span: last.t - samples[first].t, lastResidual: last.y - meanY + slope * meanT)
     }
 
     /// 1/k for the small counts a window holds, without a division.
@@ -147,8 +132,8 @@ struct SlidingLineFit: Sendable {
 
     private mutating func dropOldest() {
         guard let first = samples.removeOldest() else { return }
-        sums.add(relative(first), sign: -1)
-        if let next = samples.oldest { sums.addPair(relative(first), relative(next), sign: -1) }
+        let p = relative(first)
+        sums.add(p, sign: -1)
     }
 
     private mutating func rebase() {
@@ -156,12 +141,8 @@ struct SlidingLineFit: Sendable {
         guard let first = samples.oldest else { return }
         origin = first
         sums = Sums()
-        var previous: Point?
         for i in 0..<samples.count {
-            let p = relative(samples[i])
-            sums.add(p, sign: 1)
-            if let q = previous { sums.addPair(q, p, sign: 1) }
-            previous = p
+            sums.add(relative(samples[i]), sign: 1)
         }
     }
 }
