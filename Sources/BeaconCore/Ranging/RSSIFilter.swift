@@ -142,8 +142,9 @@ public struct RSSIFilter: Sendable {
         let dt = max(0, time - lastTime)
         lastTime = max(lastTime, time)
         guard dt > 0 else { return }
-        // Samples mostly arrive at a steady rate: reuse the last decay rather than call exp.
-        if dt != decayStep {
+        // Samples mostly arrive at a steady rate: reuse the last decay rather than call exp
+        // (timestamps like i·0.1 differ in the last bits, hence the tolerance).
+        if abs(dt - decayStep) > 1e-9 * dt {
             decayStep = dt
             decayFactor = exp(-dt / parameters.rateMemory)
         }

@@ -1,10 +1,8 @@
-/// Least-squares line through the samples of the last `window` seconds, with the slope's
-/// standard error corrected for serially correlated residuals. O(1) per sample: running sums,
-/// re-based on the oldest sample every `capacity` appends so rounding cannot accumulate.
-///
-/// The caller supplies how much serial correlation inflates the slope variance (see
-/// `TrendEstimator`): estimating it inside a window of a few dozen samples is biased low
-/// and noisy, which makes the test overconfident exactly when fading mimics motion.
+/// Least-squares lines through the samples of the last `window` seconds and of its last
+/// `recentWindow` seconds, with the slope's standard error inflated by a caller-supplied factor
+/// for serially correlated noise (see `TrendEstimator.varianceFactor`). O(1) per sample:
+/// running sums, re-based on the oldest sample every `capacity` appends so rounding cannot
+/// accumulate.
 struct SlidingLineFit: Sendable {
     struct Fit: Sendable {
         /// dB/s.
@@ -19,6 +17,7 @@ struct SlidingLineFit: Sendable {
     }
 
     let window: Double
+    let recentWindow: Double
     /// A gap longer than this (s) starts the fit afresh: the samples before it describe a
     /// different moment.
     let maxGap: Double
@@ -26,24 +25,28 @@ struct SlidingLineFit: Sendable {
     /// readings must not make a tiny wobble look certain ((0.5 dB)², half a quantum).
     static let varianceFloor = 0.25
 
-    private var samples: RingBuffer<Point>
-    private var origin = Point(t: 0, y: 0)
-    private var sums = Sums()
-    private var appendsSinceRebase = 0
-
     struct Point: Sendable { var t: Double; var y: Double }
 
     private struct Sums: Sendable {
+        var count = 0
         var t = 0.0, y = 0.0, tt = 0.0, ty = 0.0, yy = 0.0
 
         mutating func add(_ p: Point, sign: Double) {
+            count += sign > 0 ? 1 : -1
             t += sign * p.t; y += sign * p.y
             tt += sign * p.t * p.t; ty += sign * p.t * p.y; yy += sign * p.y * p.y
         }
     }
 
-    init(window: Double, capacity: Int, maxGap: Double) {
+    private var samples: RingBuffer<Point>
+    private var origin = Point(t: 0, y: 0)
+    /// Over all samples, and over the newest `recent.count` of them.
+    private var all = Sums(), recent = Sums()
+    private var appendsSinceRebase = 0
+
+    init(window: Double, recentWindow: Double, capacity: Int, maxGap: Double) {
         self.window = window
+        self.recentWindow = min(window, recentWindow)
         self.maxGap = maxGap
         samples = RingBuffer(capacity: max(3, capacity), filler: Point(t: 0, y: 0))
     }
@@ -55,26 +58,38 @@ struct SlidingLineFit: Sendable {
         if samples.isFull { dropOldest() }
         if samples.isEmpty { origin = Point(t: time, y: value) }
         let p = relative(Point(t: time, y: value))
-        sums.add(p, sign: 1)
+        all.add(p, sign: 1)
+        recent.add(p, sign: 1)
         samples.append(Point(t: time, y: value))
         while let first = samples.oldest, time - first.t > window { dropOldest() }
+        while recent.count > 1, time - samples[samples.count - recent.count].t > recentWindow {
+            recent.add(relative(samples[samples.count - recent.count]), sign: -1)
+        }
         appendsSinceRebase += 1
         if appendsSinceRebase >= samples.capacity { rebase() }
     }
 
     mutating func reset() {
         samples.removeAll()
-        sums = Sums()
+        all = Sums()
+        recent = Sums()
         appendsSinceRebase = 0
     }
 
-    /// The current fit, or nil with fewer than three samples or no time spread.
+    /// The fit over the whole window, or nil with fewer than three samples or no time spread.
     /// `varianceFactor` (≥ 1) inflates the slope variance for correlated residuals.
-    /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
     /// (`mutating` only so callers pass the state by reference instead of copying it.)
-    mutating func fit(varianceFactor: Double = 1) -> Fit? {
-        let count = samples.count
-        guard count >= 3, let first = samples.oldest, let last = samples.newest, last.t > first.t else { return nil }
+    mutating func fit(varianceFactor: Double = 1) -> Fit? { fit(all, varianceFactor) }
+
+    /// The fit over the last `recentWindow` seconds only.
+    mutating func fitRecent(varianceFactor: Double = 1) -> Fit? { fit(recent, varianceFactor) }
+
+    /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
+    private mutating func fit(_ sums: Sums, _ factor: Double) -> Fit? {
+        let count = sums.count
+        guard count >= 3, let last = samples.newest else { return nil }
+        let first = samples[samples.count - count]
+        guard last.t > first.t else { return nil }
         let inverseN = Self.reciprocal(count)
         let stt = sums.tt - sums.t * sums.t * inverseN
         guard stt > 0 else { return nil }
@@ -82,46 +97,13 @@ struct SlidingLineFit: Sendable {
         let syy = sums.yy - sums.y * sums.y * inverseN
         let slope = sty / stt
         let rss = max(0, syy - slope * sty)
+        // t = b / SE(b) with Var(b) = factor · σ² / Stt, using b² Stt = b Sty.
+        let variance = max(Self.varianceFloor, rss * Self.reciprocal(count - 2))
+        let magnitude = max(0, slope * sty / (variance * max(1, factor))).squareRoot()
         let intercept = (sums.y - slope * sums.t) * inverseN
         let newest = relative(last)
-        return Fit(slope: slope, t: Self.tStatistic(slope: slope, sty: sty, rss: rss, count: count, factor: varianceFactor),
-                   count: count, span: last.t - first.t, lastResidual: newest.y - intercept - slope * newest.t)
-    }
-
-    /// t = b / SE(b) with Var(b) = factor · σ² / Stt, using b² Stt = b Sty.
-    private static func tStatistic(slope: Double, sty: Double, rss: Double, count: Int, factor: Double) -> Double {
-        let variance = max(varianceFloor, rss * reciprocal(count - 2))
-        let t = max(0, slope * sty / (variance * max(1, factor))).squareRoot()
-        return slope < 0 ? -t : t
-    }
-
-    /// Fit over only the samples of the last `seconds`, computed directly from the buffer
-    /// (used rarely: to check an issued trend against the most recent samples).
-    mutating func fitRecent(seconds: Double, varianceFactor: Double = 1) -> Fit? {
-        guard let last = samples.newest else { return nil }
-        var first = samples.count - 1
-        while first > 0 && last.t - samples[first - 1].t <= seconds { first -= 1 }
-        let count = samples.count - first
-        guard count >= 3, last.t > samples[first].t else { return nil }
-        var meanT = 0.0, meanY = 0.0
-        for i in first..<samples.count {
-            meanT += samples[i].t - last.t
-            meanY += samples[i].y
-        }
-        meanT /= Double(count)
-        meanY /= Double(count)
-        var stt = 0.0, sty = 0.0, syy = 0.0
-        for i in first..<samples.count {
-            let dt = samples[i].t - last.t - meanT, dy = samples[i].y - meanY
-            stt += dt * dt
-            sty += dt * dy
-            syy += dy * dy
-        }
-        guard stt > 0 else { return nil }
-        let slope = sty / stt
-        let rss = max(0, syy - slope * sty)
-        return Fit(slope: slope, t: Self.tStatistic(slope: slope, sty: sty, rss: rss, count: count, factor: varianceFactor),
-                   count: count, span: last.t - samples[first].t, lastResidual: last.y - meanY + slope * meanT)
+        return Fit(slope: slope, t: slope < 0 ? -magnitude : magnitude, count: count,
+                   span: last.t - first.t, lastResidual: newest.y - intercept - slope * newest.t)
     }
 
     /// 1/k for the small counts a window holds, without a division.
@@ -131,18 +113,23 @@ struct SlidingLineFit: Sendable {
     private func relative(_ p: Point) -> Point { Point(t: p.t - origin.t, y: p.y - origin.y) }
 
     private mutating func dropOldest() {
+        let inRecent = recent.count == samples.count
         guard let first = samples.removeOldest() else { return }
-        let p = relative(first)
-        sums.add(p, sign: -1)
+        all.add(relative(first), sign: -1)
+        if inRecent { recent.add(relative(first), sign: -1) }
     }
 
     private mutating func rebase() {
         appendsSinceRebase = 0
         guard let first = samples.oldest else { return }
+        let recentCount = recent.count
         origin = first
-        sums = Sums()
+        all = Sums()
+        recent = Sums()
         for i in 0..<samples.count {
-            sums.add(relative(samples[i]), sign: 1)
+            let p = relative(samples[i])
+            all.add(p, sign: 1)
+            if i >= samples.count - recentCount { recent.add(p, sign: 1) }
         }
     }
 }
