@@ -60,6 +60,17 @@ import Testing
         }
     }
 
+    @Test func aOneHertzScannerStillGetsADirection() {
+        // A phone reporting once a second: 6 m to 1 m at 0.5 m/s, 2 dB noise.
+        var rng = SeededRandom(seed: 21)
+        let samples = (0..<11).map { i in
+            (Double(i), (model.rssi(atDistance: 6 - 0.5 * Double(i)) + 2 * rng.gaussian()).rounded())
+        }
+        let estimates = range(samples)
+        #expect(!estimates.contains { $0.trend == .farther })
+        #expect(estimates.suffix(4).allSatisfy { $0.trend == .closer }, "\(estimates.map(\.trend))")
+    }
+
     @Test func withdrawsPromptlyAfterTurningAround() {
         // Walk in 6 s from 8 m to 2 m, turn, walk back out.
         let samples = walk(seconds: 12, sigma: 2, seed: 9) { t in t < 6 ? 8 - t : 2 + (t - 6) }

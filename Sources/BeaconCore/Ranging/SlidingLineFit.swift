@@ -1,5 +1,6 @@
-/// Least-squares lines through the samples of the last `window` seconds and of its last
-/// `recentWindow` seconds, with the slope's standard error inflated by a caller-supplied factor
+/// Least-squares lines through the samples of the last `window` seconds (stretched to hold at
+/// least `minimumCount` samples when they arrive slowly, up to `longestWindow`) and of the
+/// last `recentWindow` seconds, with the slope's standard error inflated by a caller-supplied factor
 /// for serially correlated noise (see `TrendEstimator.varianceFactor`). O(1) per sample:
 /// running sums, re-based on the oldest sample every `capacity` appends so rounding cannot
 /// accumulate.
@@ -17,10 +18,12 @@ struct SlidingLineFit: Sendable {
     }
 
     let window: Double
+    let minimumCount: Int
+    let longestWindow: Double
     let recentWindow: Double
     /// A gap longer than this (s) starts the fit afresh: the samples before it describe a
     /// different moment.
-    let maxGap: Double
+    var maxGap: Double
     /// Smallest residual variance believed, dB²: RSSI comes in whole dB, so a run of identical
     /// readings must not make a tiny wobble look certain ((0.5 dB)², half a quantum).
     static let varianceFloor = 0.25
@@ -44,8 +47,10 @@ struct SlidingLineFit: Sendable {
     private var all = Sums(), recent = Sums()
     private var appendsSinceRebase = 0
 
-    init(window: Double, recentWindow: Double, capacity: Int, maxGap: Double) {
+    init(window: Double, minimumCount: Int, longestWindow: Double, recentWindow: Double, capacity: Int, maxGap: Double) {
         self.window = window
+        self.minimumCount = minimumCount
+        self.longestWindow = max(window, longestWindow)
         self.recentWindow = min(window, recentWindow)
         self.maxGap = maxGap
         samples = RingBuffer(capacity: max(3, capacity), filler: Point(t: 0, y: 0))
@@ -61,7 +66,10 @@ struct SlidingLineFit: Sendable {
         all.add(p, sign: 1)
         recent.add(p, sign: 1)
         samples.append(Point(t: time, y: value))
-        while let first = samples.oldest, time - first.t > window { dropOldest() }
+        while let first = samples.oldest, time - first.t > longestWindow
+                || (time - first.t > window && samples.count > minimumCount) {
+            dropOldest()
+        }
         while recent.count > 1, time - samples[samples.count - recent.count].t > recentWindow {
             recent.add(relative(samples[samples.count - recent.count]), sign: -1)
         }

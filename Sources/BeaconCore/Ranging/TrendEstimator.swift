@@ -31,10 +31,13 @@ public struct TrendEstimator: Sendable {
         public var keepConfidence = 2.0
         /// t-statistic of the fast window, against the issued direction, that retracts it.
         public var retractConfidence = 2.0
-        /// Fewest samples and shortest span for any verdict.
+        /// Fewest samples and shortest span for any verdict. When samples come slower than
+        /// `minimumSamples` per `window`, the window stretches to hold them, up to
+        /// `longestWindow` (a 1 Hz scanner then judges over ~6 s instead of never).
         public var minimumSamples = 6
         public var minimumSpan = 1.0
-        /// A silence longer than this restarts the estimate, s.
+        public var longestWindow = 10.0
+        /// A silence longer than this, or than three typical intervals, restarts the estimate, s.
         public var maxGap = 2.5
         /// Clip samples to this many σ (the filter's packet noise) around the line before fitting.
         public var clip = 2.0
@@ -62,18 +65,21 @@ public struct TrendEstimator: Sendable {
     private var r1 = 0.0, r2 = 0.0
     private var residualCount = 0
     private var cachedFactor = 1.0
+    private var lastTime = -Double.infinity, typicalInterval = 0.0
     /// The last fitted line, as its value at `lineTime` and its slope.
     private var lineTime = -Double.infinity, lineValue = 0.0, lineSlope = 0.0
 
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
-        line = SlidingLineFit(window: parameters.window, recentWindow: parameters.retractWindow,
+        line = SlidingLineFit(window: parameters.window, minimumCount: parameters.minimumSamples,
+                              longestWindow: parameters.longestWindow, recentWindow: parameters.retractWindow,
                               capacity: parameters.capacity, maxGap: parameters.maxGap)
     }
 
     /// Adds a raw sample with the filter's level and noise σ at that time; returns the trend.
     public mutating func update(time: Double, rssi: Double, level: Double, noiseSigma: Double) -> Trend {
         guard rssi.isFinite, level.isFinite, time.isFinite else { return trend }
+        noteInterval(time)
         // Clip around where the current line says the signal is (the filtered level lags a
         // walker's ramp, and clipping to it would flatten the very slope being measured).
         let bound = parameters.clip * noiseSigma
@@ -111,6 +117,16 @@ public struct TrendEstimator: Sendable {
             if against > parameters.retractConfidence { trend = .steady }
         }
         return trend
+    }
+
+    /// Tracks the typical sample interval so that a slow scanner's ordinary spacing is not
+    /// taken for a gap.
+    private mutating func noteInterval(_ time: Double) {
+        let interval = time - lastTime
+        lastTime = time
+        guard interval > 0, interval <= parameters.longestWindow else { return }
+        typicalInterval = typicalInterval == 0 ? interval : typicalInterval + 0.1 * (interval - typicalInterval)
+        line.maxGap = min(parameters.longestWindow, max(parameters.maxGap, 3 * typicalInterval))
     }
 
     /// Updates the noise correlation estimate with one residual.
