@@ -29,6 +29,12 @@ let package = Package(
             dependencies: ["BeaconCore"],
             path: "Benchmarks/PerAdvertisement"
         ),
+        .executableTarget(
+            name: "RangingBenchmark",
+            dependencies: ["BeaconCore"],
+            path: "Benchmarks/Ranging",
+            exclude: ["synth_walks.py"]
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [

@@ -13,7 +13,7 @@ struct CalibrateCommand: ParsableCommand {
             """
     )
 
-    @Option(parsing: .upToNextOption, help: "Trace CSV files with a true_distance_m column.")
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Trace CSV files with a true_distance_m column.", valueName: "file"))
     var trace: [String]
 
     func validate() throws {

@@ -13,20 +13,21 @@ struct RangeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Trace CSV with columns t_s and rssi_dbm (optional true_distance_m, tx_power_dbm).")
+    @Option(help: ArgumentHelp("Trace CSV with columns t_s and rssi_dbm (optional true_distance_m, tx_power_dbm).", valueName: "file"))
     var trace: String
 
-    @Option(help: "Calibration JSON (from `ridebeacon calibrate`).")
+    @Option(help: ArgumentHelp("Calibration JSON (from `ridebeacon calibrate`).", valueName: "file"))
     var calibration: String?
 
     // `.unconditional`: the value is negative, and must not be mistaken for an option.
-    @Option(name: .customLong("tx-power"), parsing: .unconditional, help: "RSSI at 1 m, dBm (A).")
+    @Option(name: .customLong("tx-power"), parsing: .unconditional,
+            help: ArgumentHelp("RSSI at 1 m, dBm (A).", valueName: "dbm"))
     var txPower: Double?
 
-    @Option(help: "Path-loss exponent (n).")
+    @Option(help: ArgumentHelp("Path-loss exponent (n), 1.0–6.0.", valueName: "n"))
     var exponent: Double?
 
-    @Option(help: "Also write an SVG plot of the trace and the estimates to this file.")
+    @Option(help: ArgumentHelp("Also write an SVG plot of the trace and the estimates to this file.", valueName: "out.svg"))
     var plot: String?
 
     func run() throws {

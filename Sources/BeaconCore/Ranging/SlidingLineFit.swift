@@ -1,57 +1,57 @@
-/// Least-squares line through the samples of the last `window` seconds, with the slope's
-/// standard error corrected for serially correlated residuals. O(1) per sample: running sums,
-/// re-based on the oldest sample every `capacity` appends so rounding cannot accumulate.
+/// Least-squares lines through the samples of the last `window` seconds (stretched to hold at
+/// least `minimumCount` samples when they arrive slowly, up to `longestWindow`) and of the
+/// last `recentWindow` seconds, with the slope's standard error inflated by a caller-supplied factor
+/// for serially correlated noise (see `TrendEstimator.varianceFactor`). O(1) per sample:
+/// running sums, re-based on the oldest sample every `capacity` appends so rounding cannot
+/// accumulate.
 struct SlidingLineFit: Sendable {
     struct Fit: Sendable {
         /// dB/s.
         var slope: Double
-        /// slope / standard error, the error inflated for lag-1 autocorrelation.
+        /// slope / standard error, the error inflated for autocorrelated residuals.
         var t: Double
         var count: Int
         /// Seconds between the oldest and newest sample.
         var span: Double
+        /// The newest sample's distance from the fitted line, dB.
+        var lastResidual: Double
     }
 
     let window: Double
+    let minimumCount: Int
+    let longestWindow: Double
+    let recentWindow: Double
     /// A gap longer than this (s) starts the fit afresh: the samples before it describe a
     /// different moment.
-    let maxGap: Double
+    var maxGap: Double
     /// Smallest residual variance believed, dB²: RSSI comes in whole dB, so a run of identical
     /// readings must not make a tiny wobble look certain ((0.5 dB)², half a quantum).
     static let varianceFloor = 0.25
-    /// Largest lag-1 autocorrelation honoured: beyond it the variance inflation (1+ρ)/(1−ρ)
-    /// explodes on short windows.
-    static let maxAutocorrelation = 0.9
-
-    private var samples: RingBuffer<Point>
-    private var origin = Point(t: 0, y: 0)
-    private var sums = Sums()
-    private var appendsSinceRebase = 0
 
     struct Point: Sendable { var t: Double; var y: Double }
 
-    /// Sums over samples (relative to `origin`) and over consecutive pairs (i−1, i).
     private struct Sums: Sendable {
+        var count = 0
         var t = 0.0, y = 0.0, tt = 0.0, ty = 0.0, yy = 0.0
-        var pairs = 0.0, pairYY = 0.0, pairY = 0.0, pairTY = 0.0, pairT = 0.0, pairTT = 0.0
 
         mutating func add(_ p: Point, sign: Double) {
+            count += sign > 0 ? 1 : -1
             t += sign * p.t; y += sign * p.y
             tt += sign * p.t * p.t; ty += sign * p.t * p.y; yy += sign * p.y * p.y
         }
-
-        mutating func addPair(_ a: Point, _ b: Point, sign: Double) {
-            pairs += sign
-            pairYY += sign * a.y * b.y
-            pairY += sign * (a.y + b.y)
-            pairTY += sign * (a.t * b.y + b.t * a.y)
-            pairT += sign * (a.t + b.t)
-            pairTT += sign * a.t * b.t
-        }
     }
 
-    init(window: Double, capacity: Int, maxGap: Double) {
+    private var samples: RingBuffer<Point>
+    private var origin = Point(t: 0, y: 0)
+    /// Over all samples, and over the newest `recent.count` of them.
+    private var all = Sums(), recent = Sums()
+    private var appendsSinceRebase = 0
+
+    init(window: Double, minimumCount: Int, longestWindow: Double, recentWindow: Double, capacity: Int, maxGap: Double) {
         self.window = window
+        self.minimumCount = minimumCount
+        self.longestWindow = max(window, longestWindow)
+        self.recentWindow = min(window, recentWindow)
         self.maxGap = maxGap
         samples = RingBuffer(capacity: max(3, capacity), filler: Point(t: 0, y: 0))
     }
@@ -63,80 +63,55 @@ struct SlidingLineFit: Sendable {
         if samples.isFull { dropOldest() }
         if samples.isEmpty { origin = Point(t: time, y: value) }
         let p = relative(Point(t: time, y: value))
-        sums.add(p, sign: 1)
-        if let last = samples.newest { sums.addPair(relative(last), p, sign: 1) }
+        all.add(p, sign: 1)
+        recent.add(p, sign: 1)
         samples.append(Point(t: time, y: value))
-        while let first = samples.oldest, time - first.t > window { dropOldest() }
+        while let first = samples.oldest, time - first.t > longestWindow
+                || (time - first.t > window && samples.count > minimumCount) {
+            dropOldest()
+        }
+        while recent.count > 1, time - samples[samples.count - recent.count].t > recentWindow {
+            recent.add(relative(samples[samples.count - recent.count]), sign: -1)
+        }
         appendsSinceRebase += 1
         if appendsSinceRebase >= samples.capacity { rebase() }
     }
 
     mutating func reset() {
         samples.removeAll()
-        sums = Sums()
+        all = Sums()
+        recent = Sums()
         appendsSinceRebase = 0
     }
 
-    /// The current fit, or nil with fewer than three samples or no time spread.
+    /// The fit over the whole window, or nil with fewer than three samples or no time spread.
+    /// `varianceFactor` (≥ 1) inflates the slope variance for correlated residuals.
+    /// (`mutating` only so callers pass the state by reference instead of copying it.)
+    mutating func fit(varianceFactor: Double = 1) -> Fit? { fit(all, varianceFactor) }
+
+    /// The fit over the last `recentWindow` seconds only.
+    mutating func fitRecent(varianceFactor: Double = 1) -> Fit? { fit(recent, varianceFactor) }
+
     /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
-    /// (`mutating` only so callers pass the state by reference instead of copying 150 bytes.)
-    mutating func fit() -> Fit? {
-        let count = samples.count
-        guard count >= 3, let first = samples.oldest, let last = samples.newest, last.t > first.t else { return nil }
+    private mutating func fit(_ sums: Sums, _ factor: Double) -> Fit? {
+        let count = sums.count
+        guard count >= 3, let last = samples.newest else { return nil }
+        let first = samples[samples.count - count]
+        guard last.t > first.t else { return nil }
         let inverseN = Self.reciprocal(count)
         let stt = sums.tt - sums.t * sums.t * inverseN
         guard stt > 0 else { return nil }
         let sty = sums.ty - sums.t * sums.y * inverseN
         let syy = sums.yy - sums.y * sums.y * inverseN
         let slope = sty / stt
-        let intercept = (sums.y - slope * sums.t) * inverseN
         let rss = max(0, syy - slope * sty)
-        // Σ r(i) r(i−1) expanded in the pair sums, r = y − a − b t; clamped to 0 ≤ ρ ≤ ρmax.
-        let a = intercept, b = slope
-        let lagged = sums.pairYY - a * sums.pairY - b * sums.pairTY
-            + a * a * sums.pairs + a * b * sums.pairT + b * b * sums.pairTT
-        let l = min(Self.maxAutocorrelation * rss, max(0, lagged))
+        // t = b / SE(b) with Var(b) = factor · σ² / Stt, using b² Stt = b Sty.
         let variance = max(Self.varianceFloor, rss * Self.reciprocal(count - 2))
-        // t² = b² Stt / (σ² (1+ρ)/(1−ρ)) with ρ = L/RSS, and b² Stt = b Sty.
-        let tSquared = rss > 0 ? slope * sty * (rss - l) / (variance * (rss + l)) : slope * sty / variance
-        let t = max(0, tSquared).squareRoot()
-        return Fit(slope: slope, t: slope < 0 ? -t : t, count: count, span: last.t - first.t)
-    }
-
-    /// Fit over only the samples of the last `seconds`, computed directly from the buffer
-    /// (used rarely: to check an issued trend against the most recent samples).
-    mutating func fitRecent(seconds: Double) -> Fit? {
-        guard let last = samples.newest else { return nil }
-        var first = samples.count - 1
-        while first > 0 && last.t - samples[first - 1].t <= seconds { first -= 1 }
-        let count = samples.count - first
-        guard count >= 3, last.t > samples[first].t else { return nil }
-        var meanT = 0.0, meanY = 0.0
-        for i in first..<samples.count {
-            meanT += samples[i].t - last.t
-            meanY += samples[i].y
-        }
-        meanT /= Double(count)
-        meanY /= Double(count)
-        var stt = 0.0, sty = 0.0, syy = 0.0
-        for i in first..<samples.count {
-            let dt = samples[i].t - last.t - meanT, dy = samples[i].y - meanY
-            stt += dt * dt; sty += dt * dy; syy += dy * dy
-        }
-        guard stt > 0 else { return nil }
-        let slope = sty / stt
-        var rss = 0.0, lagged = 0.0, previous = 0.0
-        for i in first..<samples.count {
-            let r = samples[i].y - meanY - slope * (samples[i].t - last.t - meanT)
-            rss += r * r
-            if i > first { lagged += r * previous }
-            previous = r
-        }
-        let l = min(Self.maxAutocorrelation * rss, max(0, lagged))
-        let variance = max(Self.varianceFloor, rss / Double(count - 2))
-        let tSquared = rss > 0 ? slope * sty * (rss - l) / (variance * (rss + l)) : slope * sty / variance
-        let t = max(0, tSquared).squareRoot()
-        return Fit(slope: slope, t: slope < 0 ? -t : t, count: count, span: last.t - samples[first].t)
+        let magnitude = max(0, slope * sty / (variance * max(1, factor))).squareRoot()
+        let intercept = (sums.y - slope * sums.t) * inverseN
+        let newest = relative(last)
+        return Fit(slope: slope, t: slope < 0 ? -magnitude : magnitude, count: count,
+                   span: last.t - first.t, lastResidual: newest.y - intercept - slope * newest.t)
     }
 
     /// 1/k for the small counts a window holds, without a division.
@@ -146,22 +121,23 @@ struct SlidingLineFit: Sendable {
     private func relative(_ p: Point) -> Point { Point(t: p.t - origin.t, y: p.y - origin.y) }
 
     private mutating func dropOldest() {
+        let inRecent = recent.count == samples.count
         guard let first = samples.removeOldest() else { return }
-        sums.add(relative(first), sign: -1)
-        if let next = samples.oldest { sums.addPair(relative(first), relative(next), sign: -1) }
+        all.add(relative(first), sign: -1)
+        if inRecent { recent.add(relative(first), sign: -1) }
     }
 
     private mutating func rebase() {
         appendsSinceRebase = 0
         guard let first = samples.oldest else { return }
+        let recentCount = recent.count
         origin = first
-        sums = Sums()
-        var previous: Point?
+        all = Sums()
+        recent = Sums()
         for i in 0..<samples.count {
             let p = relative(samples[i])
-            sums.add(p, sign: 1)
-            if let q = previous { sums.addPair(q, p, sign: 1) }
-            previous = p
+            all.add(p, sign: 1)
+            if i >= samples.count - recentCount { recent.add(p, sign: 1) }
         }
     }
 }

@@ -12,10 +12,11 @@ public enum Trend: String, Sendable, CaseIterable {
 ///
 /// A wrong "closer" can walk a blind passenger into traffic, so this abstains unless a
 /// t-test on the least-squares slope of the last `window` seconds clears `confidence`. Samples
-/// are first clipped to ±2σ around the filtered level so single fades cannot tilt the line,
-/// and the slope's error is inflated for autocorrelated residuals (slow multipath drift looks
-/// like motion to a naive test). A short window that confidently disagrees retracts an issued
-/// direction at once (a turn-around is announced as "steady" within about a second).
+/// are first clipped to ±2σ around the current line so single fades cannot tilt it, and the
+/// slope's error is inflated for serially correlated noise (fading that drifts over a second
+/// looks like motion to a naive test; see `varianceFactor`). A short window that confidently
+/// disagrees retracts an issued direction at once (a turn-around becomes "steady" within
+/// about a second).
 public struct TrendEstimator: Sendable {
     public struct Parameters: Sendable, Equatable {
         /// Seconds of signal the slope is fitted over. Four seconds of walking cover ~4 m, dozens
@@ -30,15 +31,22 @@ public struct TrendEstimator: Sendable {
         public var keepConfidence = 2.0
         /// t-statistic of the fast window, against the issued direction, that retracts it.
         public var retractConfidence = 2.0
-        /// Fewest samples and shortest span for any verdict.
+        /// Fewest samples and shortest span for any verdict. When samples come slower than
+        /// `minimumSamples` per `window`, the window stretches to hold them, up to
+        /// `longestWindow` (a 1 Hz scanner then judges over ~6 s instead of never).
         public var minimumSamples = 6
         public var minimumSpan = 1.0
-        /// A silence longer than this restarts the estimate, s.
+        public var longestWindow = 10.0
+        /// A silence longer than this, or than three typical intervals, restarts the estimate, s.
         public var maxGap = 2.5
-        /// Clip samples to this many σ around the filtered level before fitting.
+        /// Clip samples to this many σ (the filter's packet noise) around the line before fitting.
         public var clip = 2.0
         /// Most samples held (bounds memory and cost; 64 covers 4 s at 16 Hz).
         public var capacity = 64
+        /// Weight of each residual in the noise-correlation estimate: ≈100 samples (10 s at
+        /// 10 Hz) of memory, long enough for stable lag-2 correlations, short enough to follow
+        /// a change of surroundings.
+        public var correlationAdaptation = 0.01
 
         public init() {}
         public static let `default` = Parameters()
@@ -51,19 +59,50 @@ public struct TrendEstimator: Sendable {
     public private(set) var tStatistic = 0.0
 
     private var line: SlidingLineFit
+    /// Exponentially weighted lag-0/1/2 products of residuals from the line, and the last two
+    /// residuals: the noise's correlation structure over the last ~100 samples.
+    private var c0 = 0.0, c1 = 0.0, c2 = 0.0
+    private var r1 = 0.0, r2 = 0.0
+    private var residualCount = 0
+    private var cachedFactor = 1.0
+    private var lastTime = -Double.infinity, typicalInterval = 0.0
+    /// The last fitted line, as its value at `lineTime` and its slope.
+    private var lineTime = -Double.infinity, lineValue = 0.0, lineSlope = 0.0
 
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
-        line = SlidingLineFit(window: parameters.window, capacity: parameters.capacity, maxGap: parameters.maxGap)
+        line = SlidingLineFit(window: parameters.window, minimumCount: parameters.minimumSamples,
+                              longestWindow: parameters.longestWindow, recentWindow: parameters.retractWindow,
+                              capacity: parameters.capacity, maxGap: parameters.maxGap)
     }
 
     /// Adds a raw sample with the filter's level and noise σ at that time; returns the trend.
     public mutating func update(time: Double, rssi: Double, level: Double, noiseSigma: Double) -> Trend {
         guard rssi.isFinite, level.isFinite, time.isFinite else { return trend }
+        noteInterval(time)
+        // Clip around where the current line says the signal is (the filtered level lags a
+        // walker's ramp, and clipping to it would flatten the very slope being measured).
         let bound = parameters.clip * noiseSigma
-        let value = min(level + bound, max(level - bound, rssi))
+        let centre = lineTime.isFinite && time - lineTime <= parameters.maxGap
+            ? lineValue + lineSlope * (time - lineTime) : level
+        let value = min(centre + bound, max(centre - bound, rssi))
         line.append(time: time, value: value)
-        guard line.count >= parameters.minimumSamples, let fit = line.fit(), fit.span >= parameters.minimumSpan else {
+        let factor = cachedFactor
+        let fitted = line.fit(varianceFactor: factor)
+        if let fitted, line.count >= parameters.minimumSamples {
+            lineTime = time
+            lineValue = value - fitted.lastResidual
+            lineSlope = fitted.slope
+        } else {
+            lineTime = -.infinity
+        }
+        // Noise correlation is learnt from residuals about the line (motion itself must not look
+        // like correlated noise), and only while no direction is issued: during a walk the
+        // curvature of the RSSI ramp would read as noise and mute the very trend announced.
+        if let fitted, line.count >= parameters.minimumSamples, trend != .closer, trend != .farther {
+            noteResidual(fitted.lastResidual)
+        }
+        guard line.count >= parameters.minimumSamples, let fit = fitted, fit.span >= parameters.minimumSpan else {
             trend = .unknown
             slope = 0
             tStatistic = 0
@@ -72,13 +111,53 @@ public struct TrendEstimator: Sendable {
         slope = fit.slope
         tStatistic = fit.t
         trend = decide(t: fit.t)
-        if trend == .closer || trend == .farther, let check = line.fitRecent(seconds: parameters.retractWindow),
+        if trend == .closer || trend == .farther, let check = line.fitRecent(varianceFactor: factor),
            check.count >= parameters.minimumSamples, check.span >= parameters.minimumSpan {
             let against = trend == .closer ? -check.t : check.t
             if against > parameters.retractConfidence { trend = .steady }
         }
         return trend
     }
+
+    /// Tracks the typical sample interval so that a slow scanner's ordinary spacing is not
+    /// taken for a gap.
+    private mutating func noteInterval(_ time: Double) {
+        let interval = time - lastTime
+        lastTime = time
+        guard interval > 0, interval <= parameters.longestWindow else { return }
+        typicalInterval = typicalInterval == 0 ? interval : typicalInterval + 0.1 * (interval - typicalInterval)
+        line.maxGap = min(parameters.longestWindow, max(parameters.maxGap, 3 * typicalInterval))
+    }
+
+    /// Updates the noise correlation estimate with one residual.
+    private mutating func noteResidual(_ r: Double) {
+        let w = parameters.correlationAdaptation
+        c0 += w * (r * r - c0)
+        if residualCount >= 1 { c1 += w * (r * r1 - c1) }
+        if residualCount >= 2 { c2 += w * (r * r2 - c2) }
+        residualCount += 1
+        r2 = r1
+        r1 = r
+        // The estimate has ~100 samples of memory: refreshing the factor every 8th sample
+        // loses nothing and saves two divisions per sample.
+        if residualCount & 7 == 1 { cachedFactor = varianceFactor }
+    }
+
+    /// How much serial correlation inflates the slope variance. Fading plus packet noise
+    /// behaves like AR(1) (coefficient φ, share a) plus white noise: ρ1 = aφ, ρ2 = aφ², hence
+    /// φ = ρ2/ρ1 and the long-run variance factor 1 + 2ρ1/(1 − φ). Estimated over ~100 samples
+    /// rather than inside the window, where a few dozen give a biased-low, noisy ρ and an
+    /// overconfident test (pure lag-1 AR(1) inside the window issued directions on 8–10 % of
+    /// stationary samples with correlated fading; this keeps it near 1 %).
+    public var varianceFactor: Double {
+        guard c0 > 0, c1 > 0 else { return 1 }
+        let rho1 = min(Self.maxCorrelation, c1 / c0)
+        let phi = min(Self.maxCorrelation, max(0, c2 / c1))
+        return 1 + 2 * rho1 / (1 - phi)
+    }
+
+    /// Correlations beyond this cannot be told apart from a trend on a window of 4 s.
+    static let maxCorrelation = 0.9
 
     private func decide(t: Double) -> Trend {
         switch trend {
@@ -91,9 +170,12 @@ public struct TrendEstimator: Sendable {
         }
     }
 
-    /// Forgets all samples (signal lost).
+    /// Forgets the samples (signal lost). What was learnt about the noise's correlation is
+    /// kept: the surroundings outlast a gap.
     public mutating func reset() {
         line.reset()
+        residualCount = 0
+        lineTime = -.infinity
         trend = .unknown
         slope = 0
         tStatistic = 0
