@@ -41,12 +41,12 @@ struct CalibrateCommand: ParsableCommand {
             let calibration = Calibration(model: fit.model, touchRSSI: fit.touchRSSI,
                                           residual: fit.residualRMS, samples: fit.sampleCount,
                                           source: "ridebeacon calibrate " + trace.map(fileName).joined(separator: " "))
-            var out = Array(calibration.json.utf8)
-            writeAll(&out, to: 1)
+            let out = Array(calibration.json.utf8)
+            StandardOutputBytes.write(out)
             var note = "fit residual \(FixedDecimal.format(fit.residualRMS, places: 2)) dB RMS over \(fit.sampleCount) samples at \(fit.distanceCount) distances"
             if fit.exponentClamped { note += "; exponent clamped to 1.0…6.0" }
             note += fit.touchMeasured ? "; touch threshold from contact samples" : "; touch threshold from the model (5 cm level + 3 dB)"
-            writeStandardError(note + "\n")
+            StandardError.writeLine(note)
         }
     }
 }

@@ -49,7 +49,7 @@ struct RangeCommand: ParsableCommand {
                 out.append(contentsOf: row.joined(separator: ",").utf8)
                 out.append(0x0A)
             }
-            writeAll(&out, to: 1)
+            StandardOutputBytes.write(out)
             if let plot {
                 try writeFile(plot, RangePlot.svg(title: fileName(trace), trace: parsed, estimates: estimates))
             }

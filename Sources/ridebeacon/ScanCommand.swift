@@ -56,27 +56,27 @@ struct ScanCommand: ParsableCommand {
     }
 
     private func scanCapture(path: String, filter: UUID?) throws {
-        let bytes: [UInt8]
-        var reader: BtsnoopReader
-        do {
-            bytes = try FileBytes.contents(of: path)
-            reader = try BtsnoopReader(bytes: bytes)
-        } catch {
-            throw failure(path: path, error)
-        }
-        var output = StandardOutput()
-        output.write(SightingCSV.header)
-        var scanner = CaptureBeaconScanner(uuidFilter: filter)
-        do {
-            while let record = try reader.next() {
-                scanner.process(record) { output.write(SightingCSV.row($0)) }
+        try reportingFailures {
+            var reader: BtsnoopReader
+            do {
+                reader = try BtsnoopReader(bytes: try readFile(path))
+            } catch let error as BtsnoopError {
+                throw CommandLineFailure("\(path): \(error)")
             }
-        } catch {
-            output.flush()
-            throw failure(path: path, error)
+            var output = StandardOutput()
+            output.write(SightingCSV.header)
+            var scanner = CaptureBeaconScanner(uuidFilter: filter)
+            // Rows before a bad record are still evidence: print them, then the error.
+            defer { output.flush() }
+            do {
+                while let record = try reader.next() {
+                    scanner.process(record) { output.write(SightingCSV.row($0)) }
+                }
+            } catch {
+                throw CommandLineFailure("\(path): \(error)")
+            }
+            StandardError.writeLine(Self.summary(path: path, scanner.statistics))
         }
-        output.flush()
-        StandardError.writeLine(Self.summary(path: path, scanner.statistics))
     }
 
     static func summary(path: String, _ s: CaptureBeaconScanner.Statistics) -> String {
