@@ -61,8 +61,7 @@ enum PerAdvertisementBenchmark {
         var offset = 0
         while offset < stream.count {
             let end = min(offset + 4096, stream.count)
-            reassembler.push(stream[offset..<end]) { frame in
-                guard case .success(let packet) = frame else { return }
+            reassembler.push(stream[offset..<end], onError: { _ in }) { packet in
                 HCIEvent.forEachAdvertisingReport(in: packet.dropFirst()) { report in
                     reports += 1
                     time += 0.01

@@ -15,6 +15,13 @@ public struct IBeacon: Equatable, Hashable, Sendable {
         self.measuredPower = measuredPower
     }
 
+    /// Major and minor first: they are cheap to compare and usually tell two beacons apart,
+    /// which matters when every received packet is matched against the identities listened for.
+    @inlinable
+    public static func == (a: IBeacon, b: IBeacon) -> Bool {
+        a.major == b.major && a.minor == b.minor && a.measuredPower == b.measuredPower && a.uuid == b.uuid
+    }
+
     public static let appleCompanyID: UInt16 = 0x004C
     static let payloadType: UInt8 = 0x02
     static let payloadLength: UInt8 = 0x15
@@ -34,20 +41,25 @@ public struct IBeacon: Equatable, Hashable, Sendable {
         measuredPower = Int8(bitPattern: d[s + 24])
     }
 
-    /// Finds an iBeacon anywhere among the AD structures of an advertisement.
-    /// Malformed data yields nil rather than a partial decode.
+    /// Finds an iBeacon anywhere among the AD structures of an advertisement. Structures after
+    /// the iBeacon are not examined; malformed data before it yields nil, not a partial decode.
+    /// (The walk is `ADStructure.forEach` written out: this runs once per received packet.)
     @inlinable
     public init?(advertisingData data: ArraySlice<UInt8>) {
-        var found: IBeacon?
-        let error = ADStructure.forEach(in: data) { s in
-            if s.type == ADStructure.manufacturerSpecificData, let b = IBeacon(manufacturerData: s.value) {
-                found = b
-                return false
+        var i = data.startIndex
+        while i < data.endIndex {
+            let length = Int(data[i])
+            guard length != 0 else { return nil }
+            let end = i + 1 + length
+            guard end <= data.endIndex else { return nil }
+            if length == 26, data[i + 1] == ADStructure.manufacturerSpecificData,
+               let beacon = IBeacon(manufacturerData: data[(i + 2)..<end]) {
+                self = beacon
+                return
             }
-            return true
+            i = end
         }
-        guard error == nil || found != nil, let found else { return nil }
-        self = found
+        return nil
     }
 
     public init?(advertisingData data: [UInt8]) {

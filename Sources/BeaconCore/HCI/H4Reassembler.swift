@@ -30,27 +30,24 @@ public struct H4Reassembler: Sendable {
     public mutating func push(_ chunk: some Sequence<UInt8>) -> [Result<H4Packet, DecodeError>] {
         var results: [Result<H4Packet, DecodeError>] = []
         let streamOffset = consumedByteCount
-        push(chunk) { frame in
-            switch frame {
-            case .success(let bytes):
-                // A copy per packet: the slice shares `buffer`, which the next append would then copy whole.
-                do throws(DecodeError) {
-                    results.append(.success(try H4Packet(bytes: Array(bytes)[...])))
-                } catch {
-                    // Unreachable while the framing here matches H4Packet's; kept so a future mismatch reports, not traps.
-                    results.append(.failure(error.shifted(by: streamOffset)))
-                }
-            case .failure(let error):
-                results.append(.failure(error))
+        push(Array(chunk)[...], onError: { results.append(.failure($0)) }) { bytes in
+            // A copy per packet: the slice shares `buffer`, which the next append would then copy whole.
+            do throws(DecodeError) {
+                results.append(.success(try H4Packet(bytes: Array(bytes)[...])))
+            } catch {
+                // Unreachable while the framing here matches H4Packet's; kept so a future mismatch reports, not traps.
+                results.append(.failure(error.shifted(by: streamOffset)))
             }
         }
         return results
     }
 
-    /// The allocation-free form of `push(_:)` for the per-advertisement path: `body` gets each
+    /// The allocation-free form of `push(_:)` for the per-advertisement path: `frames` gets each
     /// complete packet's bytes, indicator first, sliced from the reassembler's buffer (valid
-    /// only during the call), or an error for each run of bytes that is not a packet.
-    public mutating func push(_ chunk: some Sequence<UInt8>, frames body: (Result<ArraySlice<UInt8>, DecodeError>) -> Void) {
+    /// only during the call); `onError` gets one error for each run of bytes that is not a packet.
+    /// Concrete types, not generics, so callers in other modules get the specialised code.
+    public mutating func push(_ chunk: ArraySlice<UInt8>, onError: (DecodeError) -> Void,
+                              frames body: (ArraySlice<UInt8>) -> Void) {
         buffer.append(contentsOf: chunk)
         var i = 0
         let end = buffer.count
@@ -59,10 +56,10 @@ public struct H4Reassembler: Sendable {
             guard let type = HCIPacketType(rawValue: indicator), acceptedMask & (1 << indicator) != 0 else {
                 if !resyncing {
                     resyncing = true
-                    body(.failure(DecodeError(
+                    onError(DecodeError(
                         offset: consumedByteCount + i,
                         "unknown H4 packet indicator 0x\(hex(indicator)); skipping to the next packet",
-                        kind: .unknownPacketType(indicator))))
+                        kind: .unknownPacketType(indicator)))
                 }
                 skippedByteCount += 1
                 i += 1
@@ -71,7 +68,7 @@ public struct H4Reassembler: Sendable {
             guard i + 1 + type.headerLength <= end else { break }
             let total = 1 + type.headerLength + type.payloadLength(header: buffer[...], at: i + 1)
             guard i + total <= end else { break }
-            body(.success(buffer[i..<(i + total)]))
+            body(buffer[i..<(i + total)])
             resyncing = false
             i += total
         }
