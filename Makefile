@@ -10,12 +10,17 @@ SHARED ?= ../shared
 
 .PHONY: demo test build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
 
-# Ranging on a real fixture trace, with a plot (the full demo replaces this once the guide exists).
+# The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
+# known distances, then range the same pair's 2.5 m -> 0.3 m step with a plot.
+DEMO_POSITIONS := fixtures/traces/herald-test12B-positions.csv
+DEMO_TRACE := fixtures/traces/herald-test12B-step-2.5m-to-0.3m.csv
 demo: deps release
 	@mkdir -p out
-	.build/release/ridebeacon range --trace fixtures/traces/herald-test10A-step-3m-to-0.5m.csv --plot out/demo.svg > out/demo.csv
-	@echo "demo: wrote out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
-	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 40 == 2' | head -25
+	.build/release/ridebeacon calibrate --trace $(DEMO_POSITIONS) > out/demo-calibration.json
+	.build/release/ridebeacon range --trace $(DEMO_TRACE) --calibration out/demo-calibration.json \
+		--plot out/demo.svg > out/demo.csv
+	@echo "demo: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
+	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -27,7 +32,7 @@ deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+		$(SUDO) apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=300 install -y -qq $$missing; \
 	fi
 
 # Python peers for benchmarks (beacontools); tests never need PyPI packages.
