@@ -12,12 +12,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Pure Swift, no I/O: frames, HCI codec, btsnoop, ranging.
         .target(name: "BeaconCore"),
         // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
-        .target(name: "RideStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "RideStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
@@ -39,7 +46,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "RideStoreTests", dependencies: ["RideStore"]),
+        .testTarget(
+            name: "RideStoreTests",
+            dependencies: ["RideStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
         .testTarget(
             name: "RideBeaconCLITests",
             dependencies: ["ridebeacon"]

@@ -1,17 +1,39 @@
 import Foundation
+import PostgresNIO
 import Testing
 @testable import RideStore
 
 /// The contract every Store implementation must meet. Each test runs against every kind
 /// listed in `StoreKind.available`.
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite
+    case sqlite, postgres
 
     var description: String { rawValue }
-    static var available: [StoreKind] { allCases }
 
-    func make() throws -> any Store {
+    /// `make test` starts a private PostgreSQL and exports its URL; a bare `swift test` without
+    /// it runs the SQLite half only (CI always runs both).
+    static let postgresURL = ProcessInfo.processInfo.environment["RIDEBEACON_TEST_POSTGRES_URL"]
+    static var available: [StoreKind] { postgresURL == nil ? [.sqlite] : allCases }
+
+    /// One connection pool for creating the per-test databases (a static let is initialised once, thread-safely).
+    static let admin: PostgresStore? = postgresURL.flatMap { try? PostgresStore(url: $0) }
+    static func postgresAdmin() throws -> PostgresStore {
+        guard let admin else { throw StoreError.invalid("RIDEBEACON_TEST_POSTGRES_URL is not a usable database URL") }
+        return admin
+    }
+
+    func make() async throws -> any Store {
         switch self {
+        case .postgres:
+            // A database per test, so tests run in parallel without seeing each other.
+            let admin = try Self.postgresAdmin()
+            let name = "rb_test_\(UUID().uuidString.prefix(8).lowercased())"
+            try await admin.client.query("CREATE DATABASE \(unescaped: name)")
+            var url = URLComponents(string: Self.postgresURL!)!
+            url.path = "/\(name)"
+            let store = try PostgresStore(url: url.string!)
+            try await store.migrate()
+            return store
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ridestore-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -44,7 +66,7 @@ let sampleKey = Data(repeating: 7, count: 32)
 struct StoreContractTests {
     @Test(arguments: StoreKind.available)
     func tokensAuthenticateUntilRevoked(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         let secret = Data("hash-of-secret".utf8)
         _ = try await store.addToken(accountID: cast.driver.id, secretHash: secret)
@@ -57,7 +79,7 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.available)
     func acceptCreatesRideWithHistory(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         let request = try await cast.request(store)
         #expect(try await store.openRideRequests(limit: 10).map(\.id) == [request.id])
@@ -72,7 +94,7 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.available)
     func racingDriversExactlyOneWins(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         let request = try await cast.request(store)
         var drivers: [Account] = []
@@ -95,7 +117,7 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.available)
     func lifecycleAndIllegalTransitions(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         let ride = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
         await #expect(throws: StoreError.illegalTransition(from: .accepted, to: .confirmed)) {
@@ -119,7 +141,7 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.available)
     func cancelFromAnyStateBeforeCompleted(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         for path in [[RideState](), [.arrived], [.arrived, .confirmed]] {
             let ride = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
@@ -137,7 +159,7 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.available)
     func idempotentRetriesReturnTheFirstResult(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         let key = IdempotencyKey(accountID: cast.passenger.id, key: "req-1")
         let first = try await cast.request(store, key: key)
@@ -163,7 +185,7 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.available)
     func globalEventsResumeAndRidesPage(kind: StoreKind) async throws {
-        let store = try kind.make()
+        let store = try await kind.make()
         let cast = try await Cast(store)
         var rides: [Ride] = []
         for _ in 0..<5 {
