@@ -23,21 +23,28 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     func make() async throws -> any Store {
+        try await makeWithLocation().store
+    }
+
+    /// The store and the `--database` value that opens the same database again.
+    func makeWithLocation() async throws -> (store: any Store, location: String) {
         switch self {
         case .postgres:
             // A database per test, so tests run in parallel without seeing each other.
             let admin = try Self.postgresAdmin()
             let name = "rb_test_\(UUID().uuidString.prefix(8).lowercased())"
             try await admin.client.query("CREATE DATABASE \(unescaped: name)")
-            var url = URLComponents(string: Self.postgresURL!)!
+            guard var url = Self.postgresURL.flatMap(URLComponents.init(string:)) else { throw StoreError.invalid("bad test URL") }
             url.path = "/\(name)"
-            let store = try PostgresStore(url: url.string!)
+            let location = url.string ?? ""
+            let store = try PostgresStore(url: location)
             try await store.migrate()
-            return store
+            return (store, location)
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ridestore-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            return try SQLiteStore(path: dir.appendingPathComponent("rides.sqlite").path)
+            let path = dir.appendingPathComponent("rides.sqlite").path
+            return (try SQLiteStore(path: path), "sqlite:\(path)")
         }
     }
 }
@@ -200,6 +207,92 @@ struct StoreContractTests {
         let page2 = try await store.rides(RideFilter(scope: .active, limit: 2, after: page1.last?.id))
         let page3 = try await store.rides(RideFilter(scope: .active, limit: 2, after: page2.last?.id))
         #expect((page1 + page2 + page3).map(\.id) == rides.map(\.id))
+    }
+
+    @Test(arguments: StoreKind.available)
+    func accountWritesAreIdempotent(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let admin = try await store.createAccount(NewAccount(role: .admin, displayName: "Root"))
+        let key = IdempotencyKey(accountID: admin.id, key: "acct-1")
+        let first = try await store.createAccount(NewAccount(role: .driver, displayName: "Dee", vehicle: "van"), idempotency: key)
+        let retry = try await store.createAccount(NewAccount(role: .driver, displayName: "Dee", vehicle: "van"), idempotency: key)
+        #expect(first == retry)
+        #expect(try await store.accounts().count == 2)
+
+        let tokenKey = IdempotencyKey(accountID: admin.id, key: "tok-1")
+        let issued = try await store.addToken(accountID: first.id, secretHash: Data("h1".utf8), idempotency: tokenKey)
+        let replayed = try await store.addToken(accountID: first.id, secretHash: Data("h2".utf8), idempotency: tokenKey)
+        #expect(!issued.isReplay && replayed.isReplay && replayed.token == issued.token)
+        // The replay stored nothing: only the first secret works.
+        #expect(try await store.authenticate(secretHash: Data("h2".utf8)) == nil)
+        #expect(try await store.authenticate(secretHash: Data("h1".utf8)) == first)
+
+        let revokeKey = IdempotencyKey(accountID: admin.id, key: "rev-1")
+        #expect(try await store.revokeTokens(accountID: first.id, idempotency: revokeKey) == 1)
+        #expect(try await store.revokeTokens(accountID: first.id, idempotency: revokeKey) == 1)
+        #expect(try await store.revokeTokens(accountID: first.id) == 0)
+        await #expect(throws: StoreError.notFound("account nobody")) {
+            try await store.addToken(accountID: "nobody", secretHash: Data("h3".utf8))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func countsPingAndLastEventID(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.ping()
+        let cast = try await Cast(store)
+        #expect(try await store.lastEventID() == 0)
+        _ = try await cast.request(store)
+        let ride = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        _ = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
+        let counts = try await store.rideCounts()
+        #expect(counts[.requested] == 1 && counts[.arrived] == 1 && counts[.accepted] == 0 && counts[.completed] == 0)
+        let events = try await store.events(after: 0, limit: 10)
+        #expect(try await store.lastEventID() == events.last?.id)
+        // An anchor that names no ride is an empty page, on both stores alike.
+        #expect(try await store.rides(RideFilter(scope: .active, after: "no-such-ride")).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func appendsReachListenersInOtherProcesses(kind: StoreKind) async throws {
+        let (store, location) = try await kind.makeWithLocation()
+        guard store.sharesEventsAcrossProcesses else {
+            // SQLite: one process, nothing to listen to; the call must return at once.
+            try await store.listenForAppendedEvents(onListening: {}, onAppend: { _ in })
+            return
+        }
+        // A second store on the same database stands in for another server process.
+        let other = try await StoreLocation.open(location)
+        let cast = try await Cast(other)
+        let (heard, heardSink) = AsyncStream.makeStream(of: Int64.self)
+        let (listening, listeningSink) = AsyncStream.makeStream(of: Void.self)
+        let listener = Task {
+            try await store.listenForAppendedEvents(onListening: { listeningSink.yield() }, onAppend: { heardSink.yield($0) })
+        }
+        defer { listener.cancel() }
+        for await _ in listening { break }
+        let ride = try await other.accept(requestID: try await cast.request(other).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        let written = try await other.events(rideID: ride.id, after: 0).map(\.id)
+        var received: [Int64] = []
+        for await id in heard {
+            received.append(id)
+            if received.count == written.count { break }
+        }
+        #expect(received == written)
+        await other.close()
+    }
+
+    @Test func postgresOutageIsUnavailableWithinTheDeadline() async throws {
+        // Nothing listens on port 1; the pool would queue the request for a minute.
+        let store = try PostgresStore(url: "postgres://nobody@127.0.0.1:1/none", operationTimeout: .milliseconds(500))
+        let started = ContinuousClock.now
+        await #expect {
+            try await store.ping()
+        } throws: { error in
+            if case StoreError.unavailable = error { true } else { false }
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        await store.close()
     }
 
     @Test func sqliteKeepsWritesAcrossReopen() async throws {

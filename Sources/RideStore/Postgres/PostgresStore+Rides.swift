@@ -110,20 +110,39 @@ extension PostgresStore {
         }
     }
 
+    public func rideCounts() async throws -> [RideState: Int] {
+        try await mapped {
+            var counts = Dictionary(uniqueKeysWithValues: RideState.allCases.map { ($0, 0) })
+            let rows = try await self.client.query("""
+                SELECT state, COUNT(*)::int8 FROM ride GROUP BY state
+                UNION ALL SELECT 'requested', COUNT(*)::int8 FROM ride_request WHERE status = 'open'
+                """, logger: self.logger).all { try $0.decode((String, Int64).self) }
+            for (state, n) in rows {
+                if let state = RideState(rawValue: state) { counts[state] = Int(n) }
+            }
+            return counts
+        }
+    }
+
     func appendEvent(_ conn: PostgresConnection, rideID: String, state: RideState, actor: String, at: Date, detail: String?) async throws {
         // Event ids must become visible in id order, or a listener resuming after id N could
         // miss an N-1 that committed later; one lock per transaction keeps appends in order.
         try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
+        // NOTIFY is queued with the transaction and delivered at commit, so every server
+        // process re-reads the history exactly when the event becomes visible to it.
         try await conn.query("""
-            INSERT INTO ride_event (ride_id, sequence, state, actor_id, at, detail)
-            SELECT \(rideID), COALESCE(MAX(sequence), 0) + 1, \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE ride_id = \(rideID)
+            WITH appended AS (
+                INSERT INTO ride_event (ride_id, sequence, state, actor_id, at, detail)
+                SELECT \(rideID), COALESCE(MAX(sequence), 0) + 1, \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE ride_id = \(rideID)
+                RETURNING id)
+            SELECT pg_notify(\(Self.eventChannel), id::text) FROM appended
             """, logger: self.logger)
     }
 
     /// Runs `body` in a transaction once per idempotency key; retries get the stored result.
     /// Two concurrent first attempts race on the key's primary key: the loser rolls back and
     /// retries, finding the winner's result.
-    func idempotent<T: Codable & Sendable>(_ key: IdempotencyKey?, operation: String, _ body: @escaping (PostgresConnection) async throws -> T) async throws -> T {
+    func idempotent<T: Codable & Sendable>(_ key: IdempotencyKey?, operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         for attempt in 0..<2 {
             do {
                 return try await transaction { conn in

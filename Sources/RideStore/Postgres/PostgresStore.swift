@@ -7,10 +7,18 @@ import PostgresNIO
 public final class PostgresStore: Store {
     let client: PostgresClient
     let logger: Logger
+    /// How long one operation may wait, mostly for a connection: while the server is
+    /// unreachable the pool queues requests for up to a minute, and callers need a prompt
+    /// `unavailable` instead (HTTP 503) so they can retry.
+    let operationTimeout: Duration
     private let runner: Task<Void, Never>
 
+    /// Event ids travel on this channel, sent inside the appending transaction, so they are
+    /// delivered exactly when (and only if) the event commits.
+    static let eventChannel = "ridebeacon_events"
+
     /// `postgres://user[:password]@host[:port]/database`
-    public init(url: String, logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
+    public init(url: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
               let host = components.host, let user = components.user else {
             throw StoreError.invalid("database URL must look like postgres://user:password@host:port/database")
@@ -23,6 +31,7 @@ public final class PostgresStore: Store {
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.operationTimeout = operationTimeout
         runner = Task { await client.run() }
     }
 
@@ -32,17 +41,53 @@ public final class PostgresStore: Store {
         try await mapped { try await PostgresMigrations.migrate(self.client, logger: self.logger) }
     }
 
-    func mapped<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch let error as StoreError { throw error } catch let error as PSQLError {
-            // Server errors are the query's fault; anything else means the database is out of reach.
-            if error.code == .server { throw error }
+    public func ping() async throws {
+        try await mapped { try await self.client.query("SELECT 1", logger: self.logger).all { $0 }.count }
+    }
+
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Runs `body` under the operation deadline and turns "cannot reach the database" into
+    /// `StoreError.unavailable`; errors the server reports about the query itself pass through.
+    func mapped<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: self.operationTimeout)
+                    throw StoreError.unavailable("database did not answer within \(self.operationTimeout)")
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PSQLError where error.code == .server {
+            // Classes 08 (connection), 53 (resources) and 57 (shutting down) are outages, not bad queries.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            if ["08", "53", "57"].contains(String(state.prefix(2))) {
+                throw StoreError.unavailable("database: \(error.serverInfo?[.message] ?? state)")
+            }
+            throw error
+        } catch let error as PSQLError {
             throw StoreError.unavailable("database: \(error.code)")
+        } catch let error as PostgresDecodingError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The pool's own errors (cancelled lease, circuit breaker, shut down).
+            throw StoreError.unavailable("database: \(error)")
         }
     }
 
     /// Runs `body` in a transaction and surfaces the error that ended it (PostgresNIO wraps
     /// it), so callers see `StoreError`s and server errors directly.
-    func transaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await mapped {
             do {
                 return try await self.client.withTransaction(logger: self.logger) { conn in try await body(conn) }
@@ -54,12 +99,12 @@ public final class PostgresStore: Store {
 
     // MARK: Accounts
 
-    public func createAccount(_ new: NewAccount) async throws -> Account {
-        let a = Account(id: StoreID.make(), role: new.role, displayName: new.displayName, vehicle: new.vehicle, createdAt: .storeNow)
-        try await mapped {
-            try await self.client.query("INSERT INTO account (id, role, display_name, vehicle, created_at) VALUES (\(a.id), \(a.role.rawValue), \(a.displayName), \(a.vehicle), \(a.createdAt))", logger: self.logger)
+    public func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account {
+        try await idempotent(idempotency, operation: "create-account") { conn in
+            let a = Account(id: StoreID.make(), role: new.role, displayName: new.displayName, vehicle: new.vehicle, createdAt: .storeNow)
+            try await conn.query("INSERT INTO account (id, role, display_name, vehicle, created_at) VALUES (\(a.id), \(a.role.rawValue), \(a.displayName), \(a.vehicle), \(a.createdAt))", logger: self.logger)
+            return a
         }
-        return a
     }
 
     public func account(id: String) async throws -> Account? {
@@ -74,15 +119,17 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func addToken(accountID: String, secretHash: Data) async throws -> APIToken {
-        let token = APIToken(id: StoreID.make(), accountID: accountID, createdAt: .storeNow, revokedAt: nil)
-        try await transaction { conn in
+    public func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+        let newID = StoreID.make()
+        let token = try await idempotent(idempotency, operation: "add-token:\(accountID)") { conn in
             guard try await conn.query("SELECT 1 FROM account WHERE id = \(accountID)", logger: self.logger).all({ $0 }).count == 1 else {
                 throw StoreError.notFound("account \(accountID)")
             }
+            let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil)
             try await conn.query("INSERT INTO api_token (id, account_id, secret_hash, created_at) VALUES (\(token.id), \(accountID), \(secretHash), \(token.createdAt))", logger: self.logger)
+            return token
         }
-        return token
+        return TokenIssue(token: token, isReplay: token.id != newID)
     }
 
     public func authenticate(secretHash: Data) async throws -> Account? {
@@ -94,9 +141,9 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func revokeTokens(accountID: String) async throws -> Int {
-        try await mapped {
-            try await self.client.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
+    public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
+        try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
+            try await conn.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
         }
     }
 
@@ -112,5 +159,35 @@ public final class PostgresStore: Store {
         try await mapped {
             try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE id > \(id) ORDER BY id LIMIT \(limit)", logger: self.logger).all(RideEvent.init)
         }
+    }
+
+    public func lastEventID() async throws -> Int64 {
+        try await mapped {
+            try await self.client.query("SELECT COALESCE(MAX(id), 0)::int8 FROM ride_event", logger: self.logger).all { try $0.decode(Int64.self) }.first ?? 0
+        }
+    }
+
+    // MARK: Cross-process wake-ups
+
+    public var sharesEventsAcrossProcesses: Bool { true }
+
+    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws {
+        do {
+            // Holds one pooled connection for as long as the caller listens.
+            try await client.withConnection { conn in
+                try await conn.listen(on: Self.eventChannel) { notifications in
+                    onListening()
+                    for try await notification in notifications {
+                        onAppend(Int64(notification.payload) ?? 0)
+                    }
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch let error as PSQLError {
+            throw StoreError.unavailable("event notifications: \(error.code)")
+        }
+        // The sequence only ends when the connection does.
+        throw StoreError.unavailable("event notifications: connection closed")
     }
 }

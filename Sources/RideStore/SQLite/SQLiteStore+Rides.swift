@@ -98,11 +98,23 @@ extension SQLiteStore {
             case .participant(let accountID):
                 query = query.filter(Column("passengerID") == accountID || Column("driverID") == accountID)
             }
-            if let after = filter.after, let anchor = try Ride.fetchOne(db, key: after) {
+            if let after = filter.after {
+                guard let anchor = try Ride.fetchOne(db, key: after) else { return [] }
                 query = query.filter(Column("createdAt") > anchor.createdAt.sqlValue
                     || (Column("createdAt") == anchor.createdAt.sqlValue && Column("id") > anchor.id))
             }
             return try query.order(Column("createdAt"), Column("id")).limit(filter.limit).fetchAll(db)
+        }
+    }
+
+    public func rideCounts() async throws -> [RideState: Int] {
+        try await read { db in
+            var counts = Dictionary(uniqueKeysWithValues: RideState.allCases.map { ($0, 0) })
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM ride GROUP BY state") {
+                if let state = RideState(rawValue: row["state"]) { counts[state] = row["n"] }
+            }
+            counts[.requested] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rideRequest WHERE status = 'open'") ?? 0
+            return counts
         }
     }
 

@@ -41,12 +41,28 @@ public final class SQLiteStore: Store {
         }
     }
 
+    // MARK: Lifecycle
+
+    /// Migrations already ran when the store was opened.
+    public func migrate() async throws {}
+
+    public func ping() async throws {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func close() async {
+        try? pool.close()
+    }
+
     // MARK: Accounts
 
-    public func createAccount(_ new: NewAccount) async throws -> Account {
-        let account = Account(id: StoreID.make(), role: new.role, displayName: new.displayName,
-                              vehicle: new.vehicle, createdAt: .storeNow)
-        return try await write { db in try account.inserted(db) }
+    public func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account {
+        try await write { db in
+            try Self.idempotent(db, idempotency, operation: "create-account") {
+                try Account(id: StoreID.make(), role: new.role, displayName: new.displayName,
+                            vehicle: new.vehicle, createdAt: .storeNow).inserted(db)
+            }
+        }
     }
 
     public func account(id: String) async throws -> Account? {
@@ -57,14 +73,18 @@ public final class SQLiteStore: Store {
         try await read { db in try Account.order(Column("createdAt"), Column("id")).fetchAll(db) }
     }
 
-    public func addToken(accountID: String, secretHash: Data) async throws -> APIToken {
-        try await write { db in
-            guard try Account.exists(db, key: accountID) else { throw StoreError.notFound("account \(accountID)") }
-            let token = APIToken(id: StoreID.make(), accountID: accountID, createdAt: .storeNow, revokedAt: nil)
-            try db.execute(sql: "INSERT INTO apiToken (id, accountID, secretHash, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [token.id, token.accountID, secretHash, token.createdAt.sqlValue])
-            return token
+    public func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+        let newID = StoreID.make()
+        let token = try await write { db in
+            try Self.idempotent(db, idempotency, operation: "add-token:\(accountID)") {
+                guard try Account.exists(db, key: accountID) else { throw StoreError.notFound("account \(accountID)") }
+                let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil)
+                try db.execute(sql: "INSERT INTO apiToken (id, accountID, secretHash, createdAt) VALUES (?, ?, ?, ?)",
+                               arguments: [token.id, token.accountID, secretHash, token.createdAt.sqlValue])
+                return token
+            }
         }
+        return TokenIssue(token: token, isReplay: token.id != newID)
     }
 
     public func authenticate(secretHash: Data) async throws -> Account? {
@@ -76,11 +96,13 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func revokeTokens(accountID: String) async throws -> Int {
+    public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
         try await write { db in
-            try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
-                           arguments: [Date.storeNow.sqlValue, accountID])
-            return db.changesCount
+            try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
+                try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
+                               arguments: [Date.storeNow.sqlValue, accountID])
+                return db.changesCount
+            }
         }
     }
 
@@ -97,4 +119,13 @@ public final class SQLiteStore: Store {
             try RideEvent.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db)
         }
     }
+
+    public func lastEventID() async throws -> Int64 {
+        try await read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM rideEvent") ?? 0 }
+    }
+
+    /// One SQLite file has one server process, whose writes wake its listeners directly.
+    public var sharesEventsAcrossProcesses: Bool { false }
+
+    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws {}
 }
