@@ -55,9 +55,11 @@ enum APIJSON {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// Accepts RFC 3339 times with or without fractional seconds.
+    /// Accepts RFC 3339 times, with or without fractional seconds; RFC 3339 allows a lower-case
+    /// `t` and `z`, Foundation's parser does not.
     static func parseTimestamp(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-            ?? (try? Date.ISO8601FormatStyle().parse(text))
+        let normalized = text.uppercased()
+        return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(normalized))
+            ?? (try? Date.ISO8601FormatStyle().parse(normalized))
     }
 }

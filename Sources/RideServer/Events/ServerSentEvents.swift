@@ -69,8 +69,9 @@ extension Request {
     /// wins over the URL it reconnects to), else `?after=`; nil when neither is given.
     func resumePoint() throws -> Int64? {
         if let header = headers[HTTPField.Name("Last-Event-ID")!] {
-            guard let id = Int64(header.trimmingCharacters(in: .whitespaces)), id >= 0 else {
-                throw APIError.invalidParameter("Last-Event-ID", "must be a non-negative integer event id")
+            let digits = header.trimmingCharacters(in: .whitespaces)
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(digits), id >= 0 else {
+                throw APIError.invalidParameter("Last-Event-ID", "must be an event id (1 to 18 digits)")
             }
             return id
         }
