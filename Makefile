@@ -1,14 +1,15 @@
 # Two commands matter: `make demo` and `make test`. Each installs what it needs when missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv
+# postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through.
+APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_SECONDS ?= 10
 FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
-.PHONY: demo test build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
+.PHONY: demo test serve build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
 
 # Ranging on a real fixture trace, with a plot (the full demo replaces this once the guide exists).
 demo: deps release
@@ -17,10 +18,17 @@ demo: deps release
 	@echo "demo: wrote out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 40 == 2' | head -25
 
+# The PostgreSQL halves of the store and server suites run against a private server (own port
+# and data dir under /tmp); its URL is exported so they never skip.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh)" && export RIDEBEACON_TEST_POSTGRES_URL && \
+		$(SWIFT) test --skip-build
 	$(MAKE) fuzz-smoke
+
+# Runs the ride server on ./ridebeacon.sqlite (see README, "Ride server").
+serve: build
+	.build/debug/ridebeacon serve
 
 # apt packages are installed only when one is missing, so a warm machine pays nothing.
 deps:

@@ -92,7 +92,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RideBeaconCLITests",
-            dependencies: ["ridebeacon"]
+            dependencies: [
+                "ridebeacon",
+                "RideServer",
+                "RideStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -52,6 +52,10 @@ public enum RideServer {
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ridebeacon"),
             services: services,
+            onServerRunning: { channel in
+                // The bound port matters with --port 0 (tests, supervisors that pick ports).
+                logger.info("listening", metadata: ["port": .stringConvertible(channel.localAddress?.port ?? configuration.port)])
+            },
             logger: logger
         )
     }
