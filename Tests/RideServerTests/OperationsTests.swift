@@ -64,7 +64,7 @@ struct OperationsTests {
         var viaRelay = direct
         viaRelay.port = relay.port
         // Nothing listens on the relay's port yet: the server starts with its database down.
-        let store = try PostgresStore(url: viaRelay.string ?? "", operationTimeout: .seconds(1))
+        let store = try PostgresStore(url: viaRelay.string ?? "", operationTimeout: .seconds(1), logger: .quiet)
         defer { Task { try? await relay.stop(); await store.close() } }
         try await world.app(store: store).test(.live) { client in
             let down = try await client.call(.get, "/health", as: nil)
@@ -76,6 +76,14 @@ struct OperationsTests {
             try await relay.start()
             #expect(try await eventually { try await client.call(.get, "/health", as: nil).status == .ok })
             #expect(try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest).status == .created)
+
+            // A partition: established connections stop answering without failing. The
+            // operation deadline still answers 503 promptly.
+            relay.freeze(true)
+            let started = ContinuousClock.now
+            let partitioned = try await client.call(.get, "/v1/rides", as: world.passenger)
+            #expect(partitioned.status == .serviceUnavailable && partitioned.errorMessage.contains("did not answer"))
+            #expect(ContinuousClock.now - started < .seconds(4))
 
             // And once more while running: connections cut, then restored.
             try await relay.stop()

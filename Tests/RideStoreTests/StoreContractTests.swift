@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import Testing
 @testable import RideStore
@@ -284,7 +285,9 @@ struct StoreContractTests {
 
     @Test func postgresOutageIsUnavailableWithinTheDeadline() async throws {
         // Nothing listens on port 1; the pool would queue the request for a minute.
-        let store = try PostgresStore(url: "postgres://nobody@127.0.0.1:1/none", operationTimeout: .milliseconds(500))
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let store = try PostgresStore(url: "postgres://nobody@127.0.0.1:1/none", operationTimeout: .milliseconds(500), logger: quiet)
         let started = ContinuousClock.now
         await #expect {
             try await store.ping()

@@ -32,7 +32,9 @@ public final class PostgresStore: Store {
         self.client = client
         self.logger = logger
         self.operationTimeout = operationTimeout
-        runner = Task { await client.run() }
+        // Detached: the pool must not inherit a caller's graceful-shutdown handler (run() ends
+        // on it), the store outlives whatever service happened to open it; close() ends it.
+        runner = Task.detached { await client.run() }
     }
 
     deinit { runner.cancel() }
@@ -54,16 +56,8 @@ public final class PostgresStore: Store {
     /// `StoreError.unavailable`; errors the server reports about the query itself pass through.
     func mapped<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await withThrowingTaskGroup(of: T.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    try await Task.sleep(for: self.operationTimeout)
-                    throw StoreError.unavailable("database did not answer within \(self.operationTimeout)")
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                return first
-            }
+            let limit = operationTimeout
+            return try await withDeadline(limit, timedOut: { StoreError.unavailable("database did not answer within \(limit)") }, body)
         } catch let error as StoreError {
             throw error
         } catch let error as PSQLError where error.code == .server {
