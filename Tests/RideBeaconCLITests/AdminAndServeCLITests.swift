@@ -49,7 +49,7 @@ struct AdminAndServeCLITests {
         let token = try run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let server = Process()
         server.executableURL = try binary()
         server.arguments = ["serve", "--port", "0", "--database", database]
