@@ -1,14 +1,15 @@
 # Two commands matter: `make demo` and `make test`. Each installs what it needs when missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv
+# postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through.
+APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_SECONDS ?= 10
 FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
-.PHONY: demo test build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
+.PHONY: demo test serve build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
 
 # The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
 # known distances, then range the same pair's 2.5 m -> 0.3 m step with a plot.
@@ -22,10 +23,17 @@ demo: deps release
 	@echo "demo: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
+# The PostgreSQL halves of the store and server suites run against a private server (own port
+# and data dir under /tmp); its URL is exported so they never skip.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh)" && export RIDEBEACON_TEST_POSTGRES_URL && \
+		$(SWIFT) test --skip-build
 	$(MAKE) fuzz-smoke
+
+# Runs the ride server on ./ridebeacon.sqlite (see README, "Ride server").
+serve: build
+	.build/debug/ridebeacon serve
 
 # apt packages are installed only when one is missing, so a warm machine pays nothing.
 deps:

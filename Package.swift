@@ -11,15 +11,51 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Already in the graph through HummingbirdTesting; the tests use it to read SSE streams.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Pure Swift, no I/O: frames, HCI codec, btsnoop, ranging.
         .target(name: "BeaconCore"),
+        // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
+        .target(
+            name: "RideStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // The HTTP API (Hummingbird 2): auth, rides, live events, health and metrics.
+        .target(
+            name: "RideServer",
+            dependencies: [
+                "RideStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
                 "BeaconCore",
+                "RideServer",
+                "RideStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
@@ -43,8 +79,31 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "RideStoreTests",
+            dependencies: ["RideStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+        .testTarget(
+            name: "RideServerTests",
+            dependencies: [
+                "RideServer",
+                "RideStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
             name: "RideBeaconCLITests",
-            dependencies: ["ridebeacon"]
+            dependencies: [
+                "ridebeacon",
+                "RideServer",
+                "RideStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,10 @@
 import ArgumentParser
 
 @main
-struct RideBeacon: ParsableCommand {
+struct RideBeacon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ridebeacon",
         abstract: "Guide a blind or low-vision passenger to the right car by Bluetooth beacon and sound.",
-        subcommands: [RangeCommand.self, CalibrateCommand.self, ScanCommand.self]
+        subcommands: [Serve.self, Admin.self, ScanCommand.self, RangeCommand.self, CalibrateCommand.self]
     )
 }

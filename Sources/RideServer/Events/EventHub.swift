@@ -1,0 +1,193 @@
+import Logging
+import RideStore
+import ServiceLifecycle
+
+/// Fans ride events out to this process's live listeners (SSE streams).
+///
+/// The store is the only source: on every wake-up the hub reads the history after the last id
+/// it delivered and hands each event to the listeners that want it. Wake-ups come from this
+/// process's own writes, from PostgreSQL NOTIFY (writes by other processes) and from a slow
+/// poll as a safety net, and they coalesce, so a burst of writes costs one read. Because event
+/// ids become visible in id order (see the stores), reading "after the last id" loses nothing
+/// and repeats nothing, whichever process wrote.
+public actor EventHub: Service {
+    public struct Configuration: Sendable {
+        /// SSE comment lines keep proxies from closing idle streams.
+        public var heartbeatInterval: Duration = .seconds(15)
+        /// Re-reads the history even without a wake-up (lost notifications, SQLite written by a CLI).
+        public var pollInterval: Duration = .seconds(2)
+        /// Messages a listener may have queued; beyond that it is cut off and must resume.
+        public var listenerBufferLimit = 256
+        /// Pause before re-listening after the notification connection dropped.
+        public var relistenDelay: Duration = .seconds(1)
+
+        public init() {}
+    }
+
+    public enum Message: Sendable, Equatable {
+        case event(RideEvent)
+        case heartbeat
+    }
+
+    public enum Scope: Sendable, Equatable {
+        case ride(String)
+        case all
+
+        func wants(_ event: RideEvent) -> Bool {
+            switch self {
+            case .all: true
+            case .ride(let id): event.rideID == id
+            }
+        }
+    }
+
+    /// A listener's queue. Ending it (or dropping it) unregisters the listener.
+    public struct Subscription: Sendable {
+        public let messages: AsyncStream<Message>
+        let continuation: AsyncStream<Message>.Continuation
+
+        public func end() { continuation.finish() }
+    }
+
+    private struct Listener {
+        var scope: Scope
+        var continuation: AsyncStream<Message>.Continuation
+    }
+
+    private let store: any Store
+    private let configuration: Configuration
+    private let logger: Logger
+    private var listeners: [Int: Listener] = [:]
+    private var nextListenerID = 0
+    /// The last event id handed to listeners; nil while nobody listens.
+    private var cursor: Int64?
+    private let wakeups: AsyncStream<Void>
+    private let wakeupSink: AsyncStream<Void>.Continuation
+    public private(set) var cutOffListeners = 0
+
+    public init(store: any Store, configuration: Configuration = .init(), logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        (wakeups, wakeupSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for a re-read of the history soon; cheap, callable from anywhere.
+    public nonisolated func wake() {
+        wakeupSink.yield()
+    }
+
+    public var listenerCount: Int { listeners.count }
+
+    /// Registers a listener. Read the stored history only after this returns: everything
+    /// committed later is delivered here, everything before is in the history (overlap is
+    /// possible; skip ids already sent).
+    public func subscribe(_ scope: Scope) async throws -> Subscription {
+        if cursor == nil {
+            let last = try await store.lastEventID()
+            if cursor == nil { cursor = last }
+        }
+        let (messages, continuation) = AsyncStream.makeStream(
+            of: Message.self, bufferingPolicy: .bufferingOldest(configuration.listenerBufferLimit))
+        let id = nextListenerID
+        nextListenerID += 1
+        listeners[id] = Listener(scope: scope, continuation: continuation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeListener(id) }
+        }
+        return Subscription(messages: messages, continuation: continuation)
+    }
+
+    private func removeListener(_ id: Int) {
+        listeners[id] = nil
+    }
+
+    public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.deliverOnWakeups() }
+            group.addTask { await self.repeatEvery(self.configuration.pollInterval) { self.wake() } }
+            group.addTask { await self.repeatEvery(self.configuration.heartbeatInterval) { await self.fanOut(.heartbeat) } }
+            if store.sharesEventsAcrossProcesses {
+                group.addTask { await self.listenAcrossProcesses() }
+            }
+            try? await gracefulShutdown()
+            // Open streams end here so the HTTP server can finish; clients resume elsewhere.
+            finishAll()
+            group.cancelAll()
+        }
+    }
+
+    private func finishAll() {
+        for listener in listeners.values { listener.continuation.finish() }
+        listeners.removeAll()
+    }
+
+    private nonisolated func repeatEvery(_ interval: Duration, _ body: @Sendable () async -> Void) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            await body()
+        }
+    }
+
+    private func deliverOnWakeups() async {
+        for await _ in wakeups {
+            await catchUp()
+        }
+    }
+
+    private func listenAcrossProcesses() async {
+        while !Task.isCancelled {
+            do {
+                // Once listening, re-read: anything appended before LISTEN took effect is caught.
+                try await store.listenForAppendedEvents(onListening: { self.wake() }, onAppend: { _ in self.wake() })
+            } catch {
+                logger.warning("event notifications lost; re-listening", metadata: ["error": .string("\(error)")])
+            }
+            do { try await Task.sleep(for: configuration.relistenDelay) } catch { return }
+        }
+    }
+
+    /// Reads everything after the cursor and delivers it; only ever runs from the wake-up
+    /// loop, so batches go out in order.
+    private func catchUp() async {
+        guard !listeners.isEmpty, var after = cursor else {
+            // Nobody listens: forget the position, the next subscriber sets a fresh one.
+            cursor = nil
+            return
+        }
+        do {
+            while true {
+                let batch = try await store.events(after: after, limit: 500)
+                for event in batch { fanOut(.event(event)) }
+                guard let last = batch.last else { break }
+                after = last.id
+                cursor = last.id
+                if batch.count < 500 { break }
+            }
+        } catch {
+            // The next wake-up or poll retries from the same cursor.
+            logger.warning("reading new events failed", metadata: ["error": .string("\(error)")])
+        }
+    }
+
+    private func fanOut(_ message: Message) {
+        for (id, listener) in listeners {
+            if case .event(let event) = message, !listener.scope.wants(event) { continue }
+            switch listener.continuation.yield(message) {
+            case .enqueued:
+                break
+            case .dropped:
+                // A slow reader: end its stream rather than silently skip events. It resumes
+                // from its Last-Event-ID and gets the rest from the history.
+                listener.continuation.finish()
+                listeners[id] = nil
+                cutOffListeners += 1
+                logger.notice("cut off a slow event listener", metadata: ["listener": .stringConvertible(id)])
+            case .terminated:
+                listeners[id] = nil
+            @unknown default:
+                listeners[id] = nil
+            }
+        }
+    }
+}

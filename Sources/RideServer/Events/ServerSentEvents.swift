@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RideStore
+import ServiceLifecycle
+
+/// Writes ride events as `text/event-stream`: stored history first, then live events, then
+/// heartbeats while idle. `id:` is the global event id, so a reconnecting client's
+/// `Last-Event-ID` resumes exactly where it stopped.
+struct EventStream: Sendable {
+    /// Tells EventSource clients how soon to reconnect after the stream ends.
+    static let retryMilliseconds = 2000
+
+    let subscription: EventHub.Subscription
+    /// Yields stored events after an id, oldest first, in pages; empty when done.
+    let history: @Sendable (_ after: Int64) async throws -> [RideEvent]
+    /// Events up to this id were already seen by the client.
+    let resumeAfter: Int64
+
+    var response: Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        // Reverse proxies (nginx) would otherwise buffer the stream.
+        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { subscription.end() }
+            try await write(to: &writer)
+            try await writer.finish(nil)
+        })
+    }
+
+    private func write(to writer: inout any ResponseBodyWriter) async throws {
+        try await writer.write(ByteBuffer(string: "retry: \(Self.retryMilliseconds)\n\n"))
+        var last = resumeAfter
+        while true {
+            let page = try await history(last)
+            for event in page where event.id > last {
+                try await writer.write(Self.frame(event))
+                last = event.id
+            }
+            if page.isEmpty { break }
+        }
+        // Ends the stream on graceful shutdown, or the server would wait for it forever.
+        try await withGracefulShutdownHandler {
+            for await message in subscription.messages {
+                switch message {
+                case .event(let event):
+                    guard event.id > last else { continue }
+                    try await writer.write(Self.frame(event))
+                    last = event.id
+                case .heartbeat:
+                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                }
+            }
+        } onGracefulShutdown: { [subscription] in
+            subscription.end()
+        }
+    }
+
+    static func frame(_ event: RideEvent) -> ByteBuffer {
+        let data = (try? APIJSON.encoder.encode(EventView(event))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ByteBuffer(string: "id: \(event.id)\nevent: \(event.state.rawValue)\ndata: \(data)\n\n")
+    }
+}
+
+extension Request {
+    /// Where a stream resumes: `Last-Event-ID` (what EventSource sends on reconnect, so it
+    /// wins over the URL it reconnects to), else `?after=`; nil when neither is given.
+    func resumePoint() throws -> Int64? {
+        if let header = headers[HTTPField.Name("Last-Event-ID")!] {
+            let digits = header.trimmingCharacters(in: .whitespaces)
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(digits), id >= 0 else {
+                throw APIError.invalidParameter("Last-Event-ID", "must be an event id (1 to 18 digits)")
+            }
+            return id
+        }
+        if let after = uri.queryParameters["after"] {
+            guard let id = Int64(String(after)), id >= 0 else {
+                throw APIError.invalidParameter("after", "must be a non-negative integer event id")
+            }
+            return id
+        }
+        return nil
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import RideStore
+
+/// Outermost: gives the request its id (a caller's own `X-Request-ID` when it is safe to log,
+/// so one id follows a request through a proxy), returns it, and writes one access-log line.
+struct RequestLogMiddleware: RouterMiddleware {
+    static let header = HTTPField.Name("X-Request-ID")!
+
+    func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
+        var context = context
+        if let presented = request.headers[Self.header], Self.isSafe(presented) {
+            context.requestID = presented
+        }
+        context.logger[metadataKey: "hb.request.id"] = .string(context.requestID)
+        let started = ContinuousClock.now
+        var response = try await next(request, context)
+        response.headers[Self.header] = context.requestID
+        let elapsed = ContinuousClock.now - started
+        context.logger.info("request", metadata: [
+            "http.method": .string(request.method.rawValue),
+            "http.path": .string(request.uri.path),
+            "http.route": .string(context.matchedRoute),
+            "http.status": .stringConvertible(response.status.code),
+            "duration_ms": .string(String(format: "%.2f", elapsed / .milliseconds(1))),
+        ])
+        return response
+    }
+
+    static func isSafe(_ id: String) -> Bool {
+        (1...128).contains(id.count) && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0)) }
+    }
+}
+
+extension RideContext {
+    /// The route pattern that answered (`/v1/rides/{id}`), or "unmatched"; never the raw path,
+    /// so ids stay out of metric labels.
+    var matchedRoute: String {
+        guard let path = endpointPath, path != "NotFound" else { return "unmatched" }
+        return path
+    }
+}

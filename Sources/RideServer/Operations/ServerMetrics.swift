@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import Prometheus
+import RideStore
+
+/// Prometheus metrics of one server. Each application has its own registry (not the global
+/// swift-metrics factory), so tests and several servers in one process do not mix counts.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private static let buckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .seconds(2), .seconds(5),
+    ]
+
+    public init() {}
+
+    /// `route` is the matched pattern (`/v1/rides/{id}`), never the raw path, so ids do not
+    /// become label values.
+    func recordRequest(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "http_requests", unitName: "total",
+                                             helpText: "HTTP requests by route, method and status"),
+            labels: [("route", route), ("method", method.rawValue), ("status", String(status.code))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "http_request_duration", unitName: "seconds",
+                                             helpText: "Time to the response head (for streams: until the stream starts)"),
+            labels: [("route", route), ("method", method.rawValue)],
+            buckets: Self.buckets
+        ).record(duration)
+    }
+
+    /// The exposition text, with gauges read fresh from the store and the event hub.
+    func exposition(store: any Store, hub: EventHub) async -> String {
+        let up = registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "ridebeacon", metricName: "database_up", unitName: "",
+            helpText: "1 when the last scrape could read the database"))
+        do {
+            let counts = try await store.rideCounts()
+            for state in RideState.allCases {
+                registry.makeGauge(
+                    descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "rides", unitName: "",
+                                                     helpText: "Rides by state; requested counts open ride requests"),
+                    labels: [("state", state.rawValue)]
+                ).set(Double(counts[state] ?? 0))
+            }
+            up.set(1.0)
+        } catch {
+            up.set(0.0)
+        }
+        registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "ridebeacon", metricName: "event_listeners", unitName: "",
+            helpText: "Open server-sent event streams")).set(Double(await hub.listenerCount))
+        registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "ridebeacon", metricName: "event_listeners_cut_off", unitName: "",
+            helpText: "Streams ended because their reader fell behind")).set(Double(await hub.cutOffListeners))
+        return registry.emitToString()
+    }
+}
+
+/// Counts every request once its response is ready, by matched route and final status.
+struct MetricsMiddleware: RouterMiddleware {
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        let response = try await next(request, context)
+        metrics.recordRequest(route: context.matchedRoute, method: request.method, status: response.status, duration: ContinuousClock.now - started)
+        return response
+    }
+}

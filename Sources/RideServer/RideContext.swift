@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import Logging
+import RideStore
+
+/// Per-request state shared by middleware and routes: who is asking and which request this is.
+public struct RideContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Echoed as `X-Request-ID` and attached to every log line of the request.
+    public var requestID: String
+    /// Set by `AuthMiddleware`; nil only on the unauthenticated routes (health, metrics).
+    public var account: Account?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
+        account = nil
+    }
+
+    /// Hummingbird enforces this when it collects a body; `BodyLimitMiddleware` answers 413 first.
+    public var maxUploadSize: Int { APILimits.maxBodyBytes }
+
+    public var requestDecoder: JSONDecoder { APIJSON.decoder }
+    public var responseEncoder: JSONEncoder { APIJSON.encoder }
+}
+
+public enum APILimits {
+    public static let maxBodyBytes = 64 * 1024
+    public static let maxNameLength = 200
+    public static let maxTextLength = 500
+    public static let defaultPageSize = 50
+    public static let maxPageSize = 200
+}
+
+/// One JSON dialect for the whole API: ISO 8601 times with milliseconds (the store keeps
+/// milliseconds), and sorted keys so a replayed response is byte-for-byte the first one.
+enum APIJSON {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatTimestamp(date))
+        }
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    static func formatTimestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Accepts RFC 3339 times, with or without fractional seconds; RFC 3339 allows a lower-case
+    /// `t` and `z`, Foundation's parser does not.
+    static func parseTimestamp(_ text: String) -> Date? {
+        let normalized = text.uppercased()
+        return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(normalized))
+            ?? (try? Date.ISO8601FormatStyle().parse(normalized))
+    }
+}

@@ -1,0 +1,72 @@
+import Hummingbird
+import Logging
+import RideStore
+import ServiceLifecycle
+
+public struct RideServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var events = EventHub.Configuration()
+    /// `serve` hands the store over and wants it closed on shutdown; tests keep theirs.
+    public var closesStoreOnShutdown = false
+
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}
+
+public enum RideServer {
+    public typealias App = Application<RouterResponder<RideContext>>
+
+    /// The whole server: router, middleware and the services that run beside it (event hub,
+    /// store shutdown). Run it with `runService()`; SIGTERM/SIGINT shut it down gracefully:
+    /// stop accepting, end event streams, finish in-flight requests, then close the store.
+    public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
+        let hub = EventHub(store: store, configuration: configuration.events, logger: logger)
+        let metrics = ServerMetrics()
+        let api = RideAPI(store: store, hub: hub, metrics: metrics,
+                          databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite")
+        let router = Router(context: RideContext.self)
+        // Middleware applies to routes added after it, so it all comes first; outermost first.
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: BodyLimitMiddleware())
+
+        let catalog = RouteCatalog()
+        api.addOperationsRoutes(RouteRegistrar(group: router.group(), prefix: "", catalog: catalog))
+        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store)), prefix: "/v1", catalog: catalog)
+        api.addAccountRoutes(v1)
+        api.addRideRequestRoutes(v1)
+        api.addRideRoutes(v1)
+        api.addEventRoutes(v1)
+        catalog.addMethodNotAllowed(to: router)
+
+        // Services stop in reverse order: the HTTP server (added by Application) first, the
+        // hub next, the store last.
+        var services: [any Service] = []
+        if configuration.closesStoreOnShutdown { services.append(StoreCloser(store: store)) }
+        services.append(hub)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ridebeacon"),
+            services: services,
+            onServerRunning: { channel in
+                // The bound port matters with --port 0 (tests, supervisors that pick ports).
+                logger.info("listening", metadata: ["port": .stringConvertible(channel.localAddress?.port ?? configuration.port)])
+            },
+            logger: logger
+        )
+    }
+}
+
+/// Closes the store once everything that uses it has stopped.
+struct StoreCloser: Service {
+    let store: any Store
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.close()
+    }
+}

@@ -1,0 +1,71 @@
+import HTTPTypes
+import Hummingbird
+import RideStore
+
+/// The handlers' shared dependencies. Routes live in `Routes+<Resource>.swift` extensions, each
+/// adding its resource's endpoints (a later `Routes+Dispatch.swift` adds the dispatcher page).
+struct RideAPI: Sendable {
+    let store: any Store
+    let hub: EventHub
+    let metrics: ServerMetrics
+    /// "sqlite" or "postgresql", for /health.
+    let databaseKind: String
+
+    /// The caller's `Idempotency-Key`, scoped to their account (one client's key never
+    /// collides with another's).
+    func idempotencyKey(_ request: Request, account: Account) throws -> IdempotencyKey? {
+        guard let key = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
+        guard (1...255).contains(key.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw APIError.invalidParameter("Idempotency-Key", "must be 1 to 255 visible ASCII characters")
+        }
+        return IdempotencyKey(accountID: account.id, key: key)
+    }
+
+    /// `?limit=`, 1...maxPageSize.
+    func pageLimit(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters["limit"] else { return APILimits.defaultPageSize }
+        guard let limit = Int(String(text)), (1...APILimits.maxPageSize).contains(limit) else {
+            throw APIError.invalidParameter("limit", "must be an integer from 1 to \(APILimits.maxPageSize)")
+        }
+        return limit
+    }
+}
+
+/// Registers routes and remembers which methods each path has, so other methods on a known
+/// path are answered 405 with `Allow` instead of 404.
+final class RouteCatalog: @unchecked Sendable {
+    // Only touched while the router is built, on one task.
+    private(set) var methodsByPath: [String: [HTTPRequest.Method]] = [:]
+
+    func note(_ path: String, _ method: HTTPRequest.Method) {
+        methodsByPath[path, default: []].append(method)
+    }
+
+    /// Adds a 405 responder for every common method a known path lacks.
+    func addMethodNotAllowed(to router: Router<RideContext>) {
+        for (path, allowed) in methodsByPath {
+            for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] where !allowed.contains(method) {
+                router.on(RouterPath(stringLiteral: path), method: method) { _, _ -> Response in
+                    throw APIError.methodNotAllowed(method, allowed: allowed)
+                }
+            }
+        }
+    }
+}
+
+/// A router group that records what it registers in a `RouteCatalog`.
+struct RouteRegistrar {
+    let group: RouterGroup<RideContext>
+    let prefix: String
+    let catalog: RouteCatalog
+
+    func get(_ path: String, use handler: @escaping @Sendable (Request, RideContext) async throws -> some ResponseGenerator) {
+        catalog.note(prefix + path, .get)
+        group.get(RouterPath(stringLiteral: path), use: handler)
+    }
+
+    func post(_ path: String, use handler: @escaping @Sendable (Request, RideContext) async throws -> some ResponseGenerator) {
+        catalog.note(prefix + path, .post)
+        group.post(RouterPath(stringLiteral: path), use: handler)
+    }
+}

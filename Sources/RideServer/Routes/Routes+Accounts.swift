@@ -1,0 +1,53 @@
+import Hummingbird
+import RideStore
+
+/// `/v1/accounts`: admins manage accounts and their tokens.
+extension RideAPI {
+    func addAccountRoutes(_ routes: RouteRegistrar) {
+        routes.get("/accounts", use: listAccounts)
+        routes.post("/accounts", use: createAccount)
+        routes.post("/accounts/{id}/tokens", use: issueToken)
+        routes.post("/accounts/{id}/revoke-tokens", use: revokeTokens)
+    }
+
+    @Sendable func listAccounts(_ request: Request, context: RideContext) async throws -> AccountList {
+        _ = try context.caller(in: [.admin], to: "list accounts")
+        return AccountList(accounts: try await store.accounts().map(AccountView.init))
+    }
+
+    @Sendable func createAccount(_ request: Request, context: RideContext) async throws -> EditedResponse<AccountView> {
+        let admin = try context.caller(in: [.admin], to: "create accounts")
+        let key = try idempotencyKey(request, account: admin)
+        let body = try await request.decodeStrict(NewAccountBody.self, context: context)
+        guard let new = body.model else { throw APIError.invalidField("role", "is not a role") }
+        let account = try await store.createAccount(new, idempotency: key)
+        return EditedResponse(status: .created, response: AccountView(account))
+    }
+
+    /// The secret is shown once and never stored, so a retry with the same Idempotency-Key
+    /// cannot repeat it: that is a 409 telling the client to revoke and issue again.
+    @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedTokenView> {
+        let admin = try context.caller(in: [.admin], to: "issue tokens")
+        let key = try idempotencyKey(request, account: admin)
+        _ = try await request.decodeStrict(EmptyBody.self, context: context)
+        let accountID = try context.parameters.require("id")
+        let secret = APITokenSecret()
+        let issue = try await store.addToken(accountID: accountID, secretHash: secret.hash, idempotency: key)
+        if issue.isReplay {
+            throw APIError(.conflict, code: "token_already_issued",
+                           "this Idempotency-Key already issued token \(issue.token.id); its secret was shown once. Revoke and issue a new one if it was lost")
+        }
+        let view = IssuedTokenView(token: secret.text, tokenId: issue.token.id, accountId: accountID, createdAt: issue.token.createdAt)
+        return EditedResponse(status: .created, response: view)
+    }
+
+    @Sendable func revokeTokens(_ request: Request, context: RideContext) async throws -> RevokedTokensView {
+        let admin = try context.caller(in: [.admin], to: "revoke tokens")
+        let key = try idempotencyKey(request, account: admin)
+        _ = try await request.decodeStrict(EmptyBody.self, context: context)
+        let accountID = try context.parameters.require("id")
+        guard try await store.account(id: accountID) != nil else { throw APIError.notFound("account \(accountID)") }
+        let revoked = try await store.revokeTokens(accountID: accountID, idempotency: key)
+        return RevokedTokensView(accountId: accountID, revoked: revoked)
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+import RideStore
+
+/// Server-sent event streams: one ride's history and live changes, or (dispatchers) every ride's.
+extension RideAPI {
+    func addEventRoutes(_ routes: RouteRegistrar) {
+        routes.get("/rides/{id}/events", use: rideEvents)
+        routes.get("/events", use: allEvents)
+    }
+
+    /// Starts with the ride's whole history unless resuming (`Last-Event-ID` or `?after=`).
+    @Sendable func rideEvents(_ request: Request, context: RideContext) async throws -> Response {
+        let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "follow rides")
+        let resume = try request.resumePoint() ?? 0
+        let (ride, _) = try await visibleRide(try context.parameters.require("id"), to: account)
+        let subscription = try await hub.subscribe(.ride(ride.id))
+        let store = self.store
+        return EventStream(subscription: subscription, history: { after in
+            try await store.events(rideID: ride.id, after: after)
+        }, resumeAfter: resume).response
+    }
+
+    /// Live changes of every ride. Without a resume point it starts now (dispatchers load the
+    /// current list from GET /v1/rides); with one it replays everything after it first.
+    @Sendable func allEvents(_ request: Request, context: RideContext) async throws -> Response {
+        _ = try context.caller(in: [.dispatcher], to: "follow all rides")
+        let resume = try request.resumePoint()
+        let subscription = try await hub.subscribe(.all)
+        let store = self.store
+        return EventStream(subscription: subscription, history: { after in
+            guard resume != nil else { return [] }
+            return try await store.events(after: after, limit: 500)
+        }, resumeAfter: resume ?? 0).response
+    }
+}

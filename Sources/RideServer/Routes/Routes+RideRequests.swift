@@ -1,0 +1,67 @@
+import Hummingbird
+import RideStore
+
+/// `/v1/ride-requests`: passengers ask for rides, drivers list the open ones and accept.
+extension RideAPI {
+    func addRideRequestRoutes(_ routes: RouteRegistrar) {
+        routes.post("/ride-requests", use: createRideRequest)
+        routes.get("/ride-requests", use: listRideRequests)
+        routes.post("/ride-requests/{id}/accept", use: acceptRideRequest)
+        routes.post("/ride-requests/{id}/cancel", use: cancelRideRequest)
+    }
+
+    @Sendable func createRideRequest(_ request: Request, context: RideContext) async throws -> EditedResponse<RideRequestView> {
+        let passenger = try context.caller(in: [.passenger], to: "request rides")
+        let key = try idempotencyKey(request, account: passenger)
+        let body = try await request.decodeStrict(NewRideRequestBody.self, context: context)
+        let created = try await store.createRideRequest(body.model, passengerID: passenger.id, idempotency: key)
+        return EditedResponse(status: .created, response: RideRequestView(created, showPassenger: true))
+    }
+
+    /// Passengers: their own requests, any status. Drivers and dispatchers: open requests,
+    /// without the passenger's account id.
+    @Sendable func listRideRequests(_ request: Request, context: RideContext) async throws -> RideRequestList {
+        let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "list ride requests")
+        if account.role == .passenger {
+            let own = try await store.rideRequests(passengerID: account.id)
+            return RideRequestList(rideRequests: own.map { RideRequestView($0, showPassenger: true) })
+        }
+        let open = try await store.openRideRequests(limit: try pageLimit(request))
+        return RideRequestList(rideRequests: open.map { RideRequestView($0, showPassenger: false) })
+    }
+
+    /// 200 with the ride (and its key) for the one driver who wins; 409 for everyone else.
+    @Sendable func acceptRideRequest(_ request: Request, context: RideContext) async throws -> RideView {
+        let driver = try context.caller(in: [.driver], to: "accept ride requests")
+        let key = try idempotencyKey(request, account: driver)
+        _ = try await request.decodeStrict(EmptyBody.self, context: context)
+        let requestID = try context.parameters.require("id")
+        do {
+            let ride = try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32), idempotency: key)
+            hub.wake()
+            return RideView(ride, showKey: true)
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be accepted")
+        } catch StoreError.notFound {
+            throw APIError.notFound("ride request \(requestID)")
+        }
+    }
+
+    /// Only before a driver accepts; after that the ride itself is cancelled.
+    @Sendable func cancelRideRequest(_ request: Request, context: RideContext) async throws -> RideRequestView {
+        let passenger = try context.caller(in: [.passenger], to: "cancel ride requests")
+        let key = try idempotencyKey(request, account: passenger)
+        _ = try await request.decodeStrict(EmptyBody.self, context: context)
+        let requestID = try context.parameters.require("id")
+        guard let existing = try await store.rideRequest(id: requestID), existing.passengerID == passenger.id else {
+            throw APIError.notFound("ride request \(requestID)")
+        }
+        do {
+            let cancelled = try await store.cancelRideRequest(id: requestID, by: passenger.id, idempotency: key)
+            return RideRequestView(cancelled, showPassenger: true)
+        } catch StoreError.illegalTransition(let from, _) {
+            let advice = from == .accepted ? "; cancel the ride\(existing.rideID.map { " \($0)" } ?? "") instead" : ""
+            throw APIError.conflict(from, "the ride request is \(from.rawValue)\(advice)")
+        }
+    }
+}

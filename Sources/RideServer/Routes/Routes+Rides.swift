@@ -1,0 +1,100 @@
+import Hummingbird
+import RideStore
+
+/// `/v1/rides`: a ride from acceptance to completion or cancellation.
+extension RideAPI {
+    func addRideRoutes(_ routes: RouteRegistrar) {
+        routes.get("/rides", use: listRides)
+        routes.get("/rides/{id}", use: getRide)
+        routes.post("/rides/{id}/arrive", use: arrive)
+        routes.post("/rides/{id}/complete", use: complete)
+        routes.post("/rides/{id}/cancel", use: cancelRide)
+        routes.post("/rides/{id}/touch-proofs", use: submitTouchProof)
+    }
+
+    /// The ride and how the caller relates to it; 404 when the caller may not see it, exactly
+    /// as for a ride that does not exist.
+    func visibleRide(_ id: String, to account: Account) async throws -> (Ride, RideRelation) {
+        guard let ride = try await store.ride(id: id), let relation = RideRelation(account, to: ride) else {
+            throw APIError.notFound("ride \(id)")
+        }
+        return (ride, relation)
+    }
+
+    /// Dispatchers: every active ride. Passengers and drivers: their own rides, any state.
+    /// Keyset-paged by `limit` and `after` (a ride id from the previous page's `nextAfter`).
+    @Sendable func listRides(_ request: Request, context: RideContext) async throws -> RidePage {
+        let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "list rides")
+        let limit = try pageLimit(request)
+        let after = request.uri.queryParameters["after"].map(String.init)
+        if let after {
+            guard let anchor = try await store.ride(id: after), RideRelation(account, to: anchor) != nil else {
+                throw APIError.invalidParameter("after", "names no ride you can see")
+            }
+        }
+        let scope: RideFilter.Scope = account.role == .dispatcher ? .active : .participant(account.id)
+        let rides = try await store.rides(RideFilter(scope: scope, limit: limit, after: after))
+        let views = rides.map { ride in RideView(ride, showKey: RideRelation(account, to: ride)?.seesKey ?? false) }
+        return RidePage(rides: views, nextAfter: rides.count == limit ? rides.last?.id : nil)
+    }
+
+    @Sendable func getRide(_ request: Request, context: RideContext) async throws -> RideView {
+        let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "view rides")
+        let (ride, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
+        return RideView(ride, showKey: relation.seesKey)
+    }
+
+    @Sendable func arrive(_ request: Request, context: RideContext) async throws -> RideView {
+        try await move(request, context: context, to: .arrived, allowed: [.driver], action: "mark arrival")
+    }
+
+    /// From `confirmed` only: a ride ends once both sides proved they met.
+    @Sendable func complete(_ request: Request, context: RideContext) async throws -> RideView {
+        try await move(request, context: context, to: .completed, allowed: [.driver], action: "complete rides")
+    }
+
+    @Sendable func cancelRide(_ request: Request, context: RideContext) async throws -> RideView {
+        try await move(request, context: context, to: .cancelled, allowed: [.passenger, .driver, .dispatcher], action: "cancel rides")
+    }
+
+    /// Moves a ride the caller takes part in (or, for a dispatcher, any ride) to `state`.
+    private func move(_ request: Request, context: RideContext, to state: RideState, allowed: Set<RideRelation>, action: String) async throws -> RideView {
+        let roles = Set(allowed.map(\.role))
+        let account = try context.caller(in: roles, to: action)
+        let key = try idempotencyKey(request, account: account)
+        let reason = state == .cancelled
+            ? try await request.decodeStrict(CancelBody.self, context: context).reason
+            : try await request.decodeStrict(EmptyBody.self, context: context).reasonless
+        let (ride, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
+        guard allowed.contains(relation) else { throw APIError.notFound("ride \(ride.id)") }
+        let moved = try await store.transition(rideID: ride.id, to: state, by: account.id, detail: reason, idempotency: key)
+        hub.wake()
+        return RideView(moved, showKey: relation.seesKey)
+    }
+
+    /// Validates the proof's shape now; checking it against the rotating identity belongs to
+    /// the rotating-identity work, so until then the answer is 501.
+    @Sendable func submitTouchProof(_ request: Request, context: RideContext) async throws -> Response {
+        let account = try context.caller(in: [.passenger, .driver], to: "submit touch proofs")
+        _ = try idempotencyKey(request, account: account)
+        _ = try await request.decodeStrict(TouchProofBody.self, context: context)
+        _ = try await visibleRide(try context.parameters.require("id"), to: account)
+        throw APIError(.notImplemented, code: "not_implemented",
+                       "touch proofs are validated but not yet checked against the ride's rotating beacon identity; rides cannot be confirmed over HTTP yet")
+    }
+}
+
+extension RideRelation {
+    var role: Role {
+        switch self {
+        case .passenger: .passenger
+        case .driver: .driver
+        case .dispatcher: .dispatcher
+        }
+    }
+}
+
+extension EmptyBody {
+    /// Transitions other than cancel carry no reason.
+    var reasonless: String? { nil }
+}

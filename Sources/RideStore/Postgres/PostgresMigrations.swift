@@ -1,0 +1,92 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, in order, recorded in `schema_migration`. Never edit a shipped step.
+enum PostgresMigrations {
+    static let steps: [(name: String, sql: [String])] = [
+        ("v1", [
+            """
+            CREATE TABLE account (
+                id text PRIMARY KEY,
+                role text NOT NULL CHECK (role IN ('passenger','driver','dispatcher','admin')),
+                display_name text NOT NULL,
+                vehicle text,
+                created_at timestamptz NOT NULL)
+            """,
+            """
+            CREATE TABLE api_token (
+                id text PRIMARY KEY,
+                account_id text NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                secret_hash bytea NOT NULL UNIQUE,
+                created_at timestamptz NOT NULL,
+                revoked_at timestamptz)
+            """,
+            """
+            CREATE TABLE ride_request (
+                id text PRIMARY KEY,
+                passenger_id text NOT NULL REFERENCES account(id),
+                passenger_name text NOT NULL,
+                pickup text NOT NULL,
+                dropoff text NOT NULL,
+                accessibility_notes text,
+                status text NOT NULL,
+                created_at timestamptz NOT NULL,
+                ride_id text)
+            """,
+            "CREATE INDEX ride_request_open ON ride_request (status, created_at)",
+            "CREATE INDEX ride_request_passenger ON ride_request (passenger_id)",
+            """
+            CREATE TABLE ride (
+                id text PRIMARY KEY,
+                request_id text NOT NULL UNIQUE REFERENCES ride_request(id),
+                passenger_id text NOT NULL REFERENCES account(id),
+                driver_id text NOT NULL REFERENCES account(id),
+                state text NOT NULL,
+                key bytea NOT NULL,
+                created_at timestamptz NOT NULL,
+                state_changed_at timestamptz NOT NULL)
+            """,
+            "CREATE INDEX ride_state ON ride (state, created_at)",
+            "CREATE INDEX ride_passenger ON ride (passenger_id)",
+            "CREATE INDEX ride_driver ON ride (driver_id)",
+            """
+            CREATE TABLE ride_event (
+                id bigserial PRIMARY KEY,
+                ride_id text NOT NULL REFERENCES ride(id),
+                sequence integer NOT NULL,
+                state text NOT NULL,
+                actor_id text NOT NULL,
+                at timestamptz NOT NULL,
+                detail text,
+                UNIQUE (ride_id, sequence))
+            """,
+            """
+            CREATE TABLE idempotency (
+                account_id text NOT NULL,
+                key text NOT NULL,
+                operation text NOT NULL,
+                result bytea NOT NULL,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (account_id, key))
+            """,
+        ]),
+    ]
+
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { conn in
+            // One migrator at a time, even with several servers starting together.
+            try await conn.query("SELECT pg_advisory_xact_lock(726172)", logger: logger)
+            try await conn.query("CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
+            var applied = Set<String>()
+            for try await name in try await conn.query("SELECT name FROM schema_migration", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            for step in steps where !applied.contains(step.name) {
+                for sql in step.sql {
+                    try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                }
+                try await conn.query("INSERT INTO schema_migration (name) VALUES (\(step.name))", logger: logger)
+            }
+        }
+    }
+}

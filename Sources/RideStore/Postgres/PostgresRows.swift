@@ -1,0 +1,63 @@
+import Foundation
+import PostgresNIO
+
+/// Enums travel as their raw text; an unknown value in the database is a decoding error.
+func stored<T: RawRepresentable<String>>(_ raw: String, as: T.Type = T.self) throws -> T {
+    guard let value = T(rawValue: raw) else { throw StoreError.invalid("unknown \(T.self) '\(raw)' in database") }
+    return value
+}
+
+extension Date {
+    /// timestamptz keeps microseconds and the round trip through it can move a value by one;
+    /// the store only writes whole milliseconds, so rounding restores the exact value written.
+    var wholeMilliseconds: Date { Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000) }
+}
+
+// Column lists and decoders live together so a SELECT and its decode cannot drift apart.
+enum PGColumns {
+    static let account = "id, role, display_name, vehicle, created_at"
+    static let request = "id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, ride_id"
+    static let ride = "id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at"
+    static let event = "id, ride_id, sequence, state, actor_id, at, detail"
+}
+
+extension Account {
+    init(row: PostgresRow) throws {
+        let (id, role, name, vehicle, created) = try row.decode((String, String, String, String?, Date).self)
+        self.init(id: id, role: try stored(role), displayName: name, vehicle: vehicle, createdAt: created.wholeMilliseconds)
+    }
+}
+
+extension RideRequest {
+    init(row: PostgresRow) throws {
+        let (id, passenger, name, pickup, dropoff, notes, status, created, ride) =
+            try row.decode((String, String, String, String, String, String?, String, Date, String?).self)
+        self.init(id: id, passengerID: passenger, passengerName: name, pickup: pickup, dropoff: dropoff,
+                  accessibilityNotes: notes, status: try stored(status), createdAt: created.wholeMilliseconds, rideID: ride)
+    }
+}
+
+extension Ride {
+    init(row: PostgresRow) throws {
+        let (id, request, passenger, driver, state, key, created, changed) =
+            try row.decode((String, String, String, String, String, Data, Date, Date).self)
+        self.init(id: id, requestID: request, passengerID: passenger, driverID: driver, state: try stored(state), key: key,
+                  createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds)
+    }
+}
+
+extension RideEvent {
+    init(row: PostgresRow) throws {
+        let (id, ride, sequence, state, actor, at, detail) =
+            try row.decode((Int64, String, Int, String, String, Date, String?).self)
+        self.init(id: id, rideID: ride, sequence: sequence, state: try stored(state), actorID: actor, at: at.wholeMilliseconds, detail: detail)
+    }
+}
+
+extension PostgresRowSequence {
+    func all<T>(_ make: (PostgresRow) throws -> T) async throws -> [T] {
+        var out: [T] = []
+        for try await row in self { out.append(try make(row)) }
+        return out
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
+        try await idempotent(idempotency, operation: "create-request") { conn in
+            let r = RideRequest(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
+                                pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
+                                status: .open, createdAt: .storeNow, rideID: nil)
+            try await conn.query("""
+                INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at)
+                VALUES (\(r.id), \(r.passengerID), \(r.passengerName), \(r.pickup), \(r.dropoff), \(r.accessibilityNotes), \(r.status.rawValue), \(r.createdAt))
+                """, logger: self.logger)
+            return r
+        }
+    }
+
+    public func rideRequest(id: String) async throws -> RideRequest? {
+        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id)", logger: self.logger).all(RideRequest.init).first }
+    }
+
+    public func openRideRequests(limit: Int) async throws -> [RideRequest] {
+        try await mapped {
+            try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE status = 'open' ORDER BY created_at, id LIMIT \(limit)", logger: self.logger).all(RideRequest.init)
+        }
+    }
+
+    public func rideRequests(passengerID: String) async throws -> [RideRequest] {
+        try await mapped {
+            try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE passenger_id = \(passengerID) ORDER BY created_at, id", logger: self.logger).all(RideRequest.init)
+        }
+    }
+
+    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
+        try await idempotent(idempotency, operation: "cancel-request:\(id)") { conn in
+            guard var request = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id) FOR UPDATE", logger: self.logger).all(RideRequest.init).first else {
+                throw StoreError.notFound("ride request \(id)")
+            }
+            guard request.status == .open else {
+                throw StoreError.illegalTransition(from: request.status == .accepted ? .accepted : .cancelled, to: .cancelled)
+            }
+            request.status = .cancelled
+            try await conn.query("UPDATE ride_request SET status = 'cancelled' WHERE id = \(id)", logger: self.logger)
+            return request
+        }
+    }
+
+    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride {
+        try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
+            let rideID = StoreID.make()
+            // Under READ COMMITTED a second updater waits for the first, then re-checks
+            // status = 'open' on the committed row and matches nothing: exactly one winner.
+            let won = try await conn.query("UPDATE ride_request SET status = 'accepted', ride_id = \(rideID) WHERE id = \(requestID) AND status = 'open' RETURNING \(unescaped: PGColumns.request)", logger: self.logger).all(RideRequest.init)
+            guard let request = won.first else {
+                guard let current = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(requestID)", logger: self.logger).all(RideRequest.init).first else {
+                    throw StoreError.notFound("ride request \(requestID)")
+                }
+                if current.status == .accepted { throw StoreError.alreadyTaken(requestID) }
+                throw StoreError.illegalTransition(from: .cancelled, to: .accepted)
+            }
+            let now = Date.storeNow
+            let ride = Ride(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
+                            state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now)
+            try await conn.query("""
+                INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at)
+                VALUES (\(ride.id), \(ride.requestID), \(ride.passengerID), \(ride.driverID), \(ride.state.rawValue), \(ride.key), \(now), \(now))
+                """, logger: self.logger)
+            try await self.appendEvent(conn, rideID: rideID, state: .requested, actor: request.passengerID, at: request.createdAt, detail: nil)
+            try await self.appendEvent(conn, rideID: rideID, state: .accepted, actor: driverID, at: now, detail: nil)
+            return ride
+        }
+    }
+
+    public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyKey?) async throws -> Ride {
+        try await idempotent(idempotency, operation: "\(state.rawValue):\(rideID)") { conn in
+            // FOR UPDATE serialises transitions of one ride, so the state check holds until commit.
+            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID) FOR UPDATE", logger: self.logger).all(Ride.init).first else {
+                throw StoreError.notFound("ride \(rideID)")
+            }
+            guard ride.state.canMove(to: state) else { throw StoreError.illegalTransition(from: ride.state, to: state) }
+            ride.state = state
+            ride.stateChangedAt = .storeNow
+            try await conn.query("UPDATE ride SET state = \(state.rawValue), state_changed_at = \(ride.stateChangedAt) WHERE id = \(rideID)", logger: self.logger)
+            try await self.appendEvent(conn, rideID: rideID, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
+            return ride
+        }
+    }
+
+    public func ride(id: String) async throws -> Ride? {
+        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(id)", logger: self.logger).all(Ride.init).first }
+    }
+
+    public func rides(_ filter: RideFilter) async throws -> [Ride] {
+        let after = filter.after ?? ""
+        return try await mapped {
+            switch filter.scope {
+            case .active:
+                return try await self.client.query("""
+                    SELECT \(unescaped: PGColumns.ride) FROM ride r WHERE state NOT IN ('completed', 'cancelled')
+                    AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
+                    ORDER BY created_at, id LIMIT \(filter.limit)
+                    """, logger: self.logger).all(Ride.init)
+            case .participant(let account):
+                return try await self.client.query("""
+                    SELECT \(unescaped: PGColumns.ride) FROM ride r WHERE (passenger_id = \(account) OR driver_id = \(account))
+                    AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
+                    ORDER BY created_at, id LIMIT \(filter.limit)
+                    """, logger: self.logger).all(Ride.init)
+            }
+        }
+    }
+
+    public func rideCounts() async throws -> [RideState: Int] {
+        try await mapped {
+            var counts = Dictionary(uniqueKeysWithValues: RideState.allCases.map { ($0, 0) })
+            let rows = try await self.client.query("""
+                SELECT state, COUNT(*)::int8 FROM ride GROUP BY state
+                UNION ALL SELECT 'requested', COUNT(*)::int8 FROM ride_request WHERE status = 'open'
+                """, logger: self.logger).all { try $0.decode((String, Int64).self) }
+            for (state, n) in rows {
+                if let state = RideState(rawValue: state) { counts[state] = Int(n) }
+            }
+            return counts
+        }
+    }
+
+    func appendEvent(_ conn: PostgresConnection, rideID: String, state: RideState, actor: String, at: Date, detail: String?) async throws {
+        // Event ids must become visible in id order, or a listener resuming after id N could
+        // miss an N-1 that committed later; one lock per transaction keeps appends in order.
+        try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
+        // NOTIFY is queued with the transaction and delivered at commit, so every server
+        // process re-reads the history exactly when the event becomes visible to it.
+        try await conn.query("""
+            WITH appended AS (
+                INSERT INTO ride_event (ride_id, sequence, state, actor_id, at, detail)
+                SELECT \(rideID), COALESCE(MAX(sequence), 0) + 1, \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE ride_id = \(rideID)
+                RETURNING id)
+            SELECT pg_notify(\(Self.eventChannel), id::text) FROM appended
+            """, logger: self.logger)
+    }
+
+    /// Runs `body` in a transaction once per idempotency key; retries get the stored result.
+    /// Two concurrent first attempts race on the key's primary key: the loser rolls back and
+    /// retries, finding the winner's result.
+    func idempotent<T: Codable & Sendable>(_ key: IdempotencyKey?, operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        for attempt in 0..<2 {
+            do {
+                return try await transaction { conn in
+                    if let key, let row = try await conn.query("SELECT operation, result FROM idempotency WHERE account_id = \(key.accountID) AND key = \(key.key)", logger: self.logger).all({ $0 }).first {
+                        let (stored, result) = try row.decode((String, Data).self)
+                        guard stored == operation else { throw StoreError.idempotencyKeyReused(key.key) }
+                        return try JSONDecoder().decode(T.self, from: result)
+                    }
+                    let result = try await body(conn)
+                    if let key {
+                        let encoded = try JSONEncoder().encode(result)
+                        try await conn.query("INSERT INTO idempotency (account_id, key, operation, result, created_at) VALUES (\(key.accountID), \(key.key), \(operation), \(encoded), \(Date.storeNow))", logger: self.logger)
+                    }
+                    return result
+                }
+            } catch let error as PSQLError where attempt == 0 && error.serverInfo?[.sqlState] == "23505" && key != nil {
+                continue
+            }
+        }
+        throw StoreError.unavailable("idempotency key \(key?.key ?? "") could not be settled")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The many-box store: PostgreSQL through PostgresNIO's pooled client. Call `run()` for the
+/// pool's lifetime (a task or a service group); `open(url:)` does that for simple uses.
+public final class PostgresStore: Store {
+    let client: PostgresClient
+    let logger: Logger
+    /// How long one operation may wait, mostly for a connection: while the server is
+    /// unreachable the pool queues requests for up to a minute, and callers need a prompt
+    /// `unavailable` instead (HTTP 503) so they can retry.
+    let operationTimeout: Duration
+    private let runner: Task<Void, Never>
+
+    /// Event ids travel on this channel, sent inside the appending transaction, so they are
+    /// delivered exactly when (and only if) the event commits.
+    static let eventChannel = "ridebeacon_events"
+
+    /// `postgres://user[:password]@host[:port]/database`
+    public init(url: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
+              let host = components.host, let user = components.user else {
+            throw StoreError.invalid("database URL must look like postgres://user:password@host:port/database")
+        }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        var config = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                  password: components.password, database: database, tls: .disable)
+        config.options.maximumConnections = 20
+        config.options.connectTimeout = .seconds(3)
+        let client = PostgresClient(configuration: config, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.operationTimeout = operationTimeout
+        // Detached: the pool must not inherit a caller's graceful-shutdown handler (run() ends
+        // on it), the store outlives whatever service happened to open it; close() ends it.
+        runner = Task.detached { await client.run() }
+    }
+
+    deinit { runner.cancel() }
+
+    public func migrate() async throws {
+        try await mapped { try await PostgresMigrations.migrate(self.client, logger: self.logger) }
+    }
+
+    public func ping() async throws {
+        try await mapped { try await self.client.query("SELECT 1", logger: self.logger).all { $0 }.count }
+    }
+
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Runs `body` under the operation deadline and turns "cannot reach the database" into
+    /// `StoreError.unavailable`; errors the server reports about the query itself pass through.
+    func mapped<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            let limit = operationTimeout
+            return try await withDeadline(limit, timedOut: { StoreError.unavailable("database did not answer within \(limit)") }, body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PSQLError where error.code == .server {
+            // Classes 08 (connection), 53 (resources) and 57 (shutting down) are outages, not bad queries.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            if ["08", "53", "57"].contains(String(state.prefix(2))) {
+                throw StoreError.unavailable("database: \(error.serverInfo?[.message] ?? state)")
+            }
+            throw error
+        } catch let error as PSQLError {
+            throw StoreError.unavailable("database: \(error.code)")
+        } catch let error as PostgresDecodingError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The pool's own errors (cancelled lease, circuit breaker, shut down).
+            throw StoreError.unavailable("database: \(error)")
+        }
+    }
+
+    /// Runs `body` in a transaction and surfaces the error that ended it (PostgresNIO wraps
+    /// it), so callers see `StoreError`s and server errors directly.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await mapped {
+            do {
+                return try await self.client.withTransaction(logger: self.logger) { conn in try await body(conn) }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            }
+        }
+    }
+
+    // MARK: Accounts
+
+    public func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account {
+        try await idempotent(idempotency, operation: "create-account") { conn in
+            let a = Account(id: StoreID.make(), role: new.role, displayName: new.displayName, vehicle: new.vehicle, createdAt: .storeNow)
+            try await conn.query("INSERT INTO account (id, role, display_name, vehicle, created_at) VALUES (\(a.id), \(a.role.rawValue), \(a.displayName), \(a.vehicle), \(a.createdAt))", logger: self.logger)
+            return a
+        }
+    }
+
+    public func account(id: String) async throws -> Account? {
+        try await mapped {
+            try await self.client.query("SELECT \(unescaped: PGColumns.account) FROM account WHERE id = \(id)", logger: self.logger).all(Account.init).first
+        }
+    }
+
+    public func accounts() async throws -> [Account] {
+        try await mapped {
+            try await self.client.query("SELECT \(unescaped: PGColumns.account) FROM account ORDER BY created_at, id", logger: self.logger).all(Account.init)
+        }
+    }
+
+    public func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+        let newID = StoreID.make()
+        let token = try await idempotent(idempotency, operation: "add-token:\(accountID)") { conn in
+            guard try await conn.query("SELECT 1 FROM account WHERE id = \(accountID)", logger: self.logger).all({ $0 }).count == 1 else {
+                throw StoreError.notFound("account \(accountID)")
+            }
+            let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil)
+            try await conn.query("INSERT INTO api_token (id, account_id, secret_hash, created_at) VALUES (\(token.id), \(accountID), \(secretHash), \(token.createdAt))", logger: self.logger)
+            return token
+        }
+        return TokenIssue(token: token, isReplay: token.id != newID)
+    }
+
+    public func authenticate(secretHash: Data) async throws -> Account? {
+        try await mapped {
+            try await self.client.query("""
+                SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at FROM account a
+                JOIN api_token t ON t.account_id = a.id WHERE t.secret_hash = \(secretHash) AND t.revoked_at IS NULL
+                """, logger: self.logger).all(Account.init).first
+        }
+    }
+
+    public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
+        try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
+            try await conn.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
+        }
+    }
+
+    // MARK: History
+
+    public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
+        try await mapped {
+            try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE ride_id = \(rideID) AND id > \(id) ORDER BY id", logger: self.logger).all(RideEvent.init)
+        }
+    }
+
+    public func events(after id: Int64, limit: Int) async throws -> [RideEvent] {
+        try await mapped {
+            try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE id > \(id) ORDER BY id LIMIT \(limit)", logger: self.logger).all(RideEvent.init)
+        }
+    }
+
+    public func lastEventID() async throws -> Int64 {
+        try await mapped {
+            try await self.client.query("SELECT COALESCE(MAX(id), 0)::int8 FROM ride_event", logger: self.logger).all { try $0.decode(Int64.self) }.first ?? 0
+        }
+    }
+
+    // MARK: Cross-process wake-ups
+
+    public var sharesEventsAcrossProcesses: Bool { true }
+
+    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws {
+        do {
+            // Holds one pooled connection for as long as the caller listens.
+            try await client.withConnection { conn in
+                try await conn.listen(on: Self.eventChannel) { notifications in
+                    onListening()
+                    for try await notification in notifications {
+                        onAppend(Int64(notification.payload) ?? 0)
+                    }
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch let error as PSQLError {
+            throw StoreError.unavailable("event notifications: \(error.code)")
+        }
+        // The sequence only ends when the connection does.
+        throw StoreError.unavailable("event notifications: connection closed")
+    }
+}

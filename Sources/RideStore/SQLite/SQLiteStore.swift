@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// The one-box store: a SQLite file in WAL mode through GRDB on the system libsqlite3.
+/// Writers are serialised by SQLite, which is what makes `accept` atomic here.
+public final class SQLiteStore: Store {
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            // FULL: a write acknowledged to a client survives power loss, not just a crash.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try SQLiteMigrations.migrator.migrate(pool)
+        } catch {
+            throw Self.mapped(error)
+        }
+    }
+
+    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await pool.read(body) } catch { throw Self.mapped(error) }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await pool.write(body) } catch { throw Self.mapped(error) }
+    }
+
+    static func mapped(_ error: any Error) -> any Error {
+        guard let e = error as? DatabaseError else { return error }
+        switch e.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY:
+            return StoreError.unavailable("database: \(e.message ?? "\(e.resultCode)")")
+        default:
+            return error
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Migrations already ran when the store was opened.
+    public func migrate() async throws {}
+
+    public func ping() async throws {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func close() async {
+        try? pool.close()
+    }
+
+    // MARK: Accounts
+
+    public func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account {
+        try await write { db in
+            try Self.idempotent(db, idempotency, operation: "create-account") {
+                try Account(id: StoreID.make(), role: new.role, displayName: new.displayName,
+                            vehicle: new.vehicle, createdAt: .storeNow).inserted(db)
+            }
+        }
+    }
+
+    public func account(id: String) async throws -> Account? {
+        try await read { db in try Account.fetchOne(db, key: id) }
+    }
+
+    public func accounts() async throws -> [Account] {
+        try await read { db in try Account.order(Column("createdAt"), Column("id")).fetchAll(db) }
+    }
+
+    public func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+        let newID = StoreID.make()
+        let token = try await write { db in
+            try Self.idempotent(db, idempotency, operation: "add-token:\(accountID)") {
+                guard try Account.exists(db, key: accountID) else { throw StoreError.notFound("account \(accountID)") }
+                let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil)
+                try db.execute(sql: "INSERT INTO apiToken (id, accountID, secretHash, createdAt) VALUES (?, ?, ?, ?)",
+                               arguments: [token.id, token.accountID, secretHash, token.createdAt.sqlValue])
+                return token
+            }
+        }
+        return TokenIssue(token: token, isReplay: token.id != newID)
+    }
+
+    public func authenticate(secretHash: Data) async throws -> Account? {
+        try await read { db in
+            try Account.fetchOne(db, sql: """
+                SELECT account.* FROM account JOIN apiToken ON apiToken.accountID = account.id
+                WHERE apiToken.secretHash = ? AND apiToken.revokedAt IS NULL
+                """, arguments: [secretHash])
+        }
+    }
+
+    public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
+        try await write { db in
+            try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
+                try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
+                               arguments: [Date.storeNow.sqlValue, accountID])
+                return db.changesCount
+            }
+        }
+    }
+
+    // MARK: History
+
+    public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
+        try await read { db in
+            try RideEvent.filter(Column("rideID") == rideID && Column("id") > id).order(Column("id")).fetchAll(db)
+        }
+    }
+
+    public func events(after id: Int64, limit: Int) async throws -> [RideEvent] {
+        try await read { db in
+            try RideEvent.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db)
+        }
+    }
+
+    public func lastEventID() async throws -> Int64 {
+        try await read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM rideEvent") ?? 0 }
+    }
+
+    /// One SQLite file has one server process, whose writes wake its listeners directly.
+    public var sharesEventsAcrossProcesses: Bool { false }
+
+    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws {}
+}

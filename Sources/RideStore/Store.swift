@@ -1,0 +1,113 @@
+import Foundation
+
+/// A client-chosen key that makes a write safe to retry: the first result is stored with the
+/// write, in the same transaction, and returned again for every retry.
+public struct IdempotencyKey: Sendable, Hashable {
+    public var accountID: String
+    public var key: String
+
+    public init(accountID: String, key: String) {
+        self.accountID = accountID
+        self.key = key
+    }
+}
+
+/// A token just added, and whether it came from this call or from an earlier call with the
+/// same idempotency key (the caller then no longer holds that token's secret).
+public struct TokenIssue: Sendable, Equatable {
+    public var token: APIToken
+    public var isReplay: Bool
+}
+
+/// Everything the ride server keeps. Implementations: SQLite (GRDB) and PostgreSQL (PostgresNIO);
+/// one contract test suite runs against both.
+public protocol Store: Sendable {
+    // Lifecycle
+    /// Brings the schema up to date; safe to call from several processes at once.
+    func migrate() async throws
+    /// Throws `StoreError.unavailable` unless the database answers a trivial query.
+    func ping() async throws
+    /// Releases connections; the store is unusable afterwards.
+    func close() async
+
+    // Accounts and tokens
+    func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account
+    func account(id: String) async throws -> Account?
+    func accounts() async throws -> [Account]
+    func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue
+    /// The account a token secret's hash belongs to, unless the token was revoked.
+    func authenticate(secretHash: Data) async throws -> Account?
+    func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int
+
+    // Requests
+    func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest
+    func rideRequest(id: String) async throws -> RideRequest?
+    func openRideRequests(limit: Int) async throws -> [RideRequest]
+    func rideRequests(passengerID: String) async throws -> [RideRequest]
+    func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest
+
+    // Rides
+    /// Atomic: of several drivers accepting one open request, exactly one gets the ride.
+    func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride
+    func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyKey?) async throws -> Ride
+    func ride(id: String) async throws -> Ride?
+    /// Keyset-paged; an `after` id that names no ride yields an empty page.
+    func rides(_ filter: RideFilter) async throws -> [Ride]
+    /// How many rides are in each state; `requested` counts open requests (metrics).
+    func rideCounts() async throws -> [RideState: Int]
+
+    // History
+    func events(rideID: String, after id: Int64) async throws -> [RideEvent]
+    /// Events of every ride after `id`, oldest first (dispatchers' live view).
+    func events(after id: Int64, limit: Int) async throws -> [RideEvent]
+    /// The newest event id, 0 when there is none.
+    func lastEventID() async throws -> Int64
+
+    // Cross-process wake-ups
+    /// True when other processes may append events to the same database, so listeners must
+    /// hear about appends through `listenForAppendedEvents` (PostgreSQL), not just locally.
+    var sharesEventsAcrossProcesses: Bool { get }
+    /// Calls `onAppend` with the id of every event appended by any process, until cancelled or
+    /// the connection is lost (then it throws; the caller re-listens and re-reads the history).
+    /// `onListening` runs once listening has begun, so the caller can catch up on anything
+    /// appended before. Returns at once when `sharesEventsAcrossProcesses` is false.
+    func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws
+}
+
+extension Store {
+    public func createAccount(_ new: NewAccount) async throws -> Account {
+        try await createAccount(new, idempotency: nil)
+    }
+
+    public func addToken(accountID: String, secretHash: Data) async throws -> APIToken {
+        try await addToken(accountID: accountID, secretHash: secretHash, idempotency: nil).token
+    }
+
+    public func revokeTokens(accountID: String) async throws -> Int {
+        try await revokeTokens(accountID: accountID, idempotency: nil)
+    }
+}
+
+/// Opens the store a `--database` value names: `sqlite:PATH` or `postgres://user:pass@host:port/db`.
+public enum StoreLocation {
+    public static let defaultValue = "sqlite:./ridebeacon.sqlite"
+
+    public static func open(_ location: String) async throws -> any Store {
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+            let store = try PostgresStore(url: location)
+            do {
+                try await store.migrate()
+            } catch {
+                await store.close()
+                throw error
+            }
+            return store
+        }
+        guard location.hasPrefix("sqlite:") else {
+            throw StoreError.invalid("database must be sqlite:PATH or postgres://user:password@host:port/database, not '\(location)'")
+        }
+        let path = String(location.dropFirst("sqlite:".count))
+        guard !path.isEmpty else { throw StoreError.invalid("sqlite: needs a file path, e.g. sqlite:./ridebeacon.sqlite") }
+        return try SQLiteStore(path: path)
+    }
+}

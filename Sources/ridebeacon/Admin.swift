@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import RideServer
+import RideStore
+
+/// Account administration straight on the store, for the first admin and for scripts.
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage accounts and tokens directly in the database.",
+        subcommands: [CreateAccount.self, CreateToken.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self]
+    )
+}
+
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database.")
+    var database = StoreLocation.defaultValue
+
+    /// Runs `body` on the opened store and closes it, reporting store errors as one line.
+    func withStore<T>(_ body: (any Store) async throws -> T) async throws -> T {
+        let store = try await openStore(database)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch let error as StoreError {
+            await store.close()
+            throw ValidationError(error.readable)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}
+
+func printToStandardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+extension Admin {
+    struct CreateAccount: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account and print its first token (stdout: only the token line).")
+
+        @Option(help: "passenger, driver, dispatcher or admin.")
+        var role: String
+        @Option(help: "Display name (at most 200 characters).")
+        var name: String
+        @Option(help: "Drivers only: what the passenger listens for, e.g. \"blue Toyota Prius\".")
+        var vehicle: String?
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            guard let role = Role(rawValue: role) else {
+                throw ValidationError("--role must be one of \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 200 else {
+                throw ValidationError("--name must be 1 to 200 characters")
+            }
+            if let vehicle, vehicle.trimmingCharacters(in: .whitespaces).isEmpty || vehicle.count > 200 || role != .driver {
+                throw ValidationError("--vehicle is for drivers only, 1 to 200 characters")
+            }
+        }
+
+        func run() async throws {
+            guard let role = Role(rawValue: role) else { return }
+            try await options.withStore { store in
+                let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
+                let secret = APITokenSecret()
+                _ = try await store.addToken(accountID: account.id, secretHash: secret.hash)
+                printToStandardError("created \(role.rawValue) account \(account.id) (\(name)); its token follows and is shown only once")
+                print(secret.text)
+            }
+        }
+    }
+
+    struct CreateToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Issue another token for an account (stdout: only the token line).")
+
+        @Argument(help: "Account id.")
+        var account: String
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withStore { store in
+                let secret = APITokenSecret()
+                _ = try await store.addToken(accountID: account, secretHash: secret.hash)
+                print(secret.text)
+            }
+        }
+    }
+
+    struct ListAccounts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List accounts as tab-separated id, role, name, vehicle.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withStore { store in
+                print(["id", "role", "name", "vehicle"].joined(separator: "\t"))
+                for account in try await store.accounts() {
+                    print([account.id, account.role.rawValue, account.displayName, account.vehicle ?? ""].joined(separator: "\t"))
+                }
+            }
+        }
+    }
+
+    struct RevokeTokens: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke every token of an account (prints how many).")
+
+        @Argument(help: "Account id.")
+        var account: String
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withStore { store in
+                guard try await store.account(id: account) != nil else { throw StoreError.notFound("account \(account)") }
+                print(try await store.revokeTokens(accountID: account))
+            }
+        }
+    }
+
+    /// Until touch proofs are checked (POST /v1/rides/{id}/touch-proofs answers 501), this is
+    /// the only way a ride reaches `confirmed`, and so `completed`.
+    struct ConfirmRide: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Operator override: mark an arrived ride confirmed (stand-in until touch proofs are verified).")
+
+        @Argument(help: "Ride id.")
+        var ride: String
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withStore { store in
+                let confirmed = try await store.transition(rideID: ride, to: .confirmed, by: "operator",
+                                                           detail: "confirmed by an operator (ridebeacon admin confirm-ride)", idempotency: nil)
+                print(confirmed.state.rawValue)
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import Foundation
+import RideServer
+import RideStore
+import Testing
+
+/// The `ridebeacon` binary as operators and scripts use it.
+@Suite("ridebeacon admin and serve", .timeLimit(.minutes(2)))
+struct AdminAndServeCLITests {
+    @Test func createAccountPrintsOnlyTheTokenAndItWorks() async throws {
+        let database = try temporaryDatabase()
+        let created = try run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "blue Prius", "--database", database])
+        #expect(created.status == 0)
+        let lines = created.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let token = String(lines.first ?? "")
+        #expect(token.wholeMatch(of: /rb_[A-Za-z0-9_-]{43}/) != nil)
+        #expect(created.stderr.contains("created driver account"))
+
+        let store = try await StoreLocation.open(database)
+        let secret = try #require(APITokenSecret(presented: token))
+        let account = try #require(try await store.authenticate(secretHash: secret.hash))
+        #expect(account.role == .driver && account.displayName == "Ben" && account.vehicle == "blue Prius")
+
+        let listed = try run(["admin", "list-accounts", "--database", database])
+        #expect(listed.stdout.split(separator: "\n").dropFirst().map(String.init) == ["\(account.id)\tdriver\tBen\tblue Prius"])
+
+        let revoked = try run(["admin", "revoke-tokens", account.id, "--database", database])
+        #expect(revoked.status == 0 && revoked.stdout == "1\n")
+        #expect(try await store.authenticate(secretHash: secret.hash) == nil)
+        await store.close()
+    }
+
+    @Test func badInputIsOneLineAndNonZero() throws {
+        let database = try temporaryDatabase()
+        let role = try run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])
+        #expect(role.status != 0 && role.stdout.isEmpty && role.stderr.contains("--role must be one of"))
+        let vehicle = try run(["admin", "create-account", "--role", "passenger", "--name", "X", "--vehicle", "van", "--database", database])
+        #expect(vehicle.status != 0 && vehicle.stderr.contains("--vehicle is for drivers only"))
+        let unknown = try run(["admin", "revoke-tokens", "nobody", "--database", database])
+        #expect(unknown.status != 0 && unknown.stderr.contains("account nobody not found"))
+        let badDatabase = try run(["admin", "list-accounts", "--database", "mysql://x"])
+        #expect(badDatabase.status != 0 && badDatabase.stderr.contains("sqlite:PATH or postgres://"))
+    }
+
+    /// The real server: starts, answers, and on SIGTERM ends its open event stream and exits 0.
+    @Test func serveAnswersAndStopsGracefullyOnSIGTERM() async throws {
+        let database = try temporaryDatabase()
+        let token = try run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let server = Process()
+        server.executableURL = try binary()
+        server.arguments = ["serve", "--port", "0", "--database", database]
+        server.standardError = try FileHandle(forWritingTo: log)
+        server.standardOutput = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+
+        let port = try await waitForPort(in: log)
+        let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(5))
+        #expect(health.status == .ok)
+
+        var streamRequest = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+        streamRequest.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let stream = try await HTTPClient.shared.execute(streamRequest, timeout: .seconds(30))
+        #expect(stream.status == .ok)
+        let reader = Task { () -> String in
+            var text = ""
+            do { for try await chunk in stream.body { text += String(buffer: chunk) } } catch {}
+            return text
+        }
+
+        kill(server.processIdentifier, SIGTERM)
+        let started = ContinuousClock.now
+        while server.isRunning && ContinuousClock.now - started < .seconds(10) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!server.isRunning && server.terminationStatus == 0)
+        #expect(await reader.value.hasPrefix("retry:"))
+        let lines = try String(contentsOf: log, encoding: .utf8)
+        #expect(lines.contains(#""msg":"stopped""#))
+    }
+}
+
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// The built `ridebeacon` next to this test bundle.
+func binary() throws -> URL {
+    let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for dir in [here, here.deletingLastPathComponent(), URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")] {
+        let candidate = dir.appendingPathComponent("ridebeacon")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw StoreError.invalid("ridebeacon binary not found beside \(here.path)")
+}
+
+func run(_ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = try binary()
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                         stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+func temporaryDatabase() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return "sqlite:" + dir.appendingPathComponent("rides.sqlite").path
+}
+
+/// The port from the server's `listening` log line.
+func waitForPort(in log: URL) async throws -> Int {
+    for _ in 0..<200 {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        if let line = text.split(separator: "\n").first(where: { $0.contains(#""msg":"listening""#) }),
+           let match = line.firstMatch(of: /"port":"(\d+)"/), let port = Int(match.1) {
+            return port
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw StoreError.unavailable("server did not report its port")
+}

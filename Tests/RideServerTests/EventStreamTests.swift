@@ -1,0 +1,128 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import RideServer
+import RideStore
+import Testing
+
+@Suite("Live events (SSE)", .timeLimit(.minutes(2)))
+struct EventStreamTests {
+    @Test(arguments: StoreKind.available)
+    func rideStreamReplaysHistoryThenGoesLive(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.live) { client in
+            let port = try #require(client.port)
+            let stream = try await SSEReader.open(port: port, path: "/v1/rides/\(ride.id)/events", token: world.passenger.token)
+            defer { stream.close() }
+            #expect(stream.status == 200 && stream.contentType?.hasPrefix("text/event-stream") == true)
+            let history = await stream.wait { $0.filter { $0.event != nil }.count >= 2 }.filter { $0.event != nil }
+            #expect(history.map(\.event) == ["requested", "accepted"])
+
+            _ = try await client.call(.post, "/v1/rides/\(ride.id)/arrive", as: world.driver)
+            let live = await stream.wait { $0.contains { $0.event == "arrived" } }
+            let arrived = try #require(live.first { $0.event == "arrived" })
+            let stored = try await world.store.events(rideID: ride.id, after: 0)
+            #expect(arrived.eventID == stored.last?.id)
+            #expect(arrived.json["rideId"] as? String == ride.id && arrived.json["state"] as? String == "arrived")
+            #expect(arrived.json["at"] is String && arrived.json["key"] == nil)
+
+            // Idle streams get heartbeat comments (300 ms in tests, 15 s in production).
+            let beats = await stream.wait { $0.contains { $0.comment == "heartbeat" } }
+            #expect(beats.contains { $0.comment == "heartbeat" })
+        }
+    }
+
+    /// A client that reconnects with Last-Event-ID gets exactly what it missed: nothing twice,
+    /// nothing lost, then the live feed.
+    @Test(arguments: StoreKind.available)
+    func lastEventIDResumesWithExactlyTheMissedEvents(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let ride = try await world.acceptedRide()
+        let seen = try await world.store.events(rideID: ride.id, after: 0)
+        _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
+        _ = try await world.store.transition(rideID: ride.id, to: .confirmed, by: world.passenger.id, detail: nil, idempotency: nil)
+        let missed = try await world.store.events(rideID: ride.id, after: seen[1].id)
+        try await world.app().test(.live) { client in
+            let port = try #require(client.port)
+            let resumed = try await SSEReader.open(port: port, path: "/v1/rides/\(ride.id)/events", token: world.driver.token,
+                                                   headers: ["Last-Event-ID": "\(seen[1].id)"])
+            defer { resumed.close() }
+            _ = await resumed.wait { $0.filter { $0.event != nil }.count >= 2 }
+            _ = try await client.call(.post, "/v1/rides/\(ride.id)/complete", as: world.driver)
+            let events = await resumed.wait { $0.filter { $0.event != nil }.count >= 3 }.filter { $0.event != nil }
+            let completed = try await world.store.events(rideID: ride.id, after: missed[1].id)
+            #expect(events.compactMap(\.eventID) == (missed + completed).map(\.id))
+            #expect(events.map(\.event) == ["arrived", "confirmed", "completed"])
+
+            // `?after=` does the same for clients that cannot set headers.
+            let byQuery = try await SSEReader.open(port: port, path: "/v1/rides/\(ride.id)/events?after=\(missed[0].id)", token: world.passenger.token)
+            defer { byQuery.close() }
+            let fromQuery = await byQuery.wait { $0.filter { $0.event != nil }.count >= 2 }.filter { $0.event != nil }
+            #expect(fromQuery.map(\.event) == ["confirmed", "completed"])
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func dispatcherStreamCoversEveryRide(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let before = try await world.acceptedRide()
+        try await world.app().test(.live) { client in
+            let port = try #require(client.port)
+            let live = try await SSEReader.open(port: port, path: "/v1/events", token: world.dispatcher.token)
+            defer { live.close() }
+            _ = await live.wait { $0.contains { $0.retry != nil } }
+            let first = try await world.acceptedRide()
+            _ = try await client.call(.post, "/v1/ride-requests", as: world.otherPassenger, json: Bodies.rideRequest)
+            _ = try await client.call(.post, "/v1/rides/\(before.id)/arrive", as: world.driver)
+            let events = await live.wait { $0.contains { $0.event == "arrived" } }.filter { $0.event != nil }
+            // No history without a resume point: only what happened after connecting.
+            #expect(Set(events.compactMap { $0.json["rideId"] as? String }) == [first.id, before.id])
+            #expect(events.map(\.event) == ["requested", "accepted", "arrived"])
+
+            let replay = try await SSEReader.open(port: port, path: "/v1/events?after=0", token: world.dispatcher.token)
+            defer { replay.close() }
+            let all = await replay.wait { $0.filter { $0.event != nil }.count >= 5 }.filter { $0.event != nil }
+            #expect(all.compactMap(\.eventID) == (try await world.store.events(after: 0, limit: 100)).map(\.id))
+        }
+    }
+
+    /// A listener that stops reading is cut off at its buffer limit instead of holding events
+    /// forever; what it got is a gap-free prefix it can resume from.
+    @Test func slowListenersAreCutOff() async throws {
+        let world = try await World.make(.sqlite)
+        var configuration = EventHub.Configuration.testing
+        configuration.listenerBufferLimit = 3
+        configuration.heartbeatInterval = .seconds(60)
+        let hub = EventHub(store: world.store, configuration: configuration, logger: .quiet)
+        let running = Task { try await hub.run() }
+        defer { running.cancel() }
+        let subscription = try await hub.subscribe(.all)
+        for _ in 0..<3 { _ = try await world.acceptedRide() }
+        hub.wake()
+        // Read nothing until the hub has given up on this listener.
+        #expect(try await eventually { await hub.cutOffListeners == 1 })
+        var received: [RideEvent] = []
+        for await message in subscription.messages {
+            if case .event(let event) = message { received.append(event) }
+        }
+        let stored = try await world.store.events(after: 0, limit: 10)
+        #expect(received == Array(stored.prefix(3)))
+        let cutOff = await hub.cutOffListeners
+        let remaining = await hub.listenerCount
+        #expect(cutOff == 1 && remaining == 0)
+    }
+
+    /// SIGTERM with streams open: they end, so the server can finish and exit.
+    @Test func gracefulShutdownEndsOpenStreams() async throws {
+        let world = try await World.make(.sqlite)
+        let ride = try await world.acceptedRide()
+        let stream = try await world.app().test(.live) { client in
+            let stream = try await SSEReader.open(port: try #require(client.port), path: "/v1/rides/\(ride.id)/events", token: world.passenger.token)
+            _ = await stream.wait { $0.contains { $0.event == "accepted" } }
+            return stream
+        }
+        // test(.live) returned, so the service group shut down despite the open stream.
+        #expect(await stream.waitForEnd())
+    }
+}

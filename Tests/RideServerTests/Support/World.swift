@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import RideServer
+@testable import RideStore
+import Testing
+
+/// Which store a test runs against, like the store contract suite: SQLite always, PostgreSQL
+/// when `RIDEBEACON_TEST_POSTGRES_URL` is set (`make test` always sets it).
+enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    static let postgresURL = ProcessInfo.processInfo.environment["RIDEBEACON_TEST_POSTGRES_URL"]
+    static var available: [StoreKind] { postgresURL == nil ? [.sqlite] : allCases }
+
+    /// A fresh database (a new PostgreSQL database, or a SQLite file in a new temp dir) and the
+    /// `--database` value that opens it again.
+    func makeDatabase() async throws -> String {
+        switch self {
+        case .postgres:
+            guard let base = Self.postgresURL, var url = URLComponents(string: base) else {
+                throw StoreError.invalid("RIDEBEACON_TEST_POSTGRES_URL is not set")
+            }
+            let name = "rb_srv_\(UUID().uuidString.prefix(8).lowercased())"
+            let admin = try PostgresStore(url: base)
+            try await admin.client.query("CREATE DATABASE \(unescaped: name)")
+            await admin.close()
+            url.path = "/\(name)"
+            return url.string ?? base
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rideserver-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            return "sqlite:" + dir.appendingPathComponent("rides.sqlite").path
+        }
+    }
+}
+
+/// Someone with an account and a working token.
+struct Member: Sendable {
+    let account: Account
+    let token: String
+    var id: String { account.id }
+}
+
+/// A database with one account of every role (and spares), and servers built on it.
+struct World: Sendable {
+    let store: any Store
+    let location: String
+    let admin: Member
+    let passenger: Member
+    let otherPassenger: Member
+    let driver: Member
+    let otherDriver: Member
+    let dispatcher: Member
+
+    static func make(_ kind: StoreKind) async throws -> World {
+        let location = try await kind.makeDatabase()
+        let store = try await StoreLocation.open(location)
+        func member(_ role: Role, _ name: String, vehicle: String? = nil) async throws -> Member {
+            let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
+            return try await Self.token(for: account, in: store)
+        }
+        return World(
+            store: store, location: location,
+            admin: try await member(.admin, "Root"),
+            passenger: try await member(.passenger, "Ana"),
+            otherPassenger: try await member(.passenger, "Bea"),
+            driver: try await member(.driver, "Ben", vehicle: "blue Prius"),
+            otherDriver: try await member(.driver, "Cy", vehicle: "red Golf"),
+            dispatcher: try await member(.dispatcher, "Dot"))
+    }
+
+    static func token(for account: Account, in store: any Store) async throws -> Member {
+        let secret = APITokenSecret()
+        _ = try await store.addToken(accountID: account.id, secretHash: secret.hash)
+        return Member(account: account, token: secret.text)
+    }
+
+    func newDriver(_ name: String) async throws -> Member {
+        let account = try await store.createAccount(NewAccount(role: .driver, displayName: name, vehicle: "grey van"))
+        return try await Self.token(for: account, in: store)
+    }
+
+    /// A server on this world's store (events fast enough for tests).
+    func app(store: (any Store)? = nil, events: EventHub.Configuration = .testing) -> RideServer.App {
+        var configuration = RideServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.events = events
+        return RideServer.makeApplication(store: store ?? self.store, configuration: configuration, logger: .quiet)
+    }
+
+    /// A ride request by `passenger` and its acceptance by `driver`, straight in the store.
+    func acceptedRide() async throws -> Ride {
+        let request = try await store.createRideRequest(
+            NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"), passengerID: passenger.id, idempotency: nil)
+        return try await store.accept(requestID: request.id, driverID: driver.id, rideKey: Data(repeating: 9, count: 32), idempotency: nil)
+    }
+}
+
+extension EventHub.Configuration {
+    static var testing: Self {
+        var configuration = Self()
+        configuration.heartbeatInterval = .milliseconds(300)
+        configuration.pollInterval = .milliseconds(200)
+        return configuration
+    }
+}
+
+extension Logger {
+    static var quiet: Logger {
+        var logger = Logger(label: "ridebeacon.test")
+        logger.logLevel = .critical
+        return logger
+    }
+}
