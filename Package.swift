@@ -24,8 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
-        // Pure Swift, no I/O: frames, HCI codec, btsnoop, ranging.
-        .target(name: "BeaconCore"),
+        // Pure Swift, no I/O: frames, HCI codec, btsnoop, ranging, rotating identity (HMAC from swift-crypto).
+        .target(name: "BeaconCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
         .target(
             name: "RideStore",

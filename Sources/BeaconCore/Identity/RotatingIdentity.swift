@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+
+/// Which side of a ride a beacon identity belongs to; each side advertises its own.
+public enum BeaconSide: String, Sendable, CaseIterable, Codable {
+    case driver
+    case passenger
+
+    /// The HMAC label of DESIGN.md's derivation.
+    public var label: String { "ridebeacon/v1/\(rawValue)" }
+
+    public var counterpart: BeaconSide { self == .driver ? .passenger : .driver }
+}
+
+/// What a beacon is recognised by: the iBeacon's UUID, major and minor (not its measured power,
+/// which describes the transmitter, not the ride).
+public struct BeaconIdentity: Hashable, Sendable, CustomStringConvertible {
+    public var uuid: UUID
+    public var major: UInt16
+    public var minor: UInt16
+
+    public init(uuid: UUID, major: UInt16, minor: UInt16) {
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+    }
+
+    public init(_ beacon: IBeacon) {
+        self.init(uuid: beacon.uuid, major: beacon.major, minor: beacon.minor)
+    }
+
+    public func beacon(measuredPower: Int8) -> IBeacon {
+        IBeacon(uuid: uuid, major: major, minor: minor, measuredPower: measuredPower)
+    }
+
+    public var description: String { "\(uuid.uuidString) \(major) \(minor)" }
+}
+
+/// The rotating beacon identity of one ride (DESIGN.md): for slot `s = floor(t / period)`,
+/// `h = HMAC-SHA256(rideKey, label || UInt64BE(s))`; UUID = h[0..<16], major = h[16..<18],
+/// minor = h[18..<20], both big-endian. Only holders of the 32-byte ride key can compute or
+/// recognise it, and a recorded identity is stale one slot later.
+public struct RotatingIdentity: Sendable {
+    /// Deployments choose between 10 s (less time for a replay) and 15 min (fewer re-registrations).
+    public static let periodRange: ClosedRange<Int> = 10...900
+    public static let defaultPeriod = 30
+    public static let keyLength = 32
+
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        case keyLength(Int)
+        case period(Int)
+
+        public var description: String {
+            switch self {
+            case .keyLength(let n): "ride key must be \(RotatingIdentity.keyLength) bytes, not \(n)"
+            case .period(let p): "identity period must be \(RotatingIdentity.periodRange.lowerBound)…\(RotatingIdentity.periodRange.upperBound) s, not \(p)"
+            }
+        }
+    }
+
+    public let period: Int
+    /// Kept as bytes: `SymmetricKey` is not Sendable, and identities are derived once per slot.
+    private let key: [UInt8]
+
+    public init(rideKey: some Collection<UInt8>, period: Int = defaultPeriod) throws(Error) {
+        guard rideKey.count == Self.keyLength else { throw .keyLength(rideKey.count) }
+        guard Self.periodRange.contains(period) else { throw .period(period) }
+        self.key = Array(rideKey)
+        self.period = period
+    }
+
+    /// The slot containing `unixSeconds` (times before 1970 fall in slot 0).
+    public func slot(at unixSeconds: Double) -> UInt64 {
+        guard unixSeconds.isFinite, unixSeconds > 0 else { return 0 }
+        return UInt64((unixSeconds / Double(period)).rounded(.down))
+    }
+
+    /// The identity `side` advertises during `slot`.
+    public func identity(of side: BeaconSide, slot: UInt64) -> BeaconIdentity {
+        var message = Array(side.label.utf8)
+        withUnsafeBytes(of: slot.bigEndian) { message.append(contentsOf: $0) }
+        let h = Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+        let uuid = UUID(uuid: (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+                               h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15]))
+        return BeaconIdentity(uuid: uuid, major: UInt16(h[16]) << 8 | UInt16(h[17]),
+                              minor: UInt16(h[18]) << 8 | UInt16(h[19]))
+    }
+
+    /// The slots a scanner or the server accepts at `unixSeconds`: s-1, s and s+1, so that
+    /// clocks a slot apart still agree.
+    public func acceptedSlots(at unixSeconds: Double) -> ClosedRange<UInt64> {
+        let s = slot(at: unixSeconds)
+        return (s == 0 ? 0 : s - 1)...(s + 1)
+    }
+
+    /// The slot in which `side` advertised `identity`, if it is one of the slots accepted at `unixSeconds`.
+    public func match(_ identity: BeaconIdentity, of side: BeaconSide, at unixSeconds: Double) -> UInt64? {
+        acceptedSlots(at: unixSeconds).first { self.identity(of: side, slot: $0) == identity }
+    }
+}
