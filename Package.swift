@@ -69,7 +69,7 @@ let package = Package(
             name: "RangingBenchmark",
             dependencies: ["BeaconCore"],
             path: "Benchmarks/Ranging",
-            exclude: ["synth_walks.py"]
+            exclude: ["synth_walks.py", "rest_issuance.py"]
         ),
         .testTarget(
             name: "BeaconCoreTests",

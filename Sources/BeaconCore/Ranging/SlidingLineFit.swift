@@ -21,6 +21,7 @@ struct SlidingLineFit: Sendable {
     let minimumCount: Int
     let longestWindow: Double
     let recentWindow: Double
+    let middleWindow: Double
     /// A gap longer than this (s) starts the fit afresh: the samples before it describe a
     /// different moment.
     var maxGap: Double
@@ -43,15 +44,17 @@ struct SlidingLineFit: Sendable {
 
     private var samples: RingBuffer<Point>
     private var origin = Point(t: 0, y: 0)
-    /// Over all samples, and over the newest `recent.count` of them.
-    private var all = Sums(), recent = Sums()
+    /// Over all samples, and over the newest `middle.count` and `recent.count` of them.
+    private var all = Sums(), middle = Sums(), recent = Sums()
     private var appendsSinceRebase = 0
 
-    init(window: Double, minimumCount: Int, longestWindow: Double, recentWindow: Double, capacity: Int, maxGap: Double) {
+    init(window: Double, minimumCount: Int, longestWindow: Double, middleWindow: Double? = nil,
+         recentWindow: Double, capacity: Int, maxGap: Double) {
         self.window = window
         self.minimumCount = minimumCount
         self.longestWindow = max(window, longestWindow)
         self.recentWindow = min(window, recentWindow)
+        self.middleWindow = min(window, max(self.recentWindow, middleWindow ?? window))
         self.maxGap = maxGap
         samples = RingBuffer(capacity: max(3, capacity), filler: Point(t: 0, y: 0))
     }
@@ -64,11 +67,15 @@ struct SlidingLineFit: Sendable {
         if samples.isEmpty { origin = Point(t: time, y: value) }
         let p = relative(Point(t: time, y: value))
         all.add(p, sign: 1)
+        middle.add(p, sign: 1)
         recent.add(p, sign: 1)
         samples.append(Point(t: time, y: value))
         while let first = samples.oldest, time - first.t > longestWindow
                 || (time - first.t > window && samples.count > minimumCount) {
             dropOldest()
+        }
+        while middle.count > 1, time - samples[samples.count - middle.count].t > middleWindow {
+            middle.add(relative(samples[samples.count - middle.count]), sign: -1)
         }
         while recent.count > 1, time - samples[samples.count - recent.count].t > recentWindow {
             recent.add(relative(samples[samples.count - recent.count]), sign: -1)
@@ -80,6 +87,7 @@ struct SlidingLineFit: Sendable {
     mutating func reset() {
         samples.removeAll()
         all = Sums()
+        middle = Sums()
         recent = Sums()
         appendsSinceRebase = 0
     }
@@ -89,8 +97,11 @@ struct SlidingLineFit: Sendable {
     /// (`mutating` only so callers pass the state by reference instead of copying it.)
     mutating func fit(varianceFactor: Double = 1) -> Fit? { fit(all, varianceFactor) }
 
-    /// The fit over the last `recentWindow` seconds only.
-    mutating func fitRecent(varianceFactor: Double = 1) -> Fit? { fit(recent, varianceFactor) }
+    /// The fit over the last `middleWindow` seconds only (t, count and span only: slope and `lastResidual` left at 0).
+    mutating func fitMiddle(varianceFactor: Double = 1) -> Fit? { lean(middle, varianceFactor) }
+
+    /// The fit over the last `recentWindow` seconds only (t, count and span only: slope and `lastResidual` left at 0).
+    mutating func fitRecent(varianceFactor: Double = 1) -> Fit? { lean(recent, varianceFactor) }
 
     /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
     private mutating func fit(_ sums: Sums, _ factor: Double) -> Fit? {
@@ -114,6 +125,24 @@ struct SlidingLineFit: Sendable {
                    span: last.t - first.t, lastResidual: newest.y - intercept - slope * newest.t)
     }
 
+    /// Only the t-statistic, with one division: t² = Sty² / (Stt · σ² · factor), where
+    /// Stt · σ² = (Syy Stt − Sty²) / (n − 2), floored like `fit`'s variance.
+    private mutating func lean(_ sums: Sums, _ factor: Double) -> Fit? {
+        let count = sums.count
+        guard count >= 3, let last = samples.newest else { return nil }
+        let first = samples[samples.count - count]
+        guard last.t > first.t else { return nil }
+        let inverseN = Self.reciprocal(count)
+        let stt = sums.tt - sums.t * sums.t * inverseN
+        guard stt > 0 else { return nil }
+        let sty = sums.ty - sums.t * sums.y * inverseN
+        let syy = sums.yy - sums.y * sums.y * inverseN
+        let scaledVariance = max(Self.varianceFloor * stt, max(0, syy * stt - sty * sty) * Self.reciprocal(count - 2))
+        let magnitude = (sty * sty / (scaledVariance * max(1, factor))).squareRoot()
+        return Fit(slope: 0, t: sty < 0 ? -magnitude : magnitude, count: count,
+                   span: last.t - first.t, lastResidual: 0)
+    }
+
     /// 1/k for the small counts a window holds, without a division.
     private static let reciprocals: [Double] = (0...256).map { $0 == 0 ? 0 : 1 / Double($0) }
     private static func reciprocal(_ k: Int) -> Double { k < reciprocals.count ? reciprocals[k] : 1 / Double(k) }
@@ -121,22 +150,25 @@ struct SlidingLineFit: Sendable {
     private func relative(_ p: Point) -> Point { Point(t: p.t - origin.t, y: p.y - origin.y) }
 
     private mutating func dropOldest() {
-        let inRecent = recent.count == samples.count
+        let inRecent = recent.count == samples.count, inMiddle = middle.count == samples.count
         guard let first = samples.removeOldest() else { return }
         all.add(relative(first), sign: -1)
+        if inMiddle { middle.add(relative(first), sign: -1) }
         if inRecent { recent.add(relative(first), sign: -1) }
     }
 
     private mutating func rebase() {
         appendsSinceRebase = 0
         guard let first = samples.oldest else { return }
-        let recentCount = recent.count
+        let recentCount = recent.count, middleCount = middle.count
         origin = first
         all = Sums()
+        middle = Sums()
         recent = Sums()
         for i in 0..<samples.count {
             let p = relative(samples[i])
             all.add(p, sign: 1)
+            if i >= samples.count - middleCount { middle.add(p, sign: 1) }
             if i >= samples.count - recentCount { recent.add(p, sign: 1) }
         }
     }

@@ -11,22 +11,33 @@ public enum Trend: String, Sendable, CaseIterable {
 /// Direction from the slope of recent RSSI, issued only when the slope is confidently non-zero.
 ///
 /// A wrong "closer" can walk a blind passenger into traffic, so this abstains unless a
-/// t-test on the least-squares slope of the last `window` seconds clears `confidence`. Samples
-/// are first clipped to ±2σ around the current line so single fades cannot tilt it, and the
-/// slope's error is inflated for serially correlated noise (fading that drifts over a second
-/// looks like motion to a naive test; see `varianceFactor`). A short window that confidently
-/// disagrees retracts an issued direction at once (a turn-around becomes "steady" within
-/// about a second).
+/// t-test on a least-squares slope clears `confidence`. Two windows may issue: the last
+/// `middleWindow` (3 s) seconds, which follows stops, starts and turns, and, when that one has
+/// no confident answer, the last `window` (6 s), which averages more fades and hears a slow or
+/// distant walker; the shorter one speaks first, because after a turn the longer one still
+/// remembers the old way. Samples are first clipped to ±2σ around the current line so single
+/// fades cannot tilt it, and the slopes' errors are inflated for serially correlated noise
+/// (fading that drifts over a second looks like motion to a naive test; see `varianceFactor`).
+/// An issued direction is kept while either window still clears `keepConfidence` for it, and a
+/// `retractWindow` (1.5 s) fit that confidently disagrees withdraws it at once (a turn-around
+/// becomes "steady" within about a second).
 public struct TrendEstimator: Sendable {
     public struct Parameters: Sendable, Equatable {
-        /// Seconds of signal the slope is fitted over. Four seconds of walking cover ~4 m, dozens
-        /// of multipath fades (wavelength 12.5 cm), which average out; shorter windows
-        /// issued fewer right answers per wrong one on real and synthetic walks.
-        public var window = 4.0
+        /// Seconds of signal the long slope is fitted over. Six seconds of walking cover ~6 m,
+        /// dozens of multipath fades (wavelength 12.5 cm), which average out. Alone, a single
+        /// 4 s window covered 0.27 of moving moments on the synthetic walks; 6 s with the 3 s
+        /// window beside it 0.38 at the same precision, while issuing less at rest; 8–10 s long
+        /// windows lost precision on the stitched real walks (BENCHMARKS.md).
+        public var window = 6.0
+        /// The shorter window that may also issue, s (about the 1.5 s over which direction is
+        /// judged, doubled to hold enough fades).
+        public var middleWindow = 3.0
         /// Window of the fast check that retracts an issued direction, s.
         public var retractWindow = 1.5
-        /// t-statistic to issue a direction (one-sided false-issue rate ≈0.1 % for white noise).
-        public var confidence = 3.0
+        /// t-statistic to issue a direction. 3.5 rather than 3: two windows are tested, and the
+        /// union of two tests at 3.5 issues less often at rest than one at 3 (one-sided
+        /// false-issue rate ≈0.02 % per test for white noise).
+        public var confidence = 3.5
         /// t-statistic below which an issued direction is withdrawn (hysteresis: no flicker).
         public var keepConfidence = 2.0
         /// t-statistic of the fast window, against the issued direction, that retracts it.
@@ -41,8 +52,8 @@ public struct TrendEstimator: Sendable {
         public var maxGap = 2.5
         /// Clip samples to this many σ (the filter's packet noise) around the line before fitting.
         public var clip = 2.0
-        /// Most samples held (bounds memory and cost; 64 covers 4 s at 16 Hz).
-        public var capacity = 64
+        /// Most samples held (bounds memory and cost; 128 covers 6 s at 20 Hz).
+        public var capacity = 128
         /// Weight of each residual in the noise-correlation estimate: ≈100 samples (10 s at
         /// 10 Hz) of memory, long enough for stable lag-2 correlations, short enough to follow
         /// a change of surroundings.
@@ -72,7 +83,8 @@ public struct TrendEstimator: Sendable {
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
         line = SlidingLineFit(window: parameters.window, minimumCount: parameters.minimumSamples,
-                              longestWindow: parameters.longestWindow, recentWindow: parameters.retractWindow,
+                              longestWindow: parameters.longestWindow, middleWindow: parameters.middleWindow,
+                              recentWindow: parameters.retractWindow,
                               capacity: parameters.capacity, maxGap: parameters.maxGap)
     }
 
@@ -110,12 +122,13 @@ public struct TrendEstimator: Sendable {
         }
         slope = fit.slope
         tStatistic = fit.t
-        trend = decide(t: fit.t)
-        if trend == .closer || trend == .farther, let check = line.fitRecent(varianceFactor: factor),
-           check.count >= parameters.minimumSamples, check.span >= parameters.minimumSpan {
-            let against = trend == .closer ? -check.t : check.t
-            if against > parameters.retractConfidence { trend = .steady }
+        var direction = decide(long: fit, middle: usable(line.fitMiddle(varianceFactor: factor)))
+        // A retract window that confidently disagrees withdraws it at once.
+        if direction != 0, let recent = usable(line.fitRecent(varianceFactor: factor)),
+           -Double(direction) * recent.t > parameters.retractConfidence {
+            direction = 0
         }
+        trend = direction > 0 ? .closer : direction < 0 ? .farther : .steady
         return trend
     }
 
@@ -156,18 +169,34 @@ public struct TrendEstimator: Sendable {
         return 1 + 2 * rho1 / (1 - phi)
     }
 
-    /// Correlations beyond this cannot be told apart from a trend on a window of 4 s.
+    /// Correlations beyond this cannot be told apart from a trend on a window of a few seconds.
     static let maxCorrelation = 0.9
 
-    private func decide(t: Double) -> Trend {
-        switch trend {
-        case .closer where t >= parameters.keepConfidence: return .closer
-        case .farther where -t >= parameters.keepConfidence: return .farther
-        default:
-            if t >= parameters.confidence { return .closer }
-            if -t >= parameters.confidence { return .farther }
-            return .steady
+    private func usable(_ fit: SlidingLineFit.Fit?) -> SlidingLineFit.Fit? {
+        guard let fit, fit.count >= parameters.minimumSamples, fit.span >= parameters.minimumSpan else { return nil }
+        return fit
+    }
+
+    /// +1 (closer), −1 (farther) or 0: the fit's direction when its t-statistic clears `t`.
+    private static func vote(_ fit: SlidingLineFit.Fit?, t: Double) -> Int {
+        guard let fit else { return 0 }
+        return fit.t >= t ? 1 : -fit.t >= t ? -1 : 0
+    }
+
+    /// +1 (closer), −1 (farther) or 0 from the two issuing windows and the direction held.
+    private func decide(long: SlidingLineFit.Fit, middle: SlidingLineFit.Fit?) -> Int {
+        // The shorter window speaks first: after a stop or a turn the longer one still
+        // remembers the old way for seconds.
+        var direction = Self.vote(middle, t: parameters.confidence)
+        if direction == 0 { direction = Self.vote(long, t: parameters.confidence) }
+        if direction == 0, trend == .closer || trend == .farther {
+            let held = trend == .closer ? 1 : -1
+            if Self.vote(middle, t: parameters.keepConfidence) == held
+                || (Self.vote(long, t: parameters.keepConfidence) == held && Double(held) * (middle?.t ?? 0) >= 0) {
+                direction = held
+            }
         }
+        return direction
     }
 
     /// Forgets the samples (signal lost). What was learnt about the noise's correlation is
