@@ -28,7 +28,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Minor, 0 to 65535.", valueName: "N"))
     var minor: UInt16
 
-    @Option(name: .customLong("measured-power"), help: ArgumentHelp("Calibrated RSSI at 1 metre in dBm, for example -59.", valueName: "P"))
+    @Option(name: .customLong("measured-power"), parsing: .unconditional, help: ArgumentHelp("Calibrated RSSI at 1 metre in dBm, for example -59.", valueName: "P"))
     var measuredPower: Int8
 
     @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Advertising interval in milliseconds, 20 to 10240.", valueName: "MS"))
