@@ -77,21 +77,17 @@ final class BumbleControllers: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Waits for a listening socket on the port by reading /proc/net/tcp. (A probe connection
+    /// would race with the real one: Bumble's tcp-server has one client slot, and a probe's late
+    /// disconnect clears it after the real client connected, so the controller's answers vanish.)
     static func waitForListener(port: Int, timeout: TimeInterval = 20) throws {
+        let needle = String(format: ":%04X 00000000:0000 0A", port)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(fd)
-            if connected { return }
+            if let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8), table.contains(needle) { return }
             usleep(50_000)
         }
         throw PeerMissing(message: "bumble controller did not listen on port \(port) within \(timeout) s")
     }
+
 }
