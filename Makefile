@@ -1,8 +1,12 @@
 # Two commands matter: `make demo` and `make test`. Each installs what it needs when missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-# postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through.
-APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl
+# postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through;
+# dbus + python3-dbusmock: the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5 template.
+APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl \
+	dbus python3-dbusmock
+# Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
+BUMBLE_VERSION := 0.0.236
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_SECONDS ?= 10
@@ -24,11 +28,12 @@ demo: deps release
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
 # The PostgreSQL halves of the store and server suites run against a private server (own port
-# and data dir under /tmp); its URL is exported so they never skip.
-test: deps
+# and data dir under /tmp); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS makes
+# the radio suites fail, not skip, when Bumble is missing from .venv.
+test: deps venv
 	$(SWIFT) build --build-tests
 	RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh)" && export RIDEBEACON_TEST_POSTGRES_URL && \
-		$(SWIFT) test --skip-build
+		RIDEBEACON_REQUIRE_PEERS=1 $(SWIFT) test --skip-build
 	$(MAKE) fuzz-smoke
 
 # Runs the ride server on ./ridebeacon.sqlite (see README, "Ride server").
@@ -43,11 +48,11 @@ deps:
 		$(SUDO) apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=300 install -y -qq $$missing; \
 	fi
 
-# Python peers for benchmarks (beacontools); tests never need PyPI packages.
-venv: $(VENV)/.ready
-$(VENV)/.ready:
+# Python peers: Bumble virtual controllers (radio tests and benchmarks), beacontools (benchmarks).
+venv: $(VENV)/.ready-bumble-$(BUMBLE_VERSION)
+$(VENV)/.ready-bumble-$(BUMBLE_VERSION):
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q beacontools==2.1.0
+	$(VENV)/bin/pip install -q beacontools==2.1.0 bumble==$(BUMBLE_VERSION)
 	touch $@
 
 build:

@@ -48,10 +48,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // C behind system-library targets (pkg-config), each seen by one small Swift file in BlueZ.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // Radios behind one protocol: h4 (tty/TCP/unix), hci (HCI_CHANNEL_USER), bluez (D-Bus), sim.
+        .target(
+            name: "BlueZ",
+            dependencies: [
+                "BeaconCore", "CDBus", "CBluetooth",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
                 "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -77,6 +91,10 @@ let package = Package(
                 "BeaconCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "BlueZTests",
+            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
             name: "RideStoreTests",

@@ -1,24 +1,34 @@
 import ArgumentParser
 import BeaconCore
+import BlueZ
 import Foundation
 
 /// `ridebeacon scan`: print every iBeacon sighting as CSV.
 ///
-/// Sightings come from a source — today a btsnoop capture, later a live radio (`--radio`,
-/// `--seconds`) — and all sources feed the same CSV writer and summary.
-struct ScanCommand: ParsableCommand {
+/// Sightings come from a source — a btsnoop capture or a live radio (`--radio`, `--seconds`) —
+/// and both feed the same CSV writer.
+struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Print iBeacon sightings as CSV.",
         discussion: """
             Columns: \(SightingCSV.header)
             t_s is Unix seconds; rssi_dbm is empty when the controller reported none.
-            A one-line summary goes to standard error.
+            With --btsnoop, a one-line summary goes to standard error.
+            With --radio, one line is printed and flushed per sighting until --seconds pass
+            or Ctrl-C; radio lost and restored messages go to standard error.
+            Radios: h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
             """
     )
 
     @Option(name: .long, help: ArgumentHelp("Read advertising reports from a btsnoop capture (datalink 1001 or 1002).", valueName: "FILE"))
     var btsnoop: String?
+
+    @Option(name: .long, help: ArgumentHelp("Scan live with this radio, for example h4:tty:/dev/ttyACM0 or h4:tcp:127.0.0.1:9000.", valueName: "RADIO"))
+    var radio: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --radio, stop after this many seconds (default: until interrupted).", valueName: "S"))
+    var seconds: Double?
 
     @Option(name: .long, help: ArgumentHelp("Only report beacons with this proximity UUID (case-insensitive).", valueName: "UUID"))
     var uuid: String?
@@ -26,6 +36,7 @@ struct ScanCommand: ParsableCommand {
     /// Where sightings come from.
     enum Source {
         case capture(path: String)
+        case radio(RadioSelection)
     }
 
     func validate() throws {
@@ -34,10 +45,17 @@ struct ScanCommand: ParsableCommand {
     }
 
     func source() throws -> Source {
-        guard let btsnoop else {
-            throw ValidationError("live scanning (--radio) is not available yet; use --btsnoop FILE")
+        switch (btsnoop, radio) {
+        case (let path?, nil):
+            return .capture(path: path)
+        case (nil, let radio?):
+            if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
+            do { return .radio(try RadioSelection(parsing: radio)) } catch { throw ValidationError(error.message) }
+        case (nil, nil):
+            throw ValidationError("give --btsnoop FILE or --radio RADIO")
+        case (_?, _?):
+            throw ValidationError("give either --btsnoop or --radio, not both")
         }
-        return .capture(path: btsnoop)
     }
 
     func uuidFilter() throws -> UUID? {
@@ -48,10 +66,12 @@ struct ScanCommand: ParsableCommand {
         return parsed
     }
 
-    func run() throws {
+    func run() async throws {
         switch try source() {
         case .capture(let path):
             try scanCapture(path: path, filter: try uuidFilter())
+        case .radio(let selection):
+            try await LiveScan(selection: selection, filter: try uuidFilter(), seconds: seconds).run()
         }
     }
 

@@ -58,9 +58,9 @@ import Testing
         #expect(result.stderr == "ridebeacon: fixtures/hci/no-such-file.btsnoop: cannot read: No such file or directory\n")
     }
 
-    @Test func withoutACaptureLiveScanningIsNotAvailableYet() throws {
+    @Test func scanNeedsACaptureOrARadio() throws {
         let result = try CLI.run(["scan"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("live scanning (--radio) is not available yet"))
+        #expect(result.stderr.contains("give --btsnoop FILE or --radio RADIO"))
     }
 }

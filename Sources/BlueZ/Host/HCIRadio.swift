@@ -1,0 +1,202 @@
+import BeaconCore
+
+/// A `Radio` over any HCI byte transport (h4 over TCP/unix/tty, the hci user channel, the
+/// simulator): keeps one controller session alive, reconnecting with backoff after a loss and
+/// bringing the new controller to the wanted state (advertisement, scanning).
+public actor HCIRadio: Radio {
+    public struct Options: Sendable {
+        public var commandSet: HCICommandSet
+        public var initialBackoff: Duration
+        public var maximumBackoff: Duration
+
+        public init(commandSet: HCICommandSet = .automatic, initialBackoff: Duration = .milliseconds(100),
+                    maximumBackoff: Duration = .seconds(2)) {
+            self.commandSet = commandSet
+            self.initialBackoff = initialBackoff
+            self.maximumBackoff = maximumBackoff
+        }
+    }
+
+    /// One connected controller and what has been applied to it.
+    final class Session {
+        let host: HCIHost
+        let link: HCILink
+        let capabilities: ControllerCapabilities
+        let reader: Task<any Error, Never>
+        var advertising: BeaconAdvertisement?
+        var scanning = false
+
+        init(host: HCIHost, link: HCILink, capabilities: ControllerCapabilities, reader: Task<any Error, Never>) {
+            self.host = host
+            self.link = link
+            self.capabilities = capabilities
+            self.reader = reader
+        }
+    }
+
+    public nonisolated let transport: any HCITransport
+    let options: Options
+    private let subscribers = Subscribers()
+    private let watchers = Subscribers()
+    private var advertisement: BeaconAdvertisement?
+    private var session: Session?
+    private var supervisor: Task<Void, Never>?
+    private var isShutdown = false
+    /// Sessions opened, the first included.
+    public private(set) var connectionCount = 0
+
+    /// Connects and initialises the controller; fails when it cannot be reached at all.
+    public static func connect(_ transport: any HCITransport, options: Options = Options()) async throws -> HCIRadio {
+        let radio = HCIRadio(transport: transport, options: options)
+        try await radio.start()
+        return radio
+    }
+
+    init(transport: any HCITransport, options: Options) {
+        self.transport = transport
+        self.options = options
+    }
+
+    /// Whether the controller uses the extended advertising/scanning commands (nil while disconnected).
+    public var usesExtendedCommands: Bool? { session?.capabilities.extended }
+
+    /// Scan events dropped because a consumer fell behind.
+    public nonisolated var droppedEvents: Int { subscribers.droppedCount }
+
+    private func start() async throws {
+        let first = try await openSession()
+        supervisor = Task { await self.supervise(first) }
+    }
+
+    private func openSession() async throws -> Session {
+        let link = try await transport.open()
+        let subscribers = subscribers
+        let host = HCIHost(link: link) { subscribers.yield(.sighting($0)) }
+        let reader = Task { await host.run() }
+        do {
+            let capabilities = try await HCIProcedures.initialise(host, commandSet: options.commandSet)
+            let session = Session(host: host, link: link, capabilities: capabilities, reader: reader)
+            connectionCount += 1
+            self.session = session
+            try await reconcile(session)
+            return session
+        } catch {
+            await link.close()
+            _ = await reader.value
+            throw error
+        }
+    }
+
+    private func supervise(_ first: Session) async {
+        var current = first
+        while true {
+            let reason = await current.reader.value
+            if session === current { session = nil }
+            if isShutdown { return }
+            let loss = RadioEvent.lost(RadioLoss(reason: "\(transport): \(reason)"))
+            subscribers.yield(loss)
+            watchers.yield(loss)
+            var delay = options.initialBackoff
+            while true {
+                try? await Task.sleep(for: delay)
+                if isShutdown { return }
+                do {
+                    current = try await openSession()
+                    if isShutdown {
+                        await current.link.close()
+                        return
+                    }
+                    break
+                } catch {
+                    delay = min(delay * 2, options.maximumBackoff)
+                }
+            }
+            subscribers.yield(.restored)
+            watchers.yield(.restored)
+        }
+    }
+
+    /// Brings the controller to the wanted advertisement and scanning state.
+    private func reconcile(_ s: Session) async throws {
+        if advertisement != s.advertising {
+            let target = advertisement
+            if let target {
+                if let current = s.advertising, current.intervalMilliseconds == target.intervalMilliseconds,
+                   current.type == target.type {
+                    try await HCIProcedures.replaceData(s.host, target.beacon, s.capabilities)
+                } else {
+                    try await HCIProcedures.startAdvertising(s.host, target, s.capabilities)
+                }
+            } else {
+                try await HCIProcedures.stopAdvertising(s.host, s.capabilities)
+            }
+            s.advertising = target
+        }
+        let wantScanning = !subscribers.isEmpty && !isShutdown
+        if wantScanning != s.scanning {
+            if wantScanning {
+                try await HCIProcedures.startScanning(s.host, s.capabilities)
+            } else {
+                try await HCIProcedures.stopScanning(s.host, s.capabilities)
+            }
+            s.scanning = wantScanning
+        }
+    }
+
+    /// Applies the wanted state now if connected. A controller that refuses a command is an
+    /// error for the caller; a lost connection is not (the next session applies it).
+    private func apply() async throws {
+        guard let session else { return }
+        do {
+            try await reconcile(session)
+        } catch let failure as HCIHost.CommandFailed {
+            throw RadioError("\(transport): \(failure)")
+        } catch {
+            // The link is going down; the supervisor reconnects and reconciles.
+        }
+    }
+
+    public func startAdvertising(_ advertisement: BeaconAdvertisement) async throws {
+        guard !isShutdown else { throw RadioError("radio is shut down") }
+        self.advertisement = advertisement
+        try await apply()
+    }
+
+    public func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws {
+        guard var advertisement else { throw RadioError("not advertising") }
+        advertisement.beacon = beacon
+        self.advertisement = advertisement
+        try await apply()
+    }
+
+    public func stopAdvertising() async throws {
+        advertisement = nil
+        try await apply()
+    }
+
+    public nonisolated func scan() -> AsyncThrowingStream<RadioEvent, any Error> {
+        let stream = subscribers.make { [weak self] in
+            Task { try? await self?.apply() }
+        }
+        Task { try? await self.apply() }
+        return stream
+    }
+
+    public nonisolated func connectionEvents() -> AsyncThrowingStream<RadioEvent, any Error> {
+        watchers.make {}
+    }
+
+    public func shutdown() async {
+        guard !isShutdown else { return }
+        isShutdown = true
+        advertisement = nil
+        if let session {
+            try? await reconcile(session)
+            await session.link.close()
+        }
+        supervisor?.cancel()
+        await supervisor?.value
+        subscribers.finishAll()
+        watchers.finishAll()
+    }
+}

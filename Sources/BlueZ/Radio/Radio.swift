@@ -1,0 +1,98 @@
+import BeaconCore
+
+/// A Bluetooth LE radio that can advertise one iBeacon and scan for advertisements.
+///
+/// Every radio (`bluez`, `hci`, `h4`, `sim`) keeps working across controller loss: the scan
+/// stream reports `.lost`, the radio reconnects with backoff, re-applies its advertisement and
+/// scanning, and reports `.restored`. Only `shutdown()` (or the consumer cancelling) ends it.
+public protocol Radio: Sendable {
+    /// Starts (or restarts, with new parameters) advertising `advertisement`.
+    func startAdvertising(_ advertisement: BeaconAdvertisement) async throws
+    /// Replaces the frame being advertised, keeping interval and type (identity rotation).
+    func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws
+    func stopAdvertising() async throws
+    /// Advertisements seen, plus radio lost / restored events. Scanning runs while at least one
+    /// stream is being consumed; ending the consumer's task stops it.
+    func scan() -> AsyncThrowingStream<RadioEvent, any Error>
+    /// Only `.lost` and `.restored`, without starting a scan (for an advertiser's status).
+    func connectionEvents() -> AsyncThrowingStream<RadioEvent, any Error>
+    /// Stops advertising and scanning, ends every stream and releases the controller.
+    func shutdown() async
+}
+
+/// What to advertise and how.
+public struct BeaconAdvertisement: Equatable, Sendable {
+    public var beacon: IBeacon
+    /// Advertising interval; controllers accept 20 ms ... 10.24 s.
+    public var intervalMilliseconds: Int
+    public var type: AdvertisingKind
+
+    public init(beacon: IBeacon, intervalMilliseconds: Int = 100, type: AdvertisingKind = .nonConnectable) {
+        self.beacon = beacon
+        self.intervalMilliseconds = intervalMilliseconds
+        self.type = type
+    }
+}
+
+/// The legacy PDU an advertisement uses. iBeacons are normally non-connectable; some virtual
+/// controllers (Bumble's legacy path) only relay connectable ADV_IND.
+public enum AdvertisingKind: String, Sendable, CaseIterable {
+    case nonConnectable = "nonconn"
+    case connectable = "conn"
+    case scannable = "scannable"
+}
+
+/// One event on a scan stream.
+public enum RadioEvent: Equatable, Sendable {
+    case sighting(RadioSighting)
+    /// The controller went away (socket closed, tty unplugged, bluetoothd gone); the radio is
+    /// reconnecting.
+    case lost(RadioLoss)
+    /// The controller is back and advertising / scanning have been re-applied.
+    case restored
+}
+
+public struct RadioLoss: Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// One advertisement as received.
+public struct RadioSighting: Equatable, Sendable {
+    public var address: BDAddress
+    public var addressType: AddressType
+    /// nil when the controller reported none.
+    public var rssi: Int8?
+    /// Monotonic time the controller's bytes (or the D-Bus signal) arrived.
+    public var receivedAt: ContinuousClock.Instant
+    /// Wall-clock time of arrival, for output.
+    public var unixMicroseconds: Int64
+    /// The advertising data (AD structures) as received.
+    public var advertisingData: [UInt8]
+    /// The iBeacon in `advertisingData`, if there is one.
+    public var beacon: IBeacon?
+
+    public init(address: BDAddress, addressType: AddressType, rssi: Int8?, receivedAt: ContinuousClock.Instant,
+                unixMicroseconds: Int64, advertisingData: [UInt8], beacon: IBeacon?) {
+        self.address = address
+        self.addressType = addressType
+        self.rssi = rssi
+        self.receivedAt = receivedAt
+        self.unixMicroseconds = unixMicroseconds
+        self.advertisingData = advertisingData
+        self.beacon = beacon
+    }
+
+    /// The `BeaconSighting` the CSV writers and ranging take, when this is an iBeacon.
+    public var beaconSighting: BeaconSighting? {
+        beacon.map { BeaconSighting(unixMicroseconds: unixMicroseconds, address: address, addressType: addressType,
+                                    beacon: $0, rssi: rssi) }
+    }
+}
+
+public struct RadioError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

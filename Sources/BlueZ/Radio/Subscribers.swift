@@ -1,0 +1,55 @@
+import NIOConcurrencyHelpers
+
+/// The open scan streams of one radio. Sightings are yielded from whichever thread decoded
+/// them, without hopping through the radio's actor.
+final class Subscribers: Sendable {
+    typealias Continuation = AsyncThrowingStream<RadioEvent, any Error>.Continuation
+    private struct State {
+        var streams: [Int: Continuation] = [:]
+        var nextID = 0
+        var dropped = 0
+    }
+    private let state = NIOLockedValueBox(State())
+    /// Events each stream holds for a slow consumer before dropping the oldest.
+    static let bufferSize = 16_384
+
+    func make(onLast: @escaping @Sendable () -> Void) -> AsyncThrowingStream<RadioEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: RadioEvent.self,
+                                                                    bufferingPolicy: .bufferingNewest(Self.bufferSize))
+        let id = state.withLockedValue { state in
+            state.nextID += 1
+            state.streams[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            let empty = self.state.withLockedValue { state in
+                state.streams[id] = nil
+                return state.streams.isEmpty
+            }
+            if empty { onLast() }
+        }
+        return stream
+    }
+
+    var isEmpty: Bool { state.withLockedValue { $0.streams.isEmpty } }
+
+    /// Events dropped because a consumer fell `bufferSize` events behind.
+    var droppedCount: Int { state.withLockedValue { $0.dropped } }
+
+    func yield(_ event: RadioEvent) {
+        state.withLockedValue { state in
+            for continuation in state.streams.values {
+                if case .dropped = continuation.yield(event) { state.dropped += 1 }
+            }
+        }
+    }
+
+    func finishAll() {
+        let streams = state.withLockedValue { state in
+            defer { state.streams.removeAll() }
+            return Array(state.streams.values)
+        }
+        for continuation in streams { continuation.finish() }
+    }
+}

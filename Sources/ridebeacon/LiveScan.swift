@@ -1,0 +1,109 @@
+import ArgumentParser
+import BeaconCore
+import BlueZ
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `scan --radio`: one flushed CSV line per iBeacon sighting; radio loss on stderr; a compact
+/// in-place status line on stderr when stdout is a terminal.
+struct LiveScan {
+    let selection: RadioSelection
+    let filter: UUID?
+    let seconds: Double?
+
+    func run() async throws {
+        let radio = try await openRadio(selection)
+        StandardOutputBytes.write(Array((SightingCSV.header + "\n").utf8))
+        let status = StatusLine(enabled: isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
+        let stream = radio.scan()
+        await untilInterrupted(seconds: seconds) {
+            for try await event in stream {
+                switch event {
+                case .sighting(let sighting):
+                    guard let beaconSighting = sighting.beaconSighting else { continue }
+                    if let filter, beaconSighting.beacon.uuid != filter { continue }
+                    status.clear()
+                    StandardOutputBytes.write(Array((SightingCSV.row(beaconSighting) + "\n").utf8))
+                    status.count(beaconSighting)
+                case .lost(let loss):
+                    status.clear()
+                    StandardError.writeLine("ridebeacon: radio lost: \(loss); reconnecting")
+                case .restored:
+                    status.clear()
+                    StandardError.writeLine("ridebeacon: radio restored: \(selection)")
+                }
+            }
+        }
+        status.clear()
+        await radio.shutdown()
+    }
+}
+
+/// Opens a radio, turning failures into one stderr line.
+func openRadio(_ selection: RadioSelection) async throws -> any Radio {
+    do {
+        return try await RadioFactory.open(selection)
+    } catch {
+        StandardError.writeLine("ridebeacon: \(selection): \(error)")
+        throw ExitCode(1)
+    }
+}
+
+/// Runs `body` until it ends, `seconds` pass, or SIGINT/SIGTERM arrives.
+func untilInterrupted(seconds: Double?, _ body: @escaping @Sendable () async throws -> Void) async {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let (signals, continuation) = AsyncStream<Void>.makeStream()
+    let sources = [SIGINT, SIGTERM].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number)
+        source.setEventHandler { continuation.yield() }
+        source.resume()
+        return source
+    }
+    defer { sources.forEach { $0.cancel() } }
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { try? await body() }
+        group.addTask { for await _ in signals { return } }
+        if let seconds {
+            group.addTask { try? await Task.sleep(for: .milliseconds(Int(seconds * 1000))) }
+        }
+        await group.next()
+        group.cancelAll()
+        continuation.finish()
+    }
+}
+
+/// "scanning: 123 sightings, 2 beacons, last -50 dBm" redrawn in place on stderr, at most 4 times a second.
+final class StatusLine: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var sightings = 0
+    private var beacons: Set<String> = []
+    private var lastDrawn = ContinuousClock.now - .seconds(1)
+    private var shown = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func count(_ s: BeaconSighting) {
+        guard enabled else { return }
+        lock.withLock {
+            sightings += 1
+            beacons.insert("\(s.beacon.uuid) \(s.beacon.major) \(s.beacon.minor)")
+            guard ContinuousClock.now - lastDrawn >= .milliseconds(250) else { return }
+            lastDrawn = ContinuousClock.now
+            let rssi = s.rssi.map { "\($0) dBm" } ?? "no RSSI"
+            FileDescriptor.writeAll(STDERR_FILENO, Array("\r\u{1B}[Kscanning: \(sightings) sightings, \(beacons.count) beacons, last \(rssi)".utf8))
+            shown = true
+        }
+    }
+
+    func clear() {
+        guard enabled else { return }
+        lock.withLock {
+            if shown { FileDescriptor.writeAll(STDERR_FILENO, Array("\r\u{1B}[K".utf8)) }
+            shown = false
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import BeaconCore
+@testable import BlueZ
+import Foundation
+import Testing
+
+@Suite("h4 radio faults against Bumble", .enabled(if: BumbleControllers.shouldRun), .serialized)
+struct BumbleFaultTests {
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    /// One advertise/scan session killed mid-scan and restarted; returns the scanner's events.
+    static func killAndRestart(_ bumble: BumbleControllers) async throws -> [RadioEvent] {
+        let options = HCIRadio.Options(initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
+        let advertiser = try await HCIRadio.connect(NIOTransport(.tcp(host: "127.0.0.1", port: bumble.ports[0])), options: options)
+        let scanner = try await HCIRadio.connect(NIOTransport(.tcp(host: "127.0.0.1", port: bumble.ports[1])), options: options)
+        let log = EventLog(scanner.scan())
+        try await advertiser.startAdvertising(BeaconAdvertisement(beacon: Beacons.first, intervalMilliseconds: 30))
+        #expect(await log.wait { $0.count(of: Beacons.first) >= 2 })
+
+        bumble.kill()
+        #expect(await log.wait { $0.all.contains { if case .lost = $0 { true } else { false } } })
+        // Let a few reconnect attempts fail against the dead port.
+        try await Task.sleep(for: .milliseconds(500))
+        try bumble.start()
+        #expect(await log.wait(seconds: 15) { $0.all.contains(.restored) })
+        let restoredAt = log.all.firstIndex(of: .restored) ?? .max
+        // The advertiser re-registered its advertisement on the new controller; the scanner rescans.
+        #expect(await log.wait(seconds: 15) { log in
+            log.all.dropFirst(restoredAt).contains { if case .sighting(let s) = $0 { s.beacon == Beacons.first } else { false } }
+        })
+        #expect(await advertiser.connectionCount == 2)
+        #expect(await scanner.connectionCount == 2)
+        await advertiser.shutdown()
+        await scanner.shutdown()
+        return log.all
+    }
+
+    @Test("Bumble killed mid-scan and restarted: radio lost, then restored, advertising and scanning resume; no fd leak")
+    func killedMidScan() async throws {
+        let bumble = try BumbleControllers()
+        _ = try await Self.killAndRestart(bumble)   // warm-up: NIO's event loop threads and fds
+        try await Task.sleep(for: .milliseconds(200))
+        let before = Self.openDescriptors()
+        let events = try await Self.killAndRestart(bumble)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(Self.openDescriptors() == before, "file descriptors leaked across a loss and reconnect")
+        let kinds = events.map { event -> String in
+            switch event { case .sighting: "s"; case .lost: "L"; case .restored: "R" }
+        }.joined()
+        // Sightings, one loss, one restoration, sightings again — in that order.
+        #expect(kinds.wholeMatch(of: /s+Ls*Rs+/) != nil, "event order: \(kinds.prefix(200))")
+        bumble.stop()
+    }
+
+}
