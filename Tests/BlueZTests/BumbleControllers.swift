@@ -80,11 +80,19 @@ final class BumbleControllers: @unchecked Sendable {
     /// Waits for a listening socket on the port by reading /proc/net/tcp. (A probe connection
     /// would race with the real one: Bumble's tcp-server has one client slot, and a probe's late
     /// disconnect clears it after the real client connected, so the controller's answers vanish.)
+    /// A /proc file read to its end: they report size 0, and `String(contentsOfFile:)` then
+    /// stops after the first 4 KiB — a busy machine's socket table is longer.
+    static func procFile(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     static func waitForListener(port: Int, timeout: TimeInterval = 20) throws {
         let needle = String(format: ":%04X 00000000:0000 0A", port)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8), table.contains(needle) { return }
+            if let table = procFile("/proc/net/tcp"), table.contains(needle) { return }
             usleep(50_000)
         }
         throw PeerMissing(message: "bumble controller did not listen on port \(port) within \(timeout) s")

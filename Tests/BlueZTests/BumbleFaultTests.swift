@@ -5,8 +5,26 @@ import Testing
 
 @Suite("h4 radio faults against Bumble", .enabled(if: BumbleControllers.shouldRun), .serialized)
 struct BumbleFaultTests {
-    static func openDescriptors() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    /// Our open sockets connected to the controllers' ports. Counting every descriptor would
+    /// also count those of tests running in parallel; these belong to the radios alone.
+    static func controllerSockets(_ ports: [Int]) -> Int {
+        let fm = FileManager.default
+        var inodes = Set<String>()
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = BumbleControllers.procFile(table) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, let remotePort = fields[2].split(separator: ":").last,
+                      let port = Int(remotePort, radix: 16), ports.contains(port) else { continue }
+                inodes.insert(String(fields[9]))
+            }
+        }
+        let fds = (try? fm.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { fd in
+            guard let target = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+                  target.hasPrefix("socket:[") else { return false }
+            return inodes.contains(String(target.dropFirst(8).dropLast()))
+        }.count
     }
 
     /// One advertise/scan session killed mid-scan and restarted; returns the scanner's events.
@@ -29,6 +47,8 @@ struct BumbleFaultTests {
         #expect(await log.wait(seconds: 15) { log in
             log.all.dropFirst(restoredAt).contains { if case .sighting(let s) = $0 { s.beacon == Beacons.first } else { false } }
         })
+        // One live socket per radio: the ones to the killed controller were closed, not leaked.
+        #expect(controllerSockets(bumble.ports) == 2)
         #expect(await advertiser.connectionCount == 2)
         #expect(await scanner.connectionCount == 2)
         await advertiser.shutdown()
@@ -41,10 +61,11 @@ struct BumbleFaultTests {
         let bumble = try BumbleControllers()
         _ = try await Self.killAndRestart(bumble)   // warm-up: NIO's event loop threads and fds
         try await Task.sleep(for: .milliseconds(200))
-        let before = Self.openDescriptors()
+        let before = Self.controllerSockets(bumble.ports)
         let events = try await Self.killAndRestart(bumble)
         try await Task.sleep(for: .milliseconds(300))
-        #expect(Self.openDescriptors() == before, "file descriptors leaked across a loss and reconnect")
+        #expect(before == 0)
+        #expect(Self.controllerSockets(bumble.ports) == 0, "sockets to the controller leaked across a loss and reconnect")
         let kinds = events.map { event -> String in
             switch event { case .sighting: "s"; case .lost: "L"; case .restored: "R" }
         }.joined()

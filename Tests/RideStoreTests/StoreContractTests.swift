@@ -294,7 +294,8 @@ struct StoreContractTests {
         } throws: { error in
             if case StoreError.unavailable = error { true } else { false }
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Generous on purpose (machines are noisy): it only has to beat the pool's one-minute queue.
+        #expect(ContinuousClock.now - started < .seconds(30))
         await store.close()
     }
 
