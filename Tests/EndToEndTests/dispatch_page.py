@@ -144,7 +144,7 @@ def main():
         # Cancel with the page's own button: a plain form post, so the page reloads with a notice.
         second = api("POST", "/v1/ride-requests", tokens["passenger"], {"passengerName": "Ana", "pickup": "Elm St 5", "dropoff": "Museum"})["id"]
         second_ride = api("POST", f"/v1/ride-requests/{second}/accept", tokens["driver"])["id"]
-        b.wait(f"document.getElementById('cancel-{second_ride}')", "the second ride's cancel button")
+        b.wait(f"document.getElementById('cancel-{second_ride}') !== null", "the second ride's cancel button")
         b.js(f"document.getElementById('cancel-{second_ride}').click(); true")
         notice = b.wait("location.search.includes('cancelled=') && document.readyState === 'complete' && document.querySelector('.notice')?.textContent", "the cancel notice")
         report["cancel"] = {"notice": notice, "rowGone": b.js(f"!document.querySelector('tr[data-ride-id=\"{second_ride}\"]')"),
@@ -153,9 +153,11 @@ def main():
         # 200 % zoom of a 1280 px wide window: 640 CSS px; nothing may scroll sideways.
         third = api("POST", "/v1/ride-requests", tokens["passenger"], {"passengerName": "Ana", "pickup": "Oak Road 12, back entrance by the bakery", "dropoff": "University hospital, main entrance"})["id"]
         api("POST", f"/v1/ride-requests/{third}/accept", tokens["driver"])
+        api("POST", "/v1/ride-requests", tokens["passenger"], {"passengerName": "Ana", "pickup": "Platform 4, Central Station, by the lifts",
+            "dropoff": "Riverside Community Centre", "accessibilityNotes": "guide dog; please come to the platform and call out my name"})
         b.send("Emulation.setDeviceMetricsOverride", width=640, height=800, deviceScaleFactor=2, mobile=False)
         b.send("Page.navigate", url=BASE + "/dispatch")
-        b.wait("document.readyState === 'complete' && document.querySelectorAll('#rides tbody tr[data-ride-id], #requests tbody tr[data-request-id]').length >= 1 && true", "the zoomed page")
+        b.wait("document.readyState === 'complete' && document.querySelectorAll('#rides tbody tr[data-ride-id], #requests tbody tr[data-request-id]').length >= 2 && true", "the zoomed page")
         report["zoom200"] = b.js("({scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth})")
         report["zoomScreenshot"] = b.screenshot("dispatch-200-percent.png")
 

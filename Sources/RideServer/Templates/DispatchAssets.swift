@@ -12,11 +12,15 @@ enum DispatchAssets {
         header form { display: inline; }
         table { border-collapse: collapse; width: 100%; margin: 1rem 0 2rem; }
         caption { text-align: left; font-weight: bold; font-size: 1.125rem; padding: 0.5em 0; }
-        th, td { text-align: left; vertical-align: top; padding: 0.4em 0.5em; border-bottom: 1px solid #767676; overflow-wrap: anywhere; }
+        th, td { text-align: left; vertical-align: top; padding: 0.4em 0.5em; border-bottom: 1px solid #767676; }
+        /* People type anything (a 200-character name without spaces); it must wrap, not widen the table. */
+        tbody th, tbody td { overflow-wrap: anywhere; }
+        /* Our own words set the columns' minimum widths, so they never break mid-word. */
+        thead th, td.state, td.minutes { overflow-wrap: normal; }
         thead th { border-bottom-width: 2px; }
         td.state { font-weight: bold; }
         button, input { font: inherit; max-width: 100%; }
-        button { padding: 0.2em 0.8em; }
+        button { padding: 0.2em 0.8em; white-space: nowrap; }
         :focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
         .notice { border-left: 0.3em solid #1a5fb4; padding-left: 0.6em; }
         .error { border-left: 0.3em solid #a51d2d; padding-left: 0.6em; }
