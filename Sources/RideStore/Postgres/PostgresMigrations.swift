@@ -80,6 +80,9 @@ enum PostgresMigrations {
             "ALTER TABLE ride_event DROP CONSTRAINT ride_event_ride_id_sequence_key",
             "ALTER TABLE ride_event ADD CONSTRAINT ride_event_request_sequence UNIQUE (request_id, sequence)",
             "CREATE INDEX ride_event_ride ON ride_event (ride_id)",
+            // Listings walk in (created_at, id) order and stop after a page (see SQLite v2).
+            "CREATE INDEX ride_created ON ride (created_at, id)",
+            "CREATE INDEX ride_request_created ON ride_request (created_at, id)",
             """
             INSERT INTO ride_event (request_id, ride_id, sequence, state, actor_id, at)
             SELECT id, NULL, 1, 'requested', passenger_id, created_at FROM ride_request WHERE status = 'open' ORDER BY created_at, id

@@ -90,6 +90,10 @@ enum SQLiteMigrations {
             try db.drop(table: "rideEvent")
             try db.rename(table: "rideEvent_v2", to: "rideEvent")
             try db.create(index: "rideEvent_ride", on: "rideEvent", columns: ["rideID"])
+            // Listings walk rides and requests in (createdAt, id) order and stop after a page;
+            // without these every page sorted the whole table first.
+            try db.create(index: "ride_created", on: "ride", columns: ["createdAt", "id"])
+            try db.create(index: "rideRequest_created", on: "rideRequest", columns: ["createdAt", "id"])
             // Requests still open had no event yet; their history must start like new ones'.
             try db.execute(sql: """
                 INSERT INTO rideEvent (requestID, rideID, sequence, state, actorID, at)

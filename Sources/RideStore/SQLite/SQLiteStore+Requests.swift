@@ -35,8 +35,8 @@ extension SQLiteStore {
         var query = query
         if let after {
             guard let anchor = try RideRequest.fetchOne(db, key: after) else { return [] }
-            query = query.filter(Column("createdAt") > anchor.createdAt.sqlValue
-                || (Column("createdAt") == anchor.createdAt.sqlValue && Column("id") > anchor.id))
+            // A row value, so the (createdAt, id) index can seek to the anchor.
+            query = query.filter(sql: "(createdAt, id) > (?, ?)", arguments: [anchor.createdAt.sqlValue, anchor.id])
         }
         return try query.order(Column("createdAt"), Column("id")).limit(limit).fetchAll(db)
     }
@@ -57,8 +57,8 @@ extension SQLiteStore {
     }
 
     static func appendEvent(_ db: Database, requestID: String, rideID: String?, state: RideState, actor: String, at: Date, detail: String?) throws {
-        let last = try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM rideEvent WHERE requestID = ?", arguments: [requestID]) ?? 0
-        try db.execute(sql: "INSERT INTO rideEvent (requestID, rideID, sequence, state, actorID, at, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [requestID, rideID, last + 1, state, actor, at.sqlValue, detail])
+        let last = try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(sequence) FROM rideEvent WHERE requestID = ?"), arguments: [requestID]) ?? 0
+        try db.cachedStatement(sql: "INSERT INTO rideEvent (requestID, rideID, sequence, state, actorID, at, detail) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [requestID, rideID, last + 1, state, actor, at.sqlValue, detail])
     }
 }

@@ -57,7 +57,7 @@ extension SQLiteStore {
 
     public func rideDetail(id: String) async throws -> RideDetail? {
         try await read { db in
-            try Row.fetchOne(db, sql: Self.detailSelect + " WHERE ride.id = ?", arguments: [id]).map(Self.detail)
+            try Row.fetchOne(db.cachedStatement(sql: Self.detailSelect + " WHERE ride.id = ?"), arguments: [id]).map(Self.detail)
         }
     }
 
@@ -74,12 +74,13 @@ extension SQLiteStore {
             }
             if let after = filter.after {
                 guard let anchor = try Ride.fetchOne(db, key: after) else { return [] }
-                conditions.append("(ride.createdAt > ? OR (ride.createdAt = ? AND ride.id > ?))")
-                arguments += [anchor.createdAt.sqlValue, anchor.createdAt.sqlValue, anchor.id]
+                // A row value, so the (createdAt, id) index can seek to the anchor.
+                conditions.append("(ride.createdAt, ride.id) > (?, ?)")
+                arguments += [anchor.createdAt.sqlValue, anchor.id]
             }
             arguments += [filter.limit]
             let sql = Self.detailSelect + " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY ride.createdAt, ride.id LIMIT ?"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.detail)
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.detail)
         }
     }
 
@@ -99,7 +100,7 @@ extension SQLiteStore {
     /// (or not) together with the write it describes.
     static func idempotent<T: Codable>(_ db: Database, _ key: IdempotencyKey?, operation: String, _ body: () throws -> T) throws -> T {
         guard let key else { return try body() }
-        if let row = try Row.fetchOne(db, sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?",
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
                                       arguments: [key.accountID, key.key]) {
             guard row["operation"] == operation else { throw StoreError.idempotencyKeyReused(key.key) }
             return try JSONDecoder().decode(T.self, from: row["result"] as Data)

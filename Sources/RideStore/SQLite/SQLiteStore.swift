@@ -90,11 +90,12 @@ public final class SQLiteStore: Store {
     public func authenticate(secretHash: Data) async throws -> Account? {
         let now = Date.storeNow.sqlValue
         return try await read { db in
-            try Account.fetchOne(db, sql: """
+            // Cached statements skip re-preparing (and GRDB's per-prepare authorizer) on the hot paths.
+            try Account.fetchOne(db.cachedStatement(sql: """
                 SELECT account.* FROM account JOIN apiToken ON apiToken.accountID = account.id
                 WHERE apiToken.secretHash = ? AND apiToken.revokedAt IS NULL
                 AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?)
-                """, arguments: [secretHash, now])
+                """), arguments: [secretHash, now])
         }
     }
 
