@@ -14,6 +14,7 @@ THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 RIDES=${RIDES:-10000}
 PG_PORT=${RIDEBEACON_BENCH_PG_PORT:-55436}
+PG_DIR=/tmp/ridebeacon-bench-pg-$PG_PORT
 BACKENDS=${BACKENDS:-sqlite postgres}
 WORK=$(mktemp -d /tmp/rb-bench-XXXXXX)
 RESULTS=${RESULTS:-.build/bench-server/results.jsonl}
@@ -22,7 +23,7 @@ mkdir -p "$(dirname "$RESULTS")"
 server=""
 cleanup() {
     [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
-    if [ -n "${STARTED_PG:-}" ]; then RIDEBEACON_TEST_PG_PORT=$PG_PORT scripts/test-postgres.sh stop; fi
+    if [ -n "${STARTED_PG:-}" ]; then RIDEBEACON_TEST_PG_PORT=$PG_PORT RIDEBEACON_TEST_PG_DIR=$PG_DIR scripts/test-postgres.sh stop; fi
 }
 trap cleanup EXIT
 
@@ -38,7 +39,7 @@ for backend in $BACKENDS; do
     if [ "$backend" = sqlite ]; then
         database="sqlite:$WORK/bench.sqlite"
     else
-        base=$(RIDEBEACON_TEST_PG_PORT=$PG_PORT RIDEBEACON_TEST_PG_DIR=/tmp/ridebeacon-bench-pg-$PG_PORT scripts/test-postgres.sh)
+        base=$(RIDEBEACON_TEST_PG_PORT=$PG_PORT RIDEBEACON_TEST_PG_DIR=$PG_DIR scripts/test-postgres.sh)
         STARTED_PG=1
         name="rb_bench_$$"
         psql -q "$base" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
