@@ -3,8 +3,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through;
 # dbus + python3-dbusmock: the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5 template.
+# chromium: the dispatcher page's browser test; wrk: `make bench-server`.
 APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl \
-	dbus python3-dbusmock
+	dbus python3-dbusmock chromium wrk
 # Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
 BUMBLE_VERSION := 0.0.236
 VENV := .venv
@@ -13,7 +14,7 @@ FUZZ_SECONDS ?= 10
 FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
-.PHONY: demo test serve build release deps venv fuzz fuzz-smoke fuzz-build bench ranging-eval clean
+.PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
 # known distances, then range the same pair's 2.5 m -> 0.3 m step with a plot.
@@ -28,13 +29,20 @@ demo: deps release
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
 # The PostgreSQL halves of the store and server suites run against a private server (own port
-# and data dir under /tmp); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS makes
-# the radio suites fail, not skip, when Bumble is missing from .venv.
-test: deps venv
+# and data dir under /tmp); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS and
+# RIDEBEACON_REQUIRE_BROWSER make the radio and Chromium suites fail, not skip, when Bumble,
+# chromium or .venv are missing.
+test: deps venv test-venv
 	$(SWIFT) build --build-tests
 	RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh)" && export RIDEBEACON_TEST_POSTGRES_URL && \
-		RIDEBEACON_REQUIRE_PEERS=1 $(SWIFT) test --skip-build
+		RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build
+	$(MAKE) schemathesis
 	$(MAKE) fuzz-smoke
+
+# schemathesis against a live server and openapi.yaml (bounded: scripts/schemathesis.sh).
+schemathesis: test-venv
+	$(SWIFT) build --product ridebeacon
+	scripts/schemathesis.sh
 
 # Runs the ride server on ./ridebeacon.sqlite (see README, "Ride server").
 serve: build
@@ -53,6 +61,14 @@ venv: $(VENV)/.ready-bumble-$(BUMBLE_VERSION)
 $(VENV)/.ready-bumble-$(BUMBLE_VERSION):
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q beacontools==2.1.0 bumble==$(BUMBLE_VERSION)
+	touch $@
+
+# Python tools the tests drive: websocket-client (the Chromium DevTools peer), schemathesis.
+TEST_PYPI := websocket-client==1.9.2 schemathesis==4.32.5
+test-venv: $(VENV)/.test-ready
+$(VENV)/.test-ready: Makefile
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q $(TEST_PYPI)
 	touch $@
 
 build:
@@ -76,6 +92,12 @@ fuzz-run: fuzz-build
 	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus
 	$(FUZZ_SCRATCH)/debug/FuzzDecoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-artifact_prefix=fuzz-artifacts/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus fixtures/fuzz 2>&1 | tail -12
+
+# wrk against `ridebeacon serve` on SQLite and a private PostgreSQL (BENCHMARKS.md, "Ride server").
+bench-server: deps
+	$(SWIFT) build -c release --product ridebeacon
+	$(SWIFT) build -c release --product ServerBenchmarkSetup
+	Benchmarks/server/run.sh
 
 bench: deps venv
 	$(SWIFT) build -c release --product PerAdvertisementBenchmark

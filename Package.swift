@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         // Already in the graph through HummingbirdTesting; the tests use it to read SSE streams.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
@@ -43,6 +44,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -85,6 +87,12 @@ let package = Package(
             path: "Benchmarks/Ranging",
             exclude: ["synth_walks.py", "rest_issuance.py"]
         ),
+        // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
+        .executableTarget(
+            name: "ServerBenchmarkSetup",
+            dependencies: ["RideServer", "RideStore"],
+            path: "Benchmarks/server/Setup"
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
@@ -113,6 +121,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
+        ),
+        // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ridebeacon"],
+            exclude: ["dispatch_page.py"]
         ),
         .testTarget(
             name: "RideBeaconCLITests",

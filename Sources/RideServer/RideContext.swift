@@ -51,8 +51,11 @@ enum APIJSON {
         return decoder
     }()
 
+    /// Made once: building the style per call cost as much as formatting with it.
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     static func formatTimestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        timestampStyle.format(date)
     }
 
     /// Accepts RFC 3339 times, with or without fractional seconds; RFC 3339 allows a lower-case

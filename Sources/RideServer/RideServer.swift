@@ -9,6 +9,12 @@ public struct RideServerConfiguration: Sendable {
     public var events = EventHub.Configuration()
     /// `serve` hands the store over and wants it closed on shutdown; tests keep theirs.
     public var closesStoreOnShutdown = false
+    /// Always mark the dispatcher session cookie Secure (behind a TLS proxy that does not send
+    /// `X-Forwarded-Proto: https`).
+    public var secureCookies = false
+    /// Adds `GET /bench/hello`, Hummingbird's hello world without our middleware: the
+    /// benchmark's yardstick (Benchmarks/server).
+    public var benchmarkRoutes = false
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host
@@ -25,9 +31,14 @@ public enum RideServer {
     public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
         let hub = EventHub(store: store, configuration: configuration.events, logger: logger)
         let metrics = ServerMetrics()
-        let api = RideAPI(store: store, hub: hub, metrics: metrics,
+        var api = RideAPI(store: store, hub: hub, metrics: metrics,
                           databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite")
+        api.secureCookies = configuration.secureCookies
         let router = Router(context: RideContext.self)
+        if configuration.benchmarkRoutes {
+            // Before any middleware, which applies only to routes added after it.
+            router.get("/bench/hello") { _, _ in "Hello, world!" }
+        }
         // Middleware applies to routes added after it, so it all comes first; outermost first.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -41,6 +52,7 @@ public enum RideServer {
         api.addRideRequestRoutes(v1)
         api.addRideRoutes(v1)
         api.addEventRoutes(v1)
+        api.addDispatchRoutes(RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog))
         catalog.addMethodNotAllowed(to: router)
 
         // Services stop in reverse order: the HTTP server (added by Application) first, the

@@ -34,16 +34,21 @@ public protocol Store: Sendable {
     func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account
     func account(id: String) async throws -> Account?
     func accounts() async throws -> [Account]
-    func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue
-    /// The account a token secret's hash belongs to, unless the token was revoked.
+    /// `expiresAt` nil: the token works until revoked.
+    func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyKey?) async throws -> TokenIssue
+    /// The account a token secret's hash belongs to, unless the token was revoked or has expired.
     func authenticate(secretHash: Data) async throws -> Account?
     func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int
 
     // Requests
+    /// Also starts the request's history with a `requested` event (no ride id yet).
     func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest
     func rideRequest(id: String) async throws -> RideRequest?
-    func openRideRequests(limit: Int) async throws -> [RideRequest]
-    func rideRequests(passengerID: String) async throws -> [RideRequest]
+    /// Oldest first, keyset-paged like rides: `after` is a request id; one that names no request yields an empty page.
+    func openRideRequests(limit: Int, after: String?) async throws -> [RideRequest]
+    /// One passenger's requests, any status, oldest first, paged like `openRideRequests`.
+    func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequest]
+    /// Appends a `cancelled` event (no ride id) to the request's history.
     func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest
 
     // Rides
@@ -51,12 +56,16 @@ public protocol Store: Sendable {
     func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride
     func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyKey?) async throws -> Ride
     func ride(id: String) async throws -> Ride?
-    /// Keyset-paged; an `after` id that names no ride yields an empty page.
-    func rides(_ filter: RideFilter) async throws -> [Ride]
+    /// The ride with its passenger's and driver's names and the driver's vehicle.
+    func rideDetail(id: String) async throws -> RideDetail?
+    /// Rides with their people, oldest first, keyset-paged; an `after` id that names no ride
+    /// yields an empty page.
+    func rideDetails(_ filter: RideFilter) async throws -> [RideDetail]
     /// How many rides are in each state; `requested` counts open requests (metrics).
     func rideCounts() async throws -> [RideState: Int]
 
     // History
+    /// The ride's whole history, from its request's `requested` event on.
     func events(rideID: String, after id: Int64) async throws -> [RideEvent]
     /// Events of every ride after `id`, oldest first (dispatchers' live view).
     func events(after id: Int64, limit: Int) async throws -> [RideEvent]
@@ -79,8 +88,21 @@ extension Store {
         try await createAccount(new, idempotency: nil)
     }
 
-    public func addToken(accountID: String, secretHash: Data) async throws -> APIToken {
-        try await addToken(accountID: accountID, secretHash: secretHash, idempotency: nil).token
+    public func addToken(accountID: String, secretHash: Data, expiresAt: Date? = nil) async throws -> APIToken {
+        try await addToken(accountID: accountID, secretHash: secretHash, expiresAt: expiresAt, idempotency: nil).token
+    }
+
+    public func openRideRequests(limit: Int) async throws -> [RideRequest] {
+        try await openRideRequests(limit: limit, after: nil)
+    }
+
+    /// Every request of one passenger (tests and tools; the API pages).
+    public func rideRequests(passengerID: String) async throws -> [RideRequest] {
+        try await rideRequests(passengerID: passengerID, limit: .max, after: nil)
+    }
+
+    public func rides(_ filter: RideFilter) async throws -> [Ride] {
+        try await rideDetails(filter).map(\.ride)
     }
 
     public func revokeTokens(accountID: String) async throws -> Int {

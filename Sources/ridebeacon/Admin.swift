@@ -32,6 +32,19 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
+struct TokenExpiryOption: ParsableArguments {
+    @Option(help: "The token stops working after this many days (1 to 3650); without it, only revocation ends it.")
+    var expiresInDays: Int?
+
+    func validate() throws {
+        if let days = expiresInDays, !TokenExpiry.days.contains(days) {
+            throw ValidationError("--expires-in-days must be 1 to 3650")
+        }
+    }
+
+    var expiresAt: Date? { expiresInDays.map { TokenExpiry.date(afterDays: $0) } }
+}
+
 func printToStandardError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
@@ -47,6 +60,7 @@ extension Admin {
         var name: String
         @Option(help: "Drivers only: what the passenger listens for, e.g. \"blue Toyota Prius\".")
         var vehicle: String?
+        @OptionGroup var expiry: TokenExpiryOption
         @OptionGroup var options: DatabaseOptions
 
         func validate() throws {
@@ -66,7 +80,7 @@ extension Admin {
             try await options.withStore { store in
                 let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
                 let secret = APITokenSecret()
-                _ = try await store.addToken(accountID: account.id, secretHash: secret.hash)
+                _ = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: expiry.expiresAt)
                 printToStandardError("created \(role.rawValue) account \(account.id) (\(name)); its token follows and is shown only once")
                 print(secret.text)
             }
@@ -78,12 +92,13 @@ extension Admin {
 
         @Argument(help: "Account id.")
         var account: String
+        @OptionGroup var expiry: TokenExpiryOption
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
             try await options.withStore { store in
                 let secret = APITokenSecret()
-                _ = try await store.addToken(accountID: account, secretHash: secret.hash)
+                _ = try await store.addToken(accountID: account, secretHash: secret.hash, expiresAt: expiry.expiresAt)
                 print(secret.text)
             }
         }
@@ -119,8 +134,10 @@ extension Admin {
         }
     }
 
-    /// Until touch proofs are checked (POST /v1/rides/{id}/touch-proofs answers 501), this is
-    /// the only way a ride reaches `confirmed`, and so `completed`.
+    /// An operator stand-in, kept only until touch proofs are checked (POST
+    /// /v1/rides/{id}/touch-proofs answers 501): until then this is the only way a ride reaches
+    /// `confirmed`, and so `completed`. It writes straight to the database; a running server
+    /// picks the event up within its poll interval (2 s) and streams it.
     struct ConfirmRide: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Operator override: mark an arrived ride confirmed (stand-in until touch proofs are verified).")

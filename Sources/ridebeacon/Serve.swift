@@ -20,6 +20,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Flag(help: "Mark the dispatcher page's session cookie Secure (TLS proxy that does not send X-Forwarded-Proto).")
+    var secureCookies = false
+
+    @Flag(help: "Add GET /bench/hello, a bare Hummingbird route the server benchmark compares against.")
+    var benchRoutes = false
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -29,6 +35,8 @@ struct Serve: AsyncParsableCommand {
         let store = try await openStore(database)
         var configuration = RideServerConfiguration(host: host, port: port)
         configuration.closesStoreOnShutdown = true
+        configuration.secureCookies = secureCookies
+        configuration.benchmarkRoutes = benchRoutes
         logger.info("starting", metadata: ["database": .string(store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite"),
                                            "address": .string("\(host):\(port)")])
         try await RideServer.makeApplication(store: store, configuration: configuration, logger: logger).runService()

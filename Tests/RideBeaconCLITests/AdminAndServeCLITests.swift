@@ -31,6 +31,20 @@ struct AdminAndServeCLITests {
         await store.close()
     }
 
+    @Test func tokensCanBeMadeToExpire() async throws {
+        let database = try temporaryDatabase()
+        let created = try run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--expires-in-days", "2", "--database", database])
+        #expect(created.status == 0)
+        let store = try await StoreLocation.open(database)
+        let secret = try #require(APITokenSecret(presented: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let account = try #require(try await store.authenticate(secretHash: secret.hash))
+        #expect(account.role == .dispatcher)
+        // Expiry semantics are the store contract's (expired = refused); here: the option's bounds.
+        let again = try run(["admin", "create-token", account.id, "--expires-in-days", "0", "--database", database])
+        #expect(again.status != 0 && again.stderr.contains("--expires-in-days must be 1 to 3650"))
+        await store.close()
+    }
+
     @Test func badInputIsOneLineAndNonZero() throws {
         let database = try temporaryDatabase()
         let role = try run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])

@@ -26,7 +26,7 @@ struct AuthorizationTests {
             #expect(try await client.call(.get, "/v1/rides", as: world.passenger).status == .ok)
             _ = try await world.store.revokeTokens(accountID: world.passenger.id)
             let revoked = try await client.call(.get, "/v1/rides", as: world.passenger)
-            #expect(revoked.status == .unauthorized && revoked.errorMessage == "unknown or revoked token")
+            #expect(revoked.status == .unauthorized && revoked.errorMessage == "unknown, revoked or expired token")
             // Writes are refused too, and nothing is written.
             #expect(try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest).status == .unauthorized)
         }

@@ -78,11 +78,14 @@ struct EventStreamTests {
             let events = await live.wait { $0.contains { $0.event == "arrived" } }.filter { $0.event != nil }
             // No history without a resume point: only what happened after connecting.
             #expect(Set(events.compactMap { $0.json["rideId"] as? String }) == [first.id, before.id])
-            #expect(events.map(\.event) == ["requested", "accepted", "arrived"])
+            #expect(events.map(\.event) == ["requested", "accepted", "requested", "arrived"])
+            // A new request reaches dispatchers before any driver takes it: request id, no ride id.
+            let newRequest = events[2].json
+            #expect(newRequest["rideId"] == nil && newRequest["requestId"] as? String != nil && newRequest["requestId"] as? String != first.requestID)
 
             let replay = try await SSEReader.open(port: port, path: "/v1/events?after=0", token: world.dispatcher.token)
             defer { replay.close() }
-            let all = await replay.wait { $0.filter { $0.event != nil }.count >= 5 }.filter { $0.event != nil }
+            let all = await replay.wait { $0.filter { $0.event != nil }.count >= 6 }.filter { $0.event != nil }
             #expect(all.compactMap(\.eventID) == (try await world.store.events(after: 0, limit: 100)).map(\.id))
         }
     }

@@ -221,8 +221,8 @@ struct StoreContractTests {
         #expect(try await store.accounts().count == 2)
 
         let tokenKey = IdempotencyKey(accountID: admin.id, key: "tok-1")
-        let issued = try await store.addToken(accountID: first.id, secretHash: Data("h1".utf8), idempotency: tokenKey)
-        let replayed = try await store.addToken(accountID: first.id, secretHash: Data("h2".utf8), idempotency: tokenKey)
+        let issued = try await store.addToken(accountID: first.id, secretHash: Data("h1".utf8), expiresAt: nil, idempotency: tokenKey)
+        let replayed = try await store.addToken(accountID: first.id, secretHash: Data("h2".utf8), expiresAt: nil, idempotency: tokenKey)
         #expect(!issued.isReplay && replayed.isReplay && replayed.token == issued.token)
         // The replay stored nothing: only the first secret works.
         #expect(try await store.authenticate(secretHash: Data("h2".utf8)) == nil)

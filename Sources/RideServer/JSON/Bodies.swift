@@ -45,6 +45,28 @@ struct NewAccountBody: StrictBody {
     }
 }
 
+/// Optional expiry for a new token; without it the token lasts until revoked.
+struct IssueTokenBody: StrictBody {
+    static let fields: Set<String> = ["expiresInDays"]
+    static var emptyBodyAllowed: Bool { true }
+    var expiresInDays: Int?
+
+    func validate() throws {
+        if let days = expiresInDays, !TokenExpiry.days.contains(days) {
+            throw APIError.invalidField("expiresInDays", "must be \(TokenExpiry.days.lowerBound)...\(TokenExpiry.days.upperBound)")
+        }
+    }
+}
+
+public enum TokenExpiry {
+    public static let days = 1...3650
+
+    /// Whole milliseconds, like every time the store keeps.
+    public static func date(afterDays days: Int, from now: Date = Date()) -> Date {
+        Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + Double(days) * 86_400) * 1000).rounded(.down) / 1000)
+    }
+}
+
 struct CancelBody: StrictBody {
     static let fields: Set<String> = ["reason"]
     static var emptyBodyAllowed: Bool { true }

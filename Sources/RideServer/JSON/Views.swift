@@ -31,6 +31,7 @@ struct IssuedTokenView: ResponseEncodable {
     var tokenId: String
     var accountId: String
     var createdAt: Date
+    var expiresAt: Date?
 }
 
 struct RevokedTokensView: ResponseEncodable {
@@ -65,6 +66,15 @@ struct RideRequestView: ResponseEncodable {
 
 struct RideRequestList: ResponseEncodable {
     var rideRequests: [RideRequestView]
+    /// Pass as `after` for the next page; null on the last page.
+    var nextAfter: String?
+
+    func encode(to encoder: any Encoder) throws {
+        enum Keys: String, CodingKey { case rideRequests, nextAfter }
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(rideRequests, forKey: .rideRequests)
+        try container.encode(nextAfter, forKey: .nextAfter)
+    }
 }
 
 struct RideView: ResponseEncodable {
@@ -72,17 +82,23 @@ struct RideView: ResponseEncodable {
     var requestId: String
     var passengerId: String
     var driverId: String
+    /// Names, so the passenger's guide can say "your driver is Ben, blue Toyota Prius".
+    var passenger: RideParty
+    var driver: RideParty
     var state: RideState
     var createdAt: Date
     var stateChangedAt: Date
     /// Base64 of the 32-byte ride key; present only for the ride's driver and passenger.
     var key: String?
 
-    init(_ ride: Ride, showKey: Bool) {
+    init(_ detail: RideDetail, showKey: Bool) {
+        let ride = detail.ride
         id = ride.id
         requestId = ride.requestID
         passengerId = ride.passengerID
         driverId = ride.driverID
+        passenger = detail.passenger
+        driver = detail.driver
         state = ride.state
         createdAt = ride.createdAt
         stateChangedAt = ride.stateChangedAt
@@ -105,7 +121,9 @@ struct RidePage: ResponseEncodable {
 
 struct EventView: Encodable {
     var id: Int64
-    var rideId: String
+    var requestId: String
+    /// Absent for a request's events before a driver accepted it.
+    var rideId: String?
     var sequence: Int
     var state: RideState
     var actorId: String
@@ -114,6 +132,7 @@ struct EventView: Encodable {
 
     init(_ event: RideEvent) {
         id = event.id
+        requestId = event.requestID
         rideId = event.rideID
         sequence = event.sequence
         state = event.state

@@ -3,13 +3,15 @@ import Hummingbird
 import RideStore
 
 /// The handlers' shared dependencies. Routes live in `Routes+<Resource>.swift` extensions, each
-/// adding its resource's endpoints (a later `Routes+Dispatch.swift` adds the dispatcher page).
+/// adding its resource's endpoints (`Routes+Dispatch.swift` is the dispatcher page).
 struct RideAPI: Sendable {
     let store: any Store
     let hub: EventHub
     let metrics: ServerMetrics
     /// "sqlite" or "postgresql", for /health.
     let databaseKind: String
+    /// Marks the dispatcher session cookie Secure even without `X-Forwarded-Proto: https`.
+    var secureCookies = false
 
     /// The caller's `Idempotency-Key`, scoped to their account (one client's key never
     /// collides with another's).

@@ -29,15 +29,17 @@ extension RideAPI {
     @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedTokenView> {
         let admin = try context.caller(in: [.admin], to: "issue tokens")
         let key = try idempotencyKey(request, account: admin)
-        _ = try await request.decodeStrict(EmptyBody.self, context: context)
+        let body = try await request.decodeStrict(IssueTokenBody.self, context: context)
         let accountID = try context.parameters.require("id")
         let secret = APITokenSecret()
-        let issue = try await store.addToken(accountID: accountID, secretHash: secret.hash, idempotency: key)
+        let expiresAt = body.expiresInDays.map { TokenExpiry.date(afterDays: $0) }
+        let issue = try await store.addToken(accountID: accountID, secretHash: secret.hash, expiresAt: expiresAt, idempotency: key)
         if issue.isReplay {
             throw APIError(.conflict, code: "token_already_issued",
                            "this Idempotency-Key already issued token \(issue.token.id); its secret was shown once. Revoke and issue a new one if it was lost")
         }
-        let view = IssuedTokenView(token: secret.text, tokenId: issue.token.id, accountId: accountID, createdAt: issue.token.createdAt)
+        let view = IssuedTokenView(token: secret.text, tokenId: issue.token.id, accountId: accountID,
+                                  createdAt: issue.token.createdAt, expiresAt: issue.token.expiresAt)
         return EditedResponse(status: .created, response: view)
     }
 

@@ -12,7 +12,7 @@ extension RideAPI {
     @Sendable func rideEvents(_ request: Request, context: RideContext) async throws -> Response {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "follow rides")
         let resume = try request.resumePoint() ?? 0
-        let (ride, _) = try await visibleRide(try context.parameters.require("id"), to: account)
+        let ride = try await visibleRide(try context.parameters.require("id"), to: account).0.ride
         let subscription = try await hub.subscribe(.ride(ride.id))
         let store = self.store
         return EventStream(subscription: subscription, history: { after in

@@ -15,19 +15,28 @@ extension RideAPI {
         let key = try idempotencyKey(request, account: passenger)
         let body = try await request.decodeStrict(NewRideRequestBody.self, context: context)
         let created = try await store.createRideRequest(body.model, passengerID: passenger.id, idempotency: key)
+        hub.wake()
         return EditedResponse(status: .created, response: RideRequestView(created, showPassenger: true))
     }
 
     /// Passengers: their own requests, any status. Drivers and dispatchers: open requests,
-    /// without the passenger's account id.
+    /// without the passenger's account id. Both keyset-paged by `limit` and `after`.
     @Sendable func listRideRequests(_ request: Request, context: RideContext) async throws -> RideRequestList {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "list ride requests")
-        if account.role == .passenger {
-            let own = try await store.rideRequests(passengerID: account.id)
-            return RideRequestList(rideRequests: own.map { RideRequestView($0, showPassenger: true) })
+        let limit = try pageLimit(request)
+        let after = request.uri.queryParameters["after"].map(String.init)
+        if let after {
+            // Like rides: an anchor the caller may not see is refused, so paging reveals nothing.
+            guard let anchor = try await store.rideRequest(id: after),
+                  account.role == .passenger ? anchor.passengerID == account.id : true else {
+                throw APIError.invalidParameter("after", "names no ride request you can see")
+            }
         }
-        let open = try await store.openRideRequests(limit: try pageLimit(request))
-        return RideRequestList(rideRequests: open.map { RideRequestView($0, showPassenger: false) })
+        let page = account.role == .passenger
+            ? try await store.rideRequests(passengerID: account.id, limit: limit, after: after)
+            : try await store.openRideRequests(limit: limit, after: after)
+        return RideRequestList(rideRequests: page.map { RideRequestView($0, showPassenger: account.role == .passenger) },
+                               nextAfter: page.count == limit ? page.last?.id : nil)
     }
 
     /// 200 with the ride (and its key) for the one driver who wins; 409 for everyone else.
@@ -39,7 +48,10 @@ extension RideAPI {
         do {
             let ride = try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32), idempotency: key)
             hub.wake()
-            return RideView(ride, showKey: true)
+            let passenger = try await store.account(id: ride.passengerID)
+            let detail = RideDetail(ride: ride, passenger: RideParty(name: passenger?.displayName ?? ""),
+                                    driver: RideParty(name: driver.displayName, vehicle: driver.vehicle))
+            return RideView(detail, showKey: true)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be accepted")
         } catch StoreError.notFound {
@@ -58,6 +70,7 @@ extension RideAPI {
         }
         do {
             let cancelled = try await store.cancelRideRequest(id: requestID, by: passenger.id, idempotency: key)
+            hub.wake()
             return RideRequestView(cancelled, showPassenger: true)
         } catch StoreError.illegalTransition(let from, _) {
             let advice = from == .accepted ? "; cancel the ride\(existing.rideID.map { " \($0)" } ?? "") instead" : ""

@@ -14,11 +14,11 @@ extension RideAPI {
 
     /// The ride and how the caller relates to it; 404 when the caller may not see it, exactly
     /// as for a ride that does not exist.
-    func visibleRide(_ id: String, to account: Account) async throws -> (Ride, RideRelation) {
-        guard let ride = try await store.ride(id: id), let relation = RideRelation(account, to: ride) else {
+    func visibleRide(_ id: String, to account: Account) async throws -> (RideDetail, RideRelation) {
+        guard let detail = try await store.rideDetail(id: id), let relation = RideRelation(account, to: detail.ride) else {
             throw APIError.notFound("ride \(id)")
         }
-        return (ride, relation)
+        return (detail, relation)
     }
 
     /// Dispatchers: every active ride. Passengers and drivers: their own rides, any state.
@@ -33,15 +33,15 @@ extension RideAPI {
             }
         }
         let scope: RideFilter.Scope = account.role == .dispatcher ? .active : .participant(account.id)
-        let rides = try await store.rides(RideFilter(scope: scope, limit: limit, after: after))
-        let views = rides.map { ride in RideView(ride, showKey: RideRelation(account, to: ride)?.seesKey ?? false) }
-        return RidePage(rides: views, nextAfter: rides.count == limit ? rides.last?.id : nil)
+        let rides = try await store.rideDetails(RideFilter(scope: scope, limit: limit, after: after))
+        let views = rides.map { detail in RideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
+        return RidePage(rides: views, nextAfter: rides.count == limit ? rides.last?.ride.id : nil)
     }
 
     @Sendable func getRide(_ request: Request, context: RideContext) async throws -> RideView {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "view rides")
-        let (ride, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
-        return RideView(ride, showKey: relation.seesKey)
+        let (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
+        return RideView(detail, showKey: relation.seesKey)
     }
 
     @Sendable func arrive(_ request: Request, context: RideContext) async throws -> RideView {
@@ -65,11 +65,12 @@ extension RideAPI {
         let reason = state == .cancelled
             ? try await request.decodeStrict(CancelBody.self, context: context).reason
             : try await request.decodeStrict(EmptyBody.self, context: context).reasonless
-        let (ride, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
-        guard allowed.contains(relation) else { throw APIError.notFound("ride \(ride.id)") }
-        let moved = try await store.transition(rideID: ride.id, to: state, by: account.id, detail: reason, idempotency: key)
+        var (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
+        guard allowed.contains(relation) else { throw APIError.notFound("ride \(detail.ride.id)") }
+        // The stored result (not a re-read) is what a retry with the same key must see again.
+        detail.ride = try await store.transition(rideID: detail.ride.id, to: state, by: account.id, detail: reason, idempotency: key)
         hub.wake()
-        return RideView(moved, showKey: relation.seesKey)
+        return RideView(detail, showKey: relation.seesKey)
     }
 
     /// Validates the proof's shape now; checking it against the rotating identity belongs to

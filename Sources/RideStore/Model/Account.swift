@@ -40,4 +40,6 @@ public struct APIToken: Codable, Equatable, Sendable {
     public var accountID: String
     public var createdAt: Date
     public var revokedAt: Date?
+    /// After this the token is refused exactly like a revoked one; nil: never expires.
+    public var expiresAt: Date?
 }

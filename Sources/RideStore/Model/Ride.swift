@@ -32,6 +32,32 @@ public struct Ride: Codable, Equatable, Sendable {
     public var stateChangedAt: Date
 }
 
+/// Who a ride's people are, for whoever may see the ride: the passenger's guide says "your
+/// driver is Ben, blue Toyota Prius"; dispatchers see names, not account ids.
+public struct RideParty: Codable, Equatable, Sendable {
+    public var name: String
+    /// Drivers only.
+    public var vehicle: String?
+
+    public init(name: String, vehicle: String? = nil) {
+        self.name = name
+        self.vehicle = vehicle
+    }
+}
+
+/// A ride joined with its passenger's and driver's accounts.
+public struct RideDetail: Equatable, Sendable {
+    public var ride: Ride
+    public var passenger: RideParty
+    public var driver: RideParty
+
+    public init(ride: Ride, passenger: RideParty, driver: RideParty) {
+        self.ride = ride
+        self.passenger = passenger
+        self.driver = driver
+    }
+}
+
 public struct RideFilter: Sendable, Equatable {
     public enum Scope: Sendable, Equatable {
         /// Every active ride (dispatchers).

@@ -70,6 +70,24 @@ enum PostgresMigrations {
                 PRIMARY KEY (account_id, key))
             """,
         ]),
+        // Request-level events (see the SQLite migration v2) and token expiry.
+        ("v2", [
+            "ALTER TABLE api_token ADD COLUMN expires_at timestamptz",
+            "ALTER TABLE ride_event ADD COLUMN request_id text REFERENCES ride_request(id)",
+            "UPDATE ride_event e SET request_id = r.request_id FROM ride r WHERE r.id = e.ride_id",
+            "ALTER TABLE ride_event ALTER COLUMN request_id SET NOT NULL",
+            "ALTER TABLE ride_event ALTER COLUMN ride_id DROP NOT NULL",
+            "ALTER TABLE ride_event DROP CONSTRAINT ride_event_ride_id_sequence_key",
+            "ALTER TABLE ride_event ADD CONSTRAINT ride_event_request_sequence UNIQUE (request_id, sequence)",
+            "CREATE INDEX ride_event_ride ON ride_event (ride_id)",
+            // Listings walk in (created_at, id) order and stop after a page (see SQLite v2).
+            "CREATE INDEX ride_created ON ride (created_at, id)",
+            "CREATE INDEX ride_request_created ON ride_request (created_at, id)",
+            """
+            INSERT INTO ride_event (request_id, ride_id, sequence, state, actor_id, at)
+            SELECT id, NULL, 1, 'requested', passenger_id, created_at FROM ride_request WHERE status = 'open' ORDER BY created_at, id
+            """,
+        ]),
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {

@@ -18,7 +18,13 @@ enum PGColumns {
     static let account = "id, role, display_name, vehicle, created_at"
     static let request = "id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, ride_id"
     static let ride = "id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at"
-    static let event = "id, ride_id, sequence, state, actor_id, at, detail"
+    static let event = "id, request_id, ride_id, sequence, state, actor_id, at, detail"
+    /// A ride joined with its people; decoded by `RideDetail(row:)`.
+    static let rideDetail = """
+        r.id, r.request_id, r.passenger_id, r.driver_id, r.state, r.key, r.created_at, r.state_changed_at,
+        p.display_name, d.display_name, d.vehicle
+        FROM ride r JOIN account p ON p.id = r.passenger_id JOIN account d ON d.id = r.driver_id
+        """
 }
 
 extension Account {
@@ -46,11 +52,22 @@ extension Ride {
     }
 }
 
+extension RideDetail {
+    init(row: PostgresRow) throws {
+        let (id, request, passenger, driver, state, key, created, changed, passengerName, driverName, vehicle) =
+            try row.decode((String, String, String, String, String, Data, Date, Date, String, String, String?).self)
+        let ride = Ride(id: id, requestID: request, passengerID: passenger, driverID: driver, state: try stored(state), key: key,
+                        createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds)
+        self.init(ride: ride, passenger: RideParty(name: passengerName), driver: RideParty(name: driverName, vehicle: vehicle))
+    }
+}
+
 extension RideEvent {
     init(row: PostgresRow) throws {
-        let (id, ride, sequence, state, actor, at, detail) =
-            try row.decode((Int64, String, Int, String, String, Date, String?).self)
-        self.init(id: id, rideID: ride, sequence: sequence, state: try stored(state), actorID: actor, at: at.wholeMilliseconds, detail: detail)
+        let (id, request, ride, sequence, state, actor, at, detail) =
+            try row.decode((Int64, String, String?, Int, String, String, Date, String?).self)
+        self.init(id: id, requestID: request, rideID: ride, sequence: sequence, state: try stored(state), actorID: actor,
+                  at: at.wholeMilliseconds, detail: detail)
     }
 }
 

@@ -2,49 +2,6 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
-        try await idempotent(idempotency, operation: "create-request") { conn in
-            let r = RideRequest(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
-                                pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
-                                status: .open, createdAt: .storeNow, rideID: nil)
-            try await conn.query("""
-                INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at)
-                VALUES (\(r.id), \(r.passengerID), \(r.passengerName), \(r.pickup), \(r.dropoff), \(r.accessibilityNotes), \(r.status.rawValue), \(r.createdAt))
-                """, logger: self.logger)
-            return r
-        }
-    }
-
-    public func rideRequest(id: String) async throws -> RideRequest? {
-        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id)", logger: self.logger).all(RideRequest.init).first }
-    }
-
-    public func openRideRequests(limit: Int) async throws -> [RideRequest] {
-        try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE status = 'open' ORDER BY created_at, id LIMIT \(limit)", logger: self.logger).all(RideRequest.init)
-        }
-    }
-
-    public func rideRequests(passengerID: String) async throws -> [RideRequest] {
-        try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE passenger_id = \(passengerID) ORDER BY created_at, id", logger: self.logger).all(RideRequest.init)
-        }
-    }
-
-    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
-        try await idempotent(idempotency, operation: "cancel-request:\(id)") { conn in
-            guard var request = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id) FOR UPDATE", logger: self.logger).all(RideRequest.init).first else {
-                throw StoreError.notFound("ride request \(id)")
-            }
-            guard request.status == .open else {
-                throw StoreError.illegalTransition(from: request.status == .accepted ? .accepted : .cancelled, to: .cancelled)
-            }
-            request.status = .cancelled
-            try await conn.query("UPDATE ride_request SET status = 'cancelled' WHERE id = \(id)", logger: self.logger)
-            return request
-        }
-    }
-
     public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride {
         try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
             let rideID = StoreID.make()
@@ -65,8 +22,7 @@ extension PostgresStore {
                 INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at)
                 VALUES (\(ride.id), \(ride.requestID), \(ride.passengerID), \(ride.driverID), \(ride.state.rawValue), \(ride.key), \(now), \(now))
                 """, logger: self.logger)
-            try await self.appendEvent(conn, rideID: rideID, state: .requested, actor: request.passengerID, at: request.createdAt, detail: nil)
-            try await self.appendEvent(conn, rideID: rideID, state: .accepted, actor: driverID, at: now, detail: nil)
+            try await self.appendEvent(conn, requestID: requestID, rideID: rideID, state: .accepted, actor: driverID, at: now, detail: nil)
             return ride
         }
     }
@@ -81,7 +37,7 @@ extension PostgresStore {
             ride.state = state
             ride.stateChangedAt = .storeNow
             try await conn.query("UPDATE ride SET state = \(state.rawValue), state_changed_at = \(ride.stateChangedAt) WHERE id = \(rideID)", logger: self.logger)
-            try await self.appendEvent(conn, rideID: rideID, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
+            try await self.appendEvent(conn, requestID: ride.requestID, rideID: rideID, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
             return ride
         }
     }
@@ -90,22 +46,26 @@ extension PostgresStore {
         try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(id)", logger: self.logger).all(Ride.init).first }
     }
 
-    public func rides(_ filter: RideFilter) async throws -> [Ride] {
+    public func rideDetail(id: String) async throws -> RideDetail? {
+        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.rideDetail) WHERE r.id = \(id)", logger: self.logger).all(RideDetail.init).first }
+    }
+
+    public func rideDetails(_ filter: RideFilter) async throws -> [RideDetail] {
         let after = filter.after ?? ""
         return try await mapped {
             switch filter.scope {
             case .active:
                 return try await self.client.query("""
-                    SELECT \(unescaped: PGColumns.ride) FROM ride r WHERE state NOT IN ('completed', 'cancelled')
-                    AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
-                    ORDER BY created_at, id LIMIT \(filter.limit)
-                    """, logger: self.logger).all(Ride.init)
+                    SELECT \(unescaped: PGColumns.rideDetail) WHERE r.state NOT IN ('completed', 'cancelled')
+                    AND (\(after) = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
+                    ORDER BY r.created_at, r.id LIMIT \(filter.limit)
+                    """, logger: self.logger).all(RideDetail.init)
             case .participant(let account):
                 return try await self.client.query("""
-                    SELECT \(unescaped: PGColumns.ride) FROM ride r WHERE (passenger_id = \(account) OR driver_id = \(account))
-                    AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
-                    ORDER BY created_at, id LIMIT \(filter.limit)
-                    """, logger: self.logger).all(Ride.init)
+                    SELECT \(unescaped: PGColumns.rideDetail) WHERE (r.passenger_id = \(account) OR r.driver_id = \(account))
+                    AND (\(after) = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
+                    ORDER BY r.created_at, r.id LIMIT \(filter.limit)
+                    """, logger: self.logger).all(RideDetail.init)
             }
         }
     }
@@ -122,21 +82,6 @@ extension PostgresStore {
             }
             return counts
         }
-    }
-
-    func appendEvent(_ conn: PostgresConnection, rideID: String, state: RideState, actor: String, at: Date, detail: String?) async throws {
-        // Event ids must become visible in id order, or a listener resuming after id N could
-        // miss an N-1 that committed later; one lock per transaction keeps appends in order.
-        try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
-        // NOTIFY is queued with the transaction and delivered at commit, so every server
-        // process re-reads the history exactly when the event becomes visible to it.
-        try await conn.query("""
-            WITH appended AS (
-                INSERT INTO ride_event (ride_id, sequence, state, actor_id, at, detail)
-                SELECT \(rideID), COALESCE(MAX(sequence), 0) + 1, \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE ride_id = \(rideID)
-                RETURNING id)
-            SELECT pg_notify(\(Self.eventChannel), id::text) FROM appended
-            """, logger: self.logger)
     }
 
     /// Runs `body` in a transaction once per idempotency key; retries get the stored result.

@@ -113,24 +113,26 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+    public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyKey?) async throws -> TokenIssue {
         let newID = StoreID.make()
         let token = try await idempotent(idempotency, operation: "add-token:\(accountID)") { conn in
             guard try await conn.query("SELECT 1 FROM account WHERE id = \(accountID)", logger: self.logger).all({ $0 }).count == 1 else {
                 throw StoreError.notFound("account \(accountID)")
             }
-            let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil)
-            try await conn.query("INSERT INTO api_token (id, account_id, secret_hash, created_at) VALUES (\(token.id), \(accountID), \(secretHash), \(token.createdAt))", logger: self.logger)
+            let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil, expiresAt: expiresAt)
+            try await conn.query("INSERT INTO api_token (id, account_id, secret_hash, created_at, expires_at) VALUES (\(token.id), \(accountID), \(secretHash), \(token.createdAt), \(expiresAt))", logger: self.logger)
             return token
         }
         return TokenIssue(token: token, isReplay: token.id != newID)
     }
 
     public func authenticate(secretHash: Data) async throws -> Account? {
-        try await mapped {
+        let now = Date.storeNow
+        return try await mapped {
             try await self.client.query("""
                 SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at FROM account a
                 JOIN api_token t ON t.account_id = a.id WHERE t.secret_hash = \(secretHash) AND t.revoked_at IS NULL
+                AND (t.expires_at IS NULL OR t.expires_at > \(now))
                 """, logger: self.logger).all(Account.init).first
         }
     }
@@ -145,7 +147,7 @@ public final class PostgresStore: Store {
 
     public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
         try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE ride_id = \(rideID) AND id > \(id) ORDER BY id", logger: self.logger).all(RideEvent.init)
+            try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE request_id = (SELECT request_id FROM ride WHERE id = \(rideID)) AND id > \(id) ORDER BY id", logger: self.logger).all(RideEvent.init)
         }
     }
 

@@ -66,6 +66,40 @@ enum SQLiteMigrations {
                 t.primaryKey(["accountID", "key"])
             }
         }
+        // Request-level events (a new request reaches dispatchers before any driver accepts it),
+        // so an event belongs to a request and, from acceptance on, to its ride; token expiry.
+        m.registerMigration("v2") { db in
+            try db.alter(table: "apiToken") { t in t.add(column: "expiresAt", .double) }
+            try db.create(table: "rideEvent_v2") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("requestID", .text).notNull().references("rideRequest")
+                t.column("rideID", .text).references("ride")
+                t.column("sequence", .integer).notNull()
+                t.column("state", .text).notNull()
+                t.column("actorID", .text).notNull()
+                t.column("at", .double).notNull()
+                t.column("detail", .text)
+                t.uniqueKey(["requestID", "sequence"])
+            }
+            // Ids are kept, so a client's Last-Event-ID stays valid across the upgrade.
+            try db.execute(sql: """
+                INSERT INTO rideEvent_v2 (id, requestID, rideID, sequence, state, actorID, at, detail)
+                SELECT e.id, r.requestID, e.rideID, e.sequence, e.state, e.actorID, e.at, e.detail
+                FROM rideEvent e JOIN ride r ON r.id = e.rideID ORDER BY e.id
+                """)
+            try db.drop(table: "rideEvent")
+            try db.rename(table: "rideEvent_v2", to: "rideEvent")
+            try db.create(index: "rideEvent_ride", on: "rideEvent", columns: ["rideID"])
+            // Listings walk rides and requests in (createdAt, id) order and stop after a page;
+            // without these every page sorted the whole table first.
+            try db.create(index: "ride_created", on: "ride", columns: ["createdAt", "id"])
+            try db.create(index: "rideRequest_created", on: "rideRequest", columns: ["createdAt", "id"])
+            // Requests still open had no event yet; their history must start like new ones'.
+            try db.execute(sql: """
+                INSERT INTO rideEvent (requestID, rideID, sequence, state, actorID, at)
+                SELECT id, NULL, 1, 'requested', passengerID, createdAt FROM rideRequest WHERE status = 'open' ORDER BY createdAt, id
+                """)
+        }
         return m
     }
 }

@@ -2,50 +2,6 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
-        try await write { db in
-            try Self.idempotent(db, idempotency, operation: "create-request") {
-                let request = RideRequest(
-                    id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
-                    pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
-                    status: .open, createdAt: .storeNow, rideID: nil)
-                return try request.inserted(db)
-            }
-        }
-    }
-
-    public func rideRequest(id: String) async throws -> RideRequest? {
-        try await read { db in try RideRequest.fetchOne(db, key: id) }
-    }
-
-    public func openRideRequests(limit: Int) async throws -> [RideRequest] {
-        try await read { db in
-            try RideRequest.filter(Column("status") == RideRequest.Status.open)
-                .order(Column("createdAt"), Column("id")).limit(limit).fetchAll(db)
-        }
-    }
-
-    public func rideRequests(passengerID: String) async throws -> [RideRequest] {
-        try await read { db in
-            try RideRequest.filter(Column("passengerID") == passengerID)
-                .order(Column("createdAt"), Column("id")).fetchAll(db)
-        }
-    }
-
-    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
-        try await write { db in
-            try Self.idempotent(db, idempotency, operation: "cancel-request:\(id)") {
-                guard var request = try RideRequest.fetchOne(db, key: id) else { throw StoreError.notFound("ride request \(id)") }
-                guard request.status == .open else {
-                    throw StoreError.illegalTransition(from: request.status == .accepted ? .accepted : .cancelled, to: .cancelled)
-                }
-                request.status = .cancelled
-                try request.update(db)
-                return request
-            }
-        }
-    }
-
     public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "accept:\(requestID)") {
@@ -64,8 +20,7 @@ extension SQLiteStore {
                 let now = Date.storeNow
                 let ride = try Ride(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
                                     state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now).inserted(db)
-                try Self.appendEvent(db, ride: ride, state: .requested, actor: request.passengerID, at: request.createdAt, detail: nil)
-                try Self.appendEvent(db, ride: ride, state: .accepted, actor: driverID, at: now, detail: nil)
+                try Self.appendEvent(db, requestID: requestID, rideID: ride.id, state: .accepted, actor: driverID, at: now, detail: nil)
                 return ride
             }
         }
@@ -79,7 +34,7 @@ extension SQLiteStore {
                 ride.state = state
                 ride.stateChangedAt = .storeNow
                 try ride.update(db)
-                try Self.appendEvent(db, ride: ride, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
+                try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
                 return ride
             }
         }
@@ -89,21 +44,43 @@ extension SQLiteStore {
         try await read { db in try Ride.fetchOne(db, key: id) }
     }
 
-    public func rides(_ filter: RideFilter) async throws -> [Ride] {
+    /// One statement for ride and people, so a listing page costs one query, not 1 + 2n.
+    private static let detailSelect = """
+        SELECT ride.*, p.displayName AS passengerName, d.displayName AS driverName, d.vehicle AS driverVehicle
+        FROM ride JOIN account p ON p.id = ride.passengerID JOIN account d ON d.id = ride.driverID
+        """
+
+    private static func detail(_ row: Row) throws -> RideDetail {
+        RideDetail(ride: try Ride(row: row), passenger: RideParty(name: row["passengerName"]),
+                   driver: RideParty(name: row["driverName"], vehicle: row["driverVehicle"]))
+    }
+
+    public func rideDetail(id: String) async throws -> RideDetail? {
         try await read { db in
-            var query = Ride.all()
+            try Row.fetchOne(db.cachedStatement(sql: Self.detailSelect + " WHERE ride.id = ?"), arguments: [id]).map(Self.detail)
+        }
+    }
+
+    public func rideDetails(_ filter: RideFilter) async throws -> [RideDetail] {
+        try await read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
             switch filter.scope {
             case .active:
-                query = query.filter([RideState.completed, .cancelled].contains(Column("state")) == false)
+                conditions.append("ride.state NOT IN ('completed', 'cancelled')")
             case .participant(let accountID):
-                query = query.filter(Column("passengerID") == accountID || Column("driverID") == accountID)
+                conditions.append("(ride.passengerID = ? OR ride.driverID = ?)")
+                arguments += [accountID, accountID]
             }
             if let after = filter.after {
                 guard let anchor = try Ride.fetchOne(db, key: after) else { return [] }
-                query = query.filter(Column("createdAt") > anchor.createdAt.sqlValue
-                    || (Column("createdAt") == anchor.createdAt.sqlValue && Column("id") > anchor.id))
+                // A row value, so the (createdAt, id) index can seek to the anchor.
+                conditions.append("(ride.createdAt, ride.id) > (?, ?)")
+                arguments += [anchor.createdAt.sqlValue, anchor.id]
             }
-            return try query.order(Column("createdAt"), Column("id")).limit(filter.limit).fetchAll(db)
+            arguments += [filter.limit]
+            let sql = Self.detailSelect + " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY ride.createdAt, ride.id LIMIT ?"
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.detail)
         }
     }
 
@@ -118,18 +95,12 @@ extension SQLiteStore {
         }
     }
 
-    static func appendEvent(_ db: Database, ride: Ride, state: RideState, actor: String, at: Date, detail: String?) throws {
-        let last = try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM rideEvent WHERE rideID = ?", arguments: [ride.id]) ?? 0
-        try db.execute(sql: "INSERT INTO rideEvent (rideID, sequence, state, actorID, at, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [ride.id, last + 1, state, actor, at.sqlValue, detail])
-    }
-
     /// Runs `body` once per idempotency key: a retry returns the stored first result and
     /// writes nothing. The result is stored in the caller's transaction, so it commits
     /// (or not) together with the write it describes.
     static func idempotent<T: Codable>(_ db: Database, _ key: IdempotencyKey?, operation: String, _ body: () throws -> T) throws -> T {
         guard let key else { return try body() }
-        if let row = try Row.fetchOne(db, sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?",
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
                                       arguments: [key.accountID, key.key]) {
             guard row["operation"] == operation else { throw StoreError.idempotencyKeyReused(key.key) }
             return try JSONDecoder().decode(T.self, from: row["result"] as Data)

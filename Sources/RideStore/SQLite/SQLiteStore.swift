@@ -73,14 +73,14 @@ public final class SQLiteStore: Store {
         try await read { db in try Account.order(Column("createdAt"), Column("id")).fetchAll(db) }
     }
 
-    public func addToken(accountID: String, secretHash: Data, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+    public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyKey?) async throws -> TokenIssue {
         let newID = StoreID.make()
         let token = try await write { db in
             try Self.idempotent(db, idempotency, operation: "add-token:\(accountID)") {
                 guard try Account.exists(db, key: accountID) else { throw StoreError.notFound("account \(accountID)") }
-                let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil)
-                try db.execute(sql: "INSERT INTO apiToken (id, accountID, secretHash, createdAt) VALUES (?, ?, ?, ?)",
-                               arguments: [token.id, token.accountID, secretHash, token.createdAt.sqlValue])
+                let token = APIToken(id: newID, accountID: accountID, createdAt: .storeNow, revokedAt: nil, expiresAt: expiresAt)
+                try db.execute(sql: "INSERT INTO apiToken (id, accountID, secretHash, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [token.id, token.accountID, secretHash, token.createdAt.sqlValue, expiresAt?.sqlValue])
                 return token
             }
         }
@@ -88,11 +88,14 @@ public final class SQLiteStore: Store {
     }
 
     public func authenticate(secretHash: Data) async throws -> Account? {
-        try await read { db in
-            try Account.fetchOne(db, sql: """
+        let now = Date.storeNow.sqlValue
+        return try await read { db in
+            // Cached statements skip re-preparing (and GRDB's per-prepare authorizer) on the hot paths.
+            try Account.fetchOne(db.cachedStatement(sql: """
                 SELECT account.* FROM account JOIN apiToken ON apiToken.accountID = account.id
                 WHERE apiToken.secretHash = ? AND apiToken.revokedAt IS NULL
-                """, arguments: [secretHash])
+                AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?)
+                """), arguments: [secretHash, now])
         }
     }
 
@@ -110,7 +113,9 @@ public final class SQLiteStore: Store {
 
     public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
         try await read { db in
-            try RideEvent.filter(Column("rideID") == rideID && Column("id") > id).order(Column("id")).fetchAll(db)
+            try RideEvent.fetchAll(db, sql: """
+                SELECT * FROM rideEvent WHERE requestID = (SELECT requestID FROM ride WHERE id = ?) AND id > ? ORDER BY id
+                """, arguments: [rideID, id])
         }
     }
 

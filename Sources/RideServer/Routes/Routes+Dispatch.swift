@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RideStore
+
+/// `/dispatch`: the dispatchers' web page. Server-rendered, so it works without JavaScript;
+/// with it, it follows the event stream live (see `DispatchAssets.js`).
+extension RideAPI {
+    func addDispatchRoutes(_ routes: RouteRegistrar) {
+        routes.get("/dispatch", use: dispatchPage)
+        routes.get("/dispatch/board", use: dispatchBoardFragment)
+        routes.get("/dispatch/login", use: loginPage)
+        routes.post("/dispatch/login", use: login)
+        routes.post("/dispatch/logout", use: logout)
+        routes.post("/dispatch/rides/{id}/cancel", use: cancelFromPage)
+        routes.get("/dispatch/assets/dispatch.css", use: { _, _ in DispatchRenderer.response(DispatchAssets.css, contentType: "text/css; charset=utf-8") })
+        routes.get("/dispatch/assets/dispatch.js", use: { _, _ in DispatchRenderer.response(DispatchAssets.js, contentType: "text/javascript; charset=utf-8") })
+    }
+
+    @Sendable func dispatchPage(_ request: Request, context: RideContext) async throws -> Response {
+        guard let (account, token) = try await dispatcherSession(request) else {
+            return DispatchRenderer.redirect(to: "/dispatch/login", cookie: endedSessionCookie(request))
+        }
+        var notice: String?
+        if let id = request.uri.queryParameters["cancelled"].map(String.init), let detail = try await store.rideDetail(id: id) {
+            notice = "The ride for \(detail.passenger.name) is \(detail.ride.state.rawValue)."
+        }
+        return DispatchRenderer.page("dispatch", try await board(request, account: account, token: token, notice: notice))
+    }
+
+    /// The tables alone, for the page's script; 401 instead of a redirect so the script knows.
+    @Sendable func dispatchBoardFragment(_ request: Request, context: RideContext) async throws -> Response {
+        guard let (account, token) = try await dispatcherSession(request) else {
+            throw APIError.unauthenticated("sign in at /dispatch/login")
+        }
+        return DispatchRenderer.page("board", try await board(request, account: account, token: token, notice: nil))
+    }
+
+    @Sendable func loginPage(_ request: Request, context: RideContext) async throws -> Response {
+        DispatchRenderer.page("login", ["error": [String]()])
+    }
+
+    @Sendable func login(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var token: String? }
+        let form = try await request.decodeForm(Form.self)
+        guard let token = form.token.flatMap({ APITokenSecret(presented: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            return DispatchRenderer.page("login", ["error": ["That is not a RideBeacon token; tokens start with rb_."]], status: .unauthorized)
+        }
+        guard let account = try await store.authenticate(secretHash: token.hash) else {
+            return DispatchRenderer.page("login", ["error": ["That token is unknown, revoked or expired."]], status: .unauthorized)
+        }
+        guard account.role == .dispatcher else { throw Self.notADispatcher }
+        context.logger.info("dispatcher signed in", metadata: ["account_id": .string(account.id)])
+        let cookie = DispatchSession.signInCookie(token, secure: DispatchSession.isSecure(request, configured: secureCookies))
+        return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
+    }
+
+    @Sendable func logout(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var csrf: String? }
+        let form = try await request.decodeForm(Form.self)
+        if let token = DispatchSession.token(in: request), !DispatchSession.csrfMatches(form.csrf, token: token) {
+            throw Self.staleForm
+        }
+        let cookie = DispatchSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies))
+        return DispatchRenderer.redirect(to: "/dispatch/login", cookie: cookie)
+    }
+
+    @Sendable func cancelFromPage(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var csrf: String? }
+        guard let (account, token) = try await dispatcherSession(request) else {
+            throw APIError.unauthenticated("your session has ended; sign in again at /dispatch/login")
+        }
+        let form = try await request.decodeForm(Form.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let id = try context.parameters.require("id")
+        guard let detail = try await store.rideDetail(id: id) else { throw APIError.notFound("ride \(id)") }
+        do {
+            _ = try await store.transition(rideID: id, to: .cancelled, by: account.id, detail: "cancelled on the dispatcher page", idempotency: nil)
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "The ride for \(detail.passenger.name) is already \(from.rawValue); there is nothing to cancel.")
+        }
+        hub.wake()
+        return DispatchRenderer.redirect(to: "/dispatch?cancelled=\(DispatchBoard.queryEscaped(id))")
+    }
+
+    // MARK: Helpers
+
+    static let notADispatcher = APIError.forbidden("Only dispatchers may use the dispatcher page. Sign in with a dispatcher's token.")
+    static let staleForm = APIError.forbidden("This form does not belong to your session (it may be from before you signed in again). Reload the page and try again.")
+
+    /// The session's account if it is a dispatcher's; nil without a working session; 403 for
+    /// anyone else.
+    func dispatcherSession(_ request: Request) async throws -> (Account, APITokenSecret)? {
+        guard let (account, token) = try await DispatchSession.account(for: request, store: store) else { return nil }
+        guard account.role == .dispatcher else { throw Self.notADispatcher }
+        return (account, token)
+    }
+
+    /// Clears a cookie whose token stopped working, so the browser does not keep sending it.
+    func endedSessionCookie(_ request: Request) -> Cookie? {
+        DispatchSession.token(in: request) == nil ? nil
+            : DispatchSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies))
+    }
+
+    func board(_ request: Request, account: Account, token: APITokenSecret, notice: String?) async throws -> DispatchBoard {
+        let after = request.uri.queryParameters["after"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        let size = APILimits.defaultPageSize
+        // Read before the lists: the page's stream replays everything after it, so a change
+        // between this read and the browser connecting is not missed (at worst seen twice).
+        let lastEventID = try await store.lastEventID()
+        let rides = try await store.rideDetails(RideFilter(scope: .active, limit: size + 1, after: after))
+        let requests = try await store.openRideRequests(limit: size)
+        return DispatchBoard(rides: Array(rides.prefix(size)), hasMore: rides.count > size, requests: requests, pageSize: size,
+                             after: after, csrf: DispatchSession.csrfToken(for: token), dispatcher: account,
+                             lastEventID: lastEventID, notice: notice)
+    }
+}
+
+extension Request {
+    /// An `application/x-www-form-urlencoded` body (already size-limited by `BodyLimitMiddleware`).
+    func decodeForm<T: Decodable>(_ type: T.Type) async throws -> T {
+        let buffer = try await body.collect(upTo: APILimits.maxBodyBytes)
+        do {
+            return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
+        } catch {
+            throw APIError(.badRequest, code: "invalid_form", "the form could not be read")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
+        try await idempotent(idempotency, operation: "create-request") { conn in
+            let r = RideRequest(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
+                                pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
+                                status: .open, createdAt: .storeNow, rideID: nil)
+            try await conn.query("""
+                INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at)
+                VALUES (\(r.id), \(r.passengerID), \(r.passengerName), \(r.pickup), \(r.dropoff), \(r.accessibilityNotes), \(r.status.rawValue), \(r.createdAt))
+                """, logger: self.logger)
+            try await self.appendEvent(conn, requestID: r.id, rideID: nil, state: .requested, actor: passengerID, at: r.createdAt, detail: nil)
+            return r
+        }
+    }
+
+    public func rideRequest(id: String) async throws -> RideRequest? {
+        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id)", logger: self.logger).all(RideRequest.init).first }
+    }
+
+    public func openRideRequests(limit: Int, after: String?) async throws -> [RideRequest] {
+        let after = after ?? ""
+        return try await mapped {
+            try await self.client.query("""
+                SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE status = 'open'
+                AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride_request WHERE id = \(after)))
+                ORDER BY created_at, id LIMIT \(limit)
+                """, logger: self.logger).all(RideRequest.init)
+        }
+    }
+
+    public func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequest] {
+        let after = after ?? ""
+        return try await mapped {
+            try await self.client.query("""
+                SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE passenger_id = \(passengerID)
+                AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride_request WHERE id = \(after)))
+                ORDER BY created_at, id LIMIT \(limit)
+                """, logger: self.logger).all(RideRequest.init)
+        }
+    }
+
+    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
+        try await idempotent(idempotency, operation: "cancel-request:\(id)") { conn in
+            guard var request = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id) FOR UPDATE", logger: self.logger).all(RideRequest.init).first else {
+                throw StoreError.notFound("ride request \(id)")
+            }
+            guard request.status == .open else {
+                throw StoreError.illegalTransition(from: request.status == .accepted ? .accepted : .cancelled, to: .cancelled)
+            }
+            request.status = .cancelled
+            try await conn.query("UPDATE ride_request SET status = 'cancelled' WHERE id = \(id)", logger: self.logger)
+            try await self.appendEvent(conn, requestID: id, rideID: nil, state: .cancelled, actor: actorID, at: .storeNow, detail: nil)
+            return request
+        }
+    }
+
+    func appendEvent(_ conn: PostgresConnection, requestID: String, rideID: String?, state: RideState, actor: String, at: Date, detail: String?) async throws {
+        // Event ids must become visible in id order, or a listener resuming after id N could
+        // miss an N-1 that committed later; one lock per transaction keeps appends in order.
+        try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
+        // NOTIFY is queued with the transaction and delivered at commit, so every server
+        // process re-reads the history exactly when the event becomes visible to it.
+        try await conn.query("""
+            WITH appended AS (
+                INSERT INTO ride_event (request_id, ride_id, sequence, state, actor_id, at, detail)
+                SELECT \(requestID), \(rideID), COALESCE(MAX(sequence), 0) + 1, \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE request_id = \(requestID)
+                RETURNING id)
+            SELECT pg_notify(\(Self.eventChannel), id::text) FROM appended
+            """, logger: self.logger)
+    }
+}

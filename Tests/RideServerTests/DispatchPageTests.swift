@@ -1,0 +1,155 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import RideServer
+import RideStore
+import Testing
+
+/// The dispatcher page over HTTP: sign-in, the rendered tables, who may see it, cancelling
+/// with the session's CSRF token, and the session cookie on the event stream. (The page in a
+/// real browser, live, is the end-to-end test's job.)
+@Suite("Dispatcher page", .timeLimit(.minutes(2)))
+struct DispatchPageTests {
+    @Test(arguments: StoreKind.available)
+    func signInSetsAStrictCookieAndThePageListsRidesAndRequests(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let ride = try await world.acceptedRide()
+        _ = try await world.store.createRideRequest(
+            NewRideRequest(passengerName: "Bea", pickup: "Harbour 2", dropoff: "Airport", accessibilityNotes: "wheelchair"),
+            passengerID: world.otherPassenger.id, idempotency: nil)
+        try await world.app().test(.live) { client in
+            let login = try await client.form(.post, "/dispatch/login", "token=\(world.dispatcher.token)")
+            #expect(login.status == .seeOther && login.headers[.location] == "/dispatch")
+            let cookie = try #require(login.headers[.setCookie])
+            #expect(cookie.hasPrefix("rb_dispatch=\(world.dispatcher.token)"))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/") && !cookie.contains("Secure"))
+            let overTLS = try await client.form(.post, "/dispatch/login", "token=\(world.dispatcher.token)", headers: ["X-Forwarded-Proto": "https"])
+            #expect(overTLS.headers[.setCookie]?.contains("Secure") == true)
+
+            let page = try await client.form(.get, "/dispatch", cookie: world.dispatcher.token)
+            #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            let html = page.text
+            let row = try #require(html.firstMatch(of: /<tr data-ride-id="([^"]+)"[^>]*data-state="([a-z]+)">\s*<td class="state">([a-z]+)<\/td><th scope="row">([^<]*)<\/th><td>([^<]*)<\/td><td>([^<]*)<\/td><td class="minutes">(\d+)<\/td>/))
+            #expect(row.1 == ride.id && row.2 == "accepted" && row.3 == "accepted")
+            #expect(row.4 == "Ana" && row.5 == "Ben" && row.6 == "blue Prius" && row.7 == "0")
+            #expect(html.contains(#"<th scope="row">Bea</th><td>Harbour 2</td><td>Airport</td><td>wheelchair</td>"#))
+            #expect(html.contains("<caption>Active rides: 1 shown, oldest first</caption>"))
+            #expect(html.contains(#"<th scope="col">Minutes in state</th>"#))
+            #expect(html.contains(#"aria-live="polite""#))
+            #expect(html.contains(#"<noscript><meta http-equiv="refresh" content="30"></noscript>"#))
+            let lastEventID = try await world.store.lastEventID()
+            #expect(html.contains(#"data-last-event-id="\#(lastEventID)""#))
+            #expect(html.contains(#"aria-label="Cancel the ride for Ana""#))
+
+            // The script's fragment: the tables alone; no session, 401 (the script then signs in).
+            let fragment = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token)
+            #expect(fragment.status == .ok && fragment.text.hasPrefix("<table id=\"rides\">") && !fragment.text.contains("<html"))
+            #expect(try await client.form(.get, "/dispatch/board").status == .unauthorized)
+            let script = try await client.form(.get, "/dispatch/assets/dispatch.js")
+            #expect(script.status == .ok && script.text.contains("new EventSource('/v1/events?after='"))
+        }
+    }
+
+    @Test func onlyDispatchersGetIn() async throws {
+        let world = try await World.make(.sqlite)
+        try await world.app().test(.live) { client in
+            let anonymous = try await client.form(.get, "/dispatch")
+            #expect(anonymous.status == .seeOther && anonymous.headers[.location] == "/dispatch/login")
+            let form = try await client.form(.get, "/dispatch/login")
+            #expect(form.status == .ok && form.text.contains(#"<label for="token">Dispatcher token</label>"#))
+
+            let passenger = try await client.form(.post, "/dispatch/login", "token=\(world.passenger.token)")
+            #expect(passenger.status == .forbidden && passenger.headers[.setCookie] == nil)
+            #expect(passenger.text.contains("Only dispatchers may use the dispatcher page"))
+            let admin = try await client.form(.get, "/dispatch", cookie: world.admin.token)
+            #expect(admin.status == .forbidden && admin.headers[.contentType]?.hasPrefix("text/html") == true)
+
+            let wrong = try await client.form(.post, "/dispatch/login", "token=rb_\(String(repeating: "x", count: 43))")
+            #expect(wrong.status == .unauthorized && wrong.text.contains(#"role="alert""#) && wrong.text.contains("unknown, revoked or expired"))
+
+            // A session ends with its token: the page sends the browser back to sign in and drops the cookie.
+            _ = try await world.store.revokeTokens(accountID: world.dispatcher.id)
+            let revoked = try await client.form(.get, "/dispatch", cookie: world.dispatcher.token)
+            #expect(revoked.status == .seeOther && revoked.headers[.location] == "/dispatch/login")
+            #expect(revoked.headers[.setCookie]?.contains("Max-Age=0") == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func cancellingNeedsTheSessionsFormToken(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.live) { client in
+            let page = try await client.form(.get, "/dispatch", cookie: world.dispatcher.token).text
+            let csrf = String(try #require(page.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
+
+            let forged = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=forged", cookie: world.dispatcher.token)
+            #expect(forged.status == .forbidden)
+            let other = try await world.newDispatcherToken()
+            let foreign = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)", cookie: other)
+            #expect(foreign.status == .forbidden)
+            #expect(try await world.store.ride(id: ride.id)?.state == .accepted)
+
+            let cancelled = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)", cookie: world.dispatcher.token)
+            #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/dispatch?cancelled=\(ride.id)")
+            #expect(try await world.store.ride(id: ride.id)?.state == .cancelled)
+            let history = try await world.store.events(rideID: ride.id, after: 0)
+            #expect(history.last?.actorID == world.dispatcher.id && history.last?.detail == "cancelled on the dispatcher page")
+            let after = try await client.form(.get, "/dispatch?cancelled=\(ride.id)", cookie: world.dispatcher.token).text
+            #expect(after.contains(#"<p class="notice" role="status">The ride for Ana is cancelled.</p>"#))
+            #expect(!after.contains("data-ride-id=\"\(ride.id)\""))
+
+            let again = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)", cookie: world.dispatcher.token)
+            #expect(again.status == .conflict && again.text.contains("already cancelled"))
+
+            let logout = try await client.form(.post, "/dispatch/logout", "csrf=\(csrf)", cookie: world.dispatcher.token)
+            #expect(logout.status == .seeOther && logout.headers[.setCookie]?.contains("Max-Age=0") == true)
+        }
+    }
+
+    /// EventSource cannot send headers, so /v1/events takes the session cookie, from
+    /// dispatchers only; no other API route does.
+    @Test func eventStreamTakesTheDispatcherCookie() async throws {
+        let world = try await World.make(.sqlite)
+        try await world.app().test(.live) { client in
+            let port = try #require(client.port)
+            func stream(cookie: String) async throws -> (HTTPClientResponse, String?) {
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+                request.headers.add(name: "Cookie", value: "rb_dispatch=\(cookie)")
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                var iterator = response.body.makeAsyncIterator()
+                let first = try await iterator.next().map { String(buffer: $0) }
+                return (response, first)
+            }
+            let (dispatcher, opening) = try await stream(cookie: world.dispatcher.token)
+            #expect(dispatcher.status == .ok && dispatcher.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true)
+            #expect(opening?.hasPrefix("retry:") == true)
+            let (passenger, _) = try await stream(cookie: world.passenger.token)
+            #expect(passenger.status == .forbidden)
+            let rides = try await client.call(.get, "/v1/rides", as: nil, headers: ["Cookie": "rb_dispatch=\(world.dispatcher.token)"])
+            #expect(rides.status == .unauthorized)
+        }
+    }
+}
+
+extension World {
+    func newDispatcherToken() async throws -> String {
+        let account = try await store.createAccount(NewAccount(role: .dispatcher, displayName: "Eve"))
+        return try await Self.token(for: account, in: store).token
+    }
+}
+
+extension TestClientProtocol {
+    /// A browser-like request: form body, session cookie, no Authorization header.
+    func form(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, cookie: String? = nil,
+              headers extra: [String: String] = [:]) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = "rb_dispatch=\(cookie)" }
+        if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        for (name, value) in extra { if let name = HTTPField.Name(name) { headers[name] = value } }
+        return try await executeRequest(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+}
