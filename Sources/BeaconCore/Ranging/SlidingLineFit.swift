@@ -103,8 +103,15 @@ struct SlidingLineFit: Sendable {
     /// The fit over the last `recentWindow` seconds only (t, count and span only: slope and `lastResidual` left at 0).
     mutating func fitRecent(varianceFactor: Double = 1) -> Fit? { lean(recent, varianceFactor) }
 
-    /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
-    private mutating func fit(_ sums: Sums, _ factor: Double) -> Fit? {
+    /// The centred sums both fits start from, or nil with fewer than three samples, no time
+    /// spread, or no spread in time after rounding.
+    private struct Centred {
+        var count: Int, span: Double, last: Point, inverseN: Double
+        var stt: Double, sty: Double, syy: Double
+    }
+
+    @inline(__always)
+    private func centred(_ sums: Sums) -> Centred? {
         let count = sums.count
         guard count >= 3, let last = samples.newest else { return nil }
         let first = samples[samples.count - count]
@@ -112,35 +119,32 @@ struct SlidingLineFit: Sendable {
         let inverseN = Self.reciprocal(count)
         let stt = sums.tt - sums.t * sums.t * inverseN
         guard stt > 0 else { return nil }
-        let sty = sums.ty - sums.t * sums.y * inverseN
-        let syy = sums.yy - sums.y * sums.y * inverseN
-        let slope = sty / stt
-        let rss = max(0, syy - slope * sty)
+        return Centred(count: count, span: last.t - first.t, last: last, inverseN: inverseN, stt: stt,
+                       sty: sums.ty - sums.t * sums.y * inverseN, syy: sums.yy - sums.y * sums.y * inverseN)
+    }
+
+    /// Arranged for two divisions and one square root: it runs on every sample of every beacon.
+    private mutating func fit(_ sums: Sums, _ factor: Double) -> Fit? {
+        guard let c = centred(sums) else { return nil }
+        let slope = c.sty / c.stt
+        let rss = max(0, c.syy - slope * c.sty)
         // t = b / SE(b) with Var(b) = factor · σ² / Stt, using b² Stt = b Sty.
-        let variance = max(Self.varianceFloor, rss * Self.reciprocal(count - 2))
-        let magnitude = max(0, slope * sty / (variance * max(1, factor))).squareRoot()
-        let intercept = (sums.y - slope * sums.t) * inverseN
-        let newest = relative(last)
-        return Fit(slope: slope, t: slope < 0 ? -magnitude : magnitude, count: count,
-                   span: last.t - first.t, lastResidual: newest.y - intercept - slope * newest.t)
+        let variance = max(Self.varianceFloor, rss * Self.reciprocal(c.count - 2))
+        let magnitude = max(0, slope * c.sty / (variance * max(1, factor))).squareRoot()
+        let intercept = (sums.y - slope * sums.t) * c.inverseN
+        let newest = relative(c.last)
+        return Fit(slope: slope, t: slope < 0 ? -magnitude : magnitude, count: c.count,
+                   span: c.span, lastResidual: newest.y - intercept - slope * newest.t)
     }
 
     /// Only the t-statistic, with one division: t² = Sty² / (Stt · σ² · factor), where
     /// Stt · σ² = (Syy Stt − Sty²) / (n − 2), floored like `fit`'s variance.
     private mutating func lean(_ sums: Sums, _ factor: Double) -> Fit? {
-        let count = sums.count
-        guard count >= 3, let last = samples.newest else { return nil }
-        let first = samples[samples.count - count]
-        guard last.t > first.t else { return nil }
-        let inverseN = Self.reciprocal(count)
-        let stt = sums.tt - sums.t * sums.t * inverseN
-        guard stt > 0 else { return nil }
-        let sty = sums.ty - sums.t * sums.y * inverseN
-        let syy = sums.yy - sums.y * sums.y * inverseN
-        let scaledVariance = max(Self.varianceFloor * stt, max(0, syy * stt - sty * sty) * Self.reciprocal(count - 2))
-        let magnitude = (sty * sty / (scaledVariance * max(1, factor))).squareRoot()
-        return Fit(slope: 0, t: sty < 0 ? -magnitude : magnitude, count: count,
-                   span: last.t - first.t, lastResidual: 0)
+        guard let c = centred(sums) else { return nil }
+        let scaledVariance = max(Self.varianceFloor * c.stt,
+                                 max(0, c.syy * c.stt - c.sty * c.sty) * Self.reciprocal(c.count - 2))
+        let magnitude = (c.sty * c.sty / (scaledVariance * max(1, factor))).squareRoot()
+        return Fit(slope: 0, t: c.sty < 0 ? -magnitude : magnitude, count: c.count, span: c.span, lastResidual: 0)
     }
 
     /// 1/k for the small counts a window holds, without a division.
