@@ -9,7 +9,7 @@ import Testing
 struct AdminAndServeCLITests {
     @Test func createAccountPrintsOnlyTheTokenAndItWorks() async throws {
         let database = try temporaryDatabase()
-        let created = try run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "blue Prius", "--database", database])
+        let created = try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "blue Prius", "--database", database])
         #expect(created.status == 0)
         let lines = created.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -22,10 +22,10 @@ struct AdminAndServeCLITests {
         let account = try #require(try await store.authenticate(secretHash: secret.hash))
         #expect(account.role == .driver && account.displayName == "Ben" && account.vehicle == "blue Prius")
 
-        let listed = try run(["admin", "list-accounts", "--database", database])
+        let listed = try CLI.run(["admin", "list-accounts", "--database", database])
         #expect(listed.stdout.split(separator: "\n").dropFirst().map(String.init) == ["\(account.id)\tdriver\tBen\tblue Prius"])
 
-        let revoked = try run(["admin", "revoke-tokens", account.id, "--database", database])
+        let revoked = try CLI.run(["admin", "revoke-tokens", account.id, "--database", database])
         #expect(revoked.status == 0 && revoked.stdout == "1\n")
         #expect(try await store.authenticate(secretHash: secret.hash) == nil)
         await store.close()
@@ -33,39 +33,39 @@ struct AdminAndServeCLITests {
 
     @Test func tokensCanBeMadeToExpire() async throws {
         let database = try temporaryDatabase()
-        let created = try run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--expires-in-days", "2", "--database", database])
+        let created = try CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--expires-in-days", "2", "--database", database])
         #expect(created.status == 0)
         let store = try await StoreLocation.open(database)
         let secret = try #require(APITokenSecret(presented: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let account = try #require(try await store.authenticate(secretHash: secret.hash))
         #expect(account.role == .dispatcher)
         // Expiry semantics are the store contract's (expired = refused); here: the option's bounds.
-        let again = try run(["admin", "create-token", account.id, "--expires-in-days", "0", "--database", database])
+        let again = try CLI.run(["admin", "create-token", account.id, "--expires-in-days", "0", "--database", database])
         #expect(again.status != 0 && again.stderr.contains("--expires-in-days must be 1 to 3650"))
         await store.close()
     }
 
     @Test func badInputIsOneLineAndNonZero() throws {
         let database = try temporaryDatabase()
-        let role = try run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])
+        let role = try CLI.run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])
         #expect(role.status != 0 && role.stdout.isEmpty && role.stderr.contains("--role must be one of"))
-        let vehicle = try run(["admin", "create-account", "--role", "passenger", "--name", "X", "--vehicle", "van", "--database", database])
+        let vehicle = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "X", "--vehicle", "van", "--database", database])
         #expect(vehicle.status != 0 && vehicle.stderr.contains("--vehicle is for drivers only"))
-        let unknown = try run(["admin", "revoke-tokens", "nobody", "--database", database])
+        let unknown = try CLI.run(["admin", "revoke-tokens", "nobody", "--database", database])
         #expect(unknown.status != 0 && unknown.stderr.contains("account nobody not found"))
-        let badDatabase = try run(["admin", "list-accounts", "--database", "mysql://x"])
+        let badDatabase = try CLI.run(["admin", "list-accounts", "--database", "mysql://x"])
         #expect(badDatabase.status != 0 && badDatabase.stderr.contains("sqlite:PATH or postgres://"))
     }
 
     /// The real server: starts, answers, and on SIGTERM ends its open event stream and exits 0.
     @Test func serveAnswersAndStopsGracefullyOnSIGTERM() async throws {
         let database = try temporaryDatabase()
-        let token = try run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
+        let token = try CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let server = Process()
-        server.executableURL = try binary()
+        server.executableURL = try #require(CLI.binary, "ridebeacon binary not found next to the tests")
         server.arguments = ["serve", "--port", "0", "--database", database]
         server.standardError = try FileHandle(forWritingTo: log)
         server.standardOutput = FileHandle.nullDevice
@@ -94,37 +94,6 @@ struct AdminAndServeCLITests {
         let lines = try String(contentsOf: log, encoding: .utf8)
         #expect(lines.contains(#""msg":"stopped""#))
     }
-}
-
-struct CommandResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// The built `ridebeacon` next to this test bundle.
-func binary() throws -> URL {
-    let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for dir in [here, here.deletingLastPathComponent(), URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")] {
-        let candidate = dir.appendingPathComponent("ridebeacon")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw StoreError.invalid("ridebeacon binary not found beside \(here.path)")
-}
-
-func run(_ arguments: [String]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = try binary()
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
 }
 
 func temporaryDatabase() throws -> String {
