@@ -14,6 +14,8 @@ FUZZ_SECONDS ?= 10
 FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
+# Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
+.PHONY: reliability reliability-smoke durability durability-smoke
 .PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
@@ -38,6 +40,7 @@ test: deps venv test-venv
 		RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build
 	$(MAKE) schemathesis
 	$(MAKE) fuzz-smoke
+	$(MAKE) reliability-smoke
 
 # schemathesis against a live server and openapi.yaml (bounded: scripts/schemathesis.sh).
 schemathesis: test-venv
@@ -110,3 +113,26 @@ ranging-eval: release
 
 clean:
 	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts
+
+# Crash durability (scripts/reliability/durability.py): kill -9 of `serve` on SQLite with online
+# backups under load; PostgreSQL crashed under two servers. Its private PostgreSQL listens on
+# RELIABILITY_PG_PORT (own data dir under /tmp).
+RELIABILITY_PG_PORT ?= 55433
+RELIABILITY_RESULTS ?= .build/reliability
+durability-smoke:
+	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
+		--db-restarts 2 --db-down-seconds 3 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
+
+durability: build
+	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/durability.py --backend sqlite --kills 10 --backups 4 --workers 8 --results $(RELIABILITY_RESULTS)/durability.jsonl
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
+		--db-restarts 5 --kills 4 --races 100 --workers 8 --results $(RELIABILITY_RESULTS)/durability.jsonl
+
+# What `make test` runs after the unit and integration tests (short, bounded versions).
+reliability-smoke: durability-smoke
+
+# The full versions; their last results are in RELIABILITY.md.
+reliability: durability
