@@ -15,7 +15,7 @@ FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
 # Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
-.PHONY: reliability reliability-smoke durability durability-smoke
+.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke
 .PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
@@ -131,8 +131,23 @@ durability: build
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
 		--db-restarts 5 --kills 4 --races 100 --workers 8 --results $(RELIABILITY_RESULTS)/durability.jsonl
 
+# Mixed load with SSE listeners and RSS sampling (Benchmarks/Load/run.sh), SQLite and
+# PostgreSQL; its private PostgreSQL listens on LOAD_PG_PORT.
+LOAD_PG_PORT ?= 55434
+load-smoke:
+	@mkdir -p $(RELIABILITY_RESULTS)
+	BUILD=debug RIDES=300 RATE=100 SECONDS_=5 RIDE_LISTENERS=45 DISPATCHER_LISTENERS=5 LOAD_PG_PORT=$(LOAD_PG_PORT) \
+		RESULTS=$(RELIABILITY_RESULTS)/load-smoke.jsonl Benchmarks/Load/run.sh
+
+load: deps
+	$(SWIFT) build -c release --product ridebeacon
+	$(SWIFT) build -c release --product ServerBenchmarkSetup
+	$(SWIFT) build -c release --product ServerLoad
+	@mkdir -p $(RELIABILITY_RESULTS)
+	LOAD_PG_PORT=$(LOAD_PG_PORT) RESULTS=$(RELIABILITY_RESULTS)/load.jsonl Benchmarks/Load/run.sh
+
 # What `make test` runs after the unit and integration tests (short, bounded versions).
-reliability-smoke: durability-smoke
+reliability-smoke: durability-smoke load-smoke
 
 # The full versions; their last results are in RELIABILITY.md.
-reliability: durability
+reliability: durability load

@@ -93,6 +93,18 @@ let package = Package(
             dependencies: ["RideServer", "RideStore"],
             path: "Benchmarks/server/Setup"
         ),
+        // Mixed open-loop load with SSE listeners against a running server (Benchmarks/Load/run.sh).
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Load",
+            exclude: ["run.sh"]
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
