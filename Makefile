@@ -15,7 +15,7 @@ FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
 # Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
-.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke
+.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
 .PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
@@ -146,8 +146,12 @@ load: deps
 	@mkdir -p $(RELIABILITY_RESULTS)
 	LOAD_PG_PORT=$(LOAD_PG_PORT) RESULTS=$(RELIABILITY_RESULTS)/load.jsonl Benchmarks/Load/run.sh
 
+# systemd-analyze verify on deploy/systemd, and the PostgreSQL bootstrap's role serving.
+deploy-check:
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) scripts/reliability/deploy_check.sh
+
 # What `make test` runs after the unit and integration tests (short, bounded versions).
-reliability-smoke: durability-smoke load-smoke
+reliability-smoke: durability-smoke load-smoke deploy-check
 
 # The full versions; their last results are in RELIABILITY.md.
 reliability: durability load
