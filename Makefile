@@ -15,6 +15,7 @@ FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
 # Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
+.PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
 .PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
@@ -155,3 +156,17 @@ reliability-smoke: durability-smoke load-smoke deploy-check
 
 # The full versions; their last results are in RELIABILITY.md.
 reliability: durability load
+
+# libFuzzer over the API's JSON bodies (Sources/FuzzAPIBodies): a product of its own, built from
+# APIBodies alone (Foundation only), so it builds in seconds beside the decoders' target. Seeds:
+# fixtures/fuzz/api/ (fixtures/make_fuzz_api_seeds.py); runs as long as the decoders' target.
+fuzz-smoke: fuzz-api-run
+fuzz: fuzz-api-run
+fuzz-api-build:
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --product FuzzAPIBodies \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -D -Xswiftc FUZZING -Xswiftc -use-ld=lld
+
+fuzz-api-run: fuzz-api-build
+	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus-api
+	$(FUZZ_SCRATCH)/debug/FuzzAPIBodies -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -dict=fixtures/fuzz/api-json.dict \
+		-artifact_prefix=fuzz-artifacts/api- -print_final_stats=1 $(FUZZ_SCRATCH)/corpus-api fixtures/fuzz/api 2>&1 | tail -12

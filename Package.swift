@@ -35,11 +35,15 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The API's request bodies and their strict JSON decoding; Foundation only, so the
+        // fuzzer builds it alone.
+        .target(name: "APIBodies"),
         // The HTTP API (Hummingbird 2): auth, rides, live events, health and metrics.
         .target(
             name: "RideServer",
             dependencies: [
                 "RideStore",
+                "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -76,6 +80,8 @@ let package = Package(
         ),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
         .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore"]),
+        // libFuzzer over the API's JSON bodies (`make fuzz`), without the server's dependencies.
+        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies"]),
         .executableTarget(
             name: "PerAdvertisementBenchmark",
             dependencies: ["BeaconCore"],

@@ -136,7 +136,10 @@ func main() async throws {
     let settings = Settings()
     var configuration = HTTPClient.Configuration()
     let listeners = settings.rideListeners + settings.dispatcherListeners
-    configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: listeners + 256)
+    // Requests in flight never exceed the connections, so a saturated server shows up as
+    // latency and a backlog of requests not sent, not as the client pool's own timeouts.
+    let maxInFlight = min(4 * Int(settings.rate), 512)
+    configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: listeners + maxInFlight)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     let recorder = Recorder()
     let probe = Load(settings: settings, client: client, recorder: recorder, rideIDs: [])
@@ -171,7 +174,6 @@ func main() async throws {
     }
     let total = Int(settings.rate * settings.seconds)
     let interval = Duration.seconds(1 / settings.rate)
-    let maxInFlight = 4 * Int(settings.rate)
     await withDiscardingTaskGroup { group in
         for n in 0..<total {
             let due = started + interval * n
