@@ -94,7 +94,7 @@ fuzz: fuzz-run
 
 fuzz-run: fuzz-build
 	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus
-	$(FUZZ_SCRATCH)/debug/FuzzDecoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	set -o pipefail; $(FUZZ_SCRATCH)/debug/FuzzDecoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-artifact_prefix=fuzz-artifacts/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus fixtures/fuzz 2>&1 | tail -12
 
 # wrk against `ridebeacon serve` on SQLite and a private PostgreSQL (BENCHMARKS.md, "Ride server").
@@ -124,7 +124,7 @@ durability-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
 	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
-		--db-restarts 2 --db-down-seconds 3 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
+		--db-restarts 2 --db-down-seconds 4 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
 
 durability: build
 	@mkdir -p $(RELIABILITY_RESULTS)
@@ -168,5 +168,5 @@ fuzz-api-build:
 
 fuzz-api-run: fuzz-api-build
 	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus-api
-	$(FUZZ_SCRATCH)/debug/FuzzAPIBodies -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -dict=fixtures/fuzz/api-json.dict \
+	set -o pipefail; $(FUZZ_SCRATCH)/debug/FuzzAPIBodies -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -dict=fixtures/fuzz/api-json.dict \
 		-artifact_prefix=fuzz-artifacts/api- -print_final_stats=1 $(FUZZ_SCRATCH)/corpus-api fixtures/fuzz/api 2>&1 | tail -12

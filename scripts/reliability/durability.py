@@ -40,7 +40,7 @@ class Run:
         self.binary = args.binary
         self.lock = threading.Lock()
         self.acks = []            # (time, request_id, ride_id, state)
-        self.http_ack_times = []  # acknowledgements from a server (not from the admin CLI)
+        self.http_ack_times = []  # (sent, answered) of every acknowledged HTTP write
         self.attempts = 0
         self.unanswered = 0       # no answer at all (server killed, connection cut)
         self.unavailable = 0      # 503 answers
@@ -60,6 +60,7 @@ class Run:
             server = self.servers[server_turn % len(self.servers)]
             with self.lock:
                 self.attempts += 1
+            sent = time.monotonic()
             try:
                 status, answer = request(server.port, method, path, token=token, body=body, key=key)
             except OSError:
@@ -67,6 +68,8 @@ class Run:
             except Exception:  # http.client.HTTPException: the connection died mid-answer
                 status, answer = None, None
             if status in expect:
+                with self.lock:
+                    self.http_ack_times.append((sent, time.monotonic()))
                 return status, answer
             with self.lock:
                 if status is None:
@@ -80,11 +83,9 @@ class Run:
             server_turn += 1
             time.sleep(0.05 if tries < 20 else 0.25)
 
-    def ack(self, request_id, ride_id, state, over_http=True):
+    def ack(self, request_id, ride_id, state):
         with self.lock:
             self.acks.append((time.monotonic(), request_id, ride_id, state))
-            if over_http:
-                self.http_ack_times.append(time.monotonic())
 
     def confirm(self, ride_id):
         """`admin confirm-ride` has no Idempotency-Key; a retry that finds the ride already
@@ -128,7 +129,7 @@ class Run:
             self.ack(request_id, ride["id"], "cancelled")
         elif fate < 0.3 + self.args.confirm_share:
             self.confirm(ride["id"])
-            self.ack(request_id, ride["id"], "confirmed", over_http=False)
+            self.ack(request_id, ride["id"], "confirmed")
             self.write(index + 1, "POST", f"{ride_path}/complete", driver, (200,), f"cmp-{tag}")
             self.ack(request_id, ride["id"], "completed")
 
@@ -148,8 +149,10 @@ class Run:
             self.stop.set()
 
     def first_ack_after(self, moment):
+        """How long after `moment` the first write sent after it was acknowledged by a server:
+        the outage as a client sees it."""
         with self.lock:
-            later = [t for t in self.http_ack_times if t > moment]
+            later = [answered for sent, answered in self.http_ack_times if sent > moment]
         return (min(later) - moment) if later else None
 
 
