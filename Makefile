@@ -4,8 +4,10 @@ SWIFT ?= swift
 # postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through;
 # dbus + python3-dbusmock: the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5 template.
 # chromium: the dispatcher page's browser test; wrk: `make bench-server`.
+# nginx, openssl: deploy/nginx's TLS proxy is run in `make deploy-check` (services are never started by apt here).
 APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl \
-	dbus python3-dbusmock chromium wrk
+	dbus python3-dbusmock chromium wrk \
+	nginx openssl
 # Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
 BUMBLE_VERSION := 0.0.236
 VENV := .venv
@@ -148,8 +150,10 @@ load: deps
 	LOAD_PG_PORT=$(LOAD_PG_PORT) RESULTS=$(RELIABILITY_RESULTS)/load.jsonl Benchmarks/Load/run.sh
 
 # systemd-analyze verify on deploy/systemd, and the PostgreSQL bootstrap's role serving.
+# nginx (deploy/nginx) with TLS in front of a real server, events streamed through it.
 deploy-check:
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) scripts/reliability/deploy_check.sh
+	scripts/reliability/proxy_check.sh
 
 # What `make test` runs after the unit and integration tests (short, bounded versions).
 reliability-smoke: durability-smoke load-smoke deploy-check
