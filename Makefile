@@ -4,7 +4,8 @@ SWIFT ?= swift
 # postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through;
 # dbus + python3-dbusmock: the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5 template.
 # chromium: the dispatcher page's browser test; wrk: `make bench-server`.
-# nginx, openssl: deploy/nginx's TLS proxy is run in `make deploy-check` (services are never started by apt here).
+# nginx, openssl: `make deploy-check` runs deploy/nginx's TLS proxy on its own ports (the packaged nginx service is
+# not used; in a container apt does not start it).
 APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl \
 	dbus python3-dbusmock chromium wrk \
 	nginx openssl
