@@ -125,6 +125,7 @@ RELIABILITY_PG_PORT ?= 55433
 RELIABILITY_RESULTS ?= .build/reliability
 durability-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/test_checks.py
 	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
 		--db-restarts 2 --db-down-seconds 4 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl

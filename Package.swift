@@ -109,7 +109,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/Load",
-            exclude: ["run.sh"]
+            exclude: ["run.sh", "last-results.jsonl"]
         ),
         .testTarget(
             name: "BeaconCoreTests",

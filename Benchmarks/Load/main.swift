@@ -217,7 +217,9 @@ func main() async throws {
         report["rss_mib"] = ["start": rounded(Double(state.rssKiB[0].kib) / 1024, 1), "steady_start": rounded(Double(first.kib) / 1024, 1),
                              "end": rounded(Double(last.kib) / 1024, 1),
                              "max": rounded(Double(state.rssKiB.map(\.kib).max() ?? 0) / 1024, 1),
-                             "growth_steady_to_end": rounded(Double(last.kib - first.kib) / 1024, 1)]
+                             "growth_steady_to_end": rounded(Double(last.kib - first.kib) / 1024, 1),
+                             // Every 10th sample, to tell a plateau from a leak.
+                             "every_10s": stride(from: 0, to: state.rssKiB.count, by: 10).map { rounded(Double(state.rssKiB[$0].kib) / 1024, 1) }]
     }
     let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
     print(String(decoding: json, as: UTF8.self))
