@@ -16,7 +16,7 @@ RIDE_LISTENERS=${RIDE_LISTENERS:-480}
 DISPATCHER_LISTENERS=${DISPATCHER_LISTENERS:-20}
 BACKENDS=${BACKENDS:-sqlite postgres}
 PG_PORT=${LOAD_PG_PORT:-55434}
-PG_DIR=/tmp/ridebeacon-load-pg-$PG_PORT
+PG_DIR=${LOAD_PG_DIR:-/tmp/ridebeacon-load-pg-$PG_PORT}
 RESULTS=${RESULTS:-.build/reliability/load.jsonl}
 BIN=.build/$BUILD/ridebeacon
 mkdir -p "$(dirname "$RESULTS")"
