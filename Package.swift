@@ -21,7 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
-        // Already in the graph through HummingbirdTesting; the tests use it to read SSE streams.
+        // The role CLIs' HTTP client (RideClient); already in the graph through HummingbirdTesting.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -52,6 +52,7 @@ let package = Package(
         ),
         // C behind system-library targets (pkg-config), each seen by one small Swift file in BlueZ.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Radios behind one protocol: h4 (tty/TCP/unix), hci (HCI_CHANNEL_USER), bluez (D-Bus), sim.
         .target(
@@ -63,11 +64,29 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
+        .target(name: "GuideAudio", dependencies: ["CEspeakNG"]),
+        // The typed client of the ride service's /v1 API (openapi.yaml).
+        .target(
+            name: "RideClient",
+            dependencies: [
+                "BeaconCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // Passenger guidance and driver advertising: state machines over a Radio, the ride client
+        // and an AudioSink; the simulated channel and walker of `ridebeacon demo`.
+        .target(name: "Guide", dependencies: ["BeaconCore", "BlueZ", "GuideAudio", "RideClient"]),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
                 "BeaconCore",
                 "BlueZ",
+                "Guide",
+                "GuideAudio",
+                "RideClient",
                 "RideServer",
                 "RideStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -99,6 +118,12 @@ let package = Package(
                 "BeaconCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
+        .testTarget(
+            name: "RideClientTests",
+            dependencies: ["RideClient", "RideServer", "RideStore", "BeaconCore"]
         ),
         .testTarget(
             name: "BlueZTests",
