@@ -165,6 +165,9 @@ let package = Package(
             name: "RideBeaconCLITests",
             dependencies: [
                 "ridebeacon",
+                // The driver-arrive test scans for the ride's identities over a Bumble controller.
+                "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
