@@ -195,16 +195,16 @@ actor TouchLedger {
     /// Adds a touching sample; true when it starts a new touch.
     func record(identity: BeaconIdentity, slot: UInt64, level: Double, at time: Date) -> Bool {
         let isNew = !touching
-        if isNew {
-            current = Touch(identity: identity, slot: slot, peak: level, samples: 0, last: time)
-            sent = false
-        }
+        var touch = isNew ? Touch(identity: identity, slot: slot, peak: level, samples: 0, last: time) : current
+            ?? Touch(identity: identity, slot: slot, peak: level, samples: 0, last: time)
+        if isNew { sent = false }
         touching = true
-        current?.identity = identity
-        current?.slot = slot
-        current?.peak = max(current?.peak ?? level, level)
-        current?.samples += 1
-        current?.last = time
+        touch.identity = identity
+        touch.slot = slot
+        touch.peak = max(touch.peak, level)
+        touch.samples += 1
+        touch.last = time
+        current = touch
         return isNew
     }
 
