@@ -39,6 +39,7 @@ let package = Package(
         .target(
             name: "RideServer",
             dependencies: [
+                "BeaconCore",
                 "RideStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
