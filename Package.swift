@@ -112,6 +112,7 @@ let package = Package(
         .testTarget(
             name: "RideServerTests",
             dependencies: [
+                "BeaconCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
