@@ -82,4 +82,22 @@ struct RateLimitTests {
             #expect(try await client.call(.post, path, as: world.passenger, json: passenger.json).status == .ok)
         }
     }
+
+    /// The dispatcher sign-in form takes tokens too, so guessing through it is limited alike.
+    @Test func dispatcherSignInShareTheFailureLimit() async throws {
+        let world = try await World.make(.sqlite)
+        let clock = SteppedClock()
+        try await world.app(configure: {
+            $0.now = clock.reading
+            $0.rateLimits.authenticationFailures = .perMinute(2)
+        }).test(.live) { client in
+            #expect(try await client.form(.post, "/dispatch/login", "token=rb_guess").status == .unauthorized)
+            #expect(try await client.form(.post, "/dispatch/login", "token=rb_\(String(repeating: "B", count: 43))").status == .unauthorized)
+            let limited = try await client.form(.post, "/dispatch/login", "token=\(world.dispatcher.token)")
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] == "30")
+            #expect(limited.text.contains("Too many attempts"))
+            // And the API from the same address.
+            #expect(try await client.call(.get, "/v1/rides", as: world.dispatcher).status == .tooManyRequests)
+        }
+    }
 }
