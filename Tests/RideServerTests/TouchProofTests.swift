@@ -70,6 +70,13 @@ struct TouchProofTests {
             let afterFirst = try await Self.snapshot(world, ride)
             #expect(try await rejected(fresh, as: world.passenger) == (409, "replayed_proof", nil))
             #expect(try await Self.snapshot(world, ride) == afterFirst)
+            // Outcomes are counted by code, never by ride.
+            let metrics = try await client.call(.get, "/metrics", as: nil).text
+            for (outcome, count) in [("wrong_identity", 2), ("not_your_ride", 2), ("wrong_state", 1), ("stale_proof", 2),
+                                     ("stale_slot", 1), ("replayed_proof", 1), ("awaiting_counterpart", 1)] {
+                #expect(metrics.contains(#"ridebeacon_touch_proofs_total{outcome="\#(outcome)"} \#(count)"#), "\(outcome)")
+            }
+            #expect(!metrics.contains(ride.id))
         }
     }
 

@@ -16,6 +16,10 @@ extension RideAPI {
         } catch let error as APIError {
             metrics.recordTouchProof(outcome: error.code)
             throw error
+        } catch let error as StoreError {
+            let refusal = APIError(error)
+            metrics.recordTouchProof(outcome: refusal.code)
+            throw refusal
         }
     }
 
