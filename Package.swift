@@ -39,6 +39,7 @@ let package = Package(
         .target(
             name: "RideServer",
             dependencies: [
+                "BeaconCore",
                 "RideStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -136,6 +137,7 @@ let package = Package(
         .testTarget(
             name: "RideServerTests",
             dependencies: [
+                "BeaconCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
