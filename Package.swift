@@ -150,9 +150,15 @@ let package = Package(
             ]
         ),
         // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.
+        // ...and the touch chain: the real server, h4 radios on Bumble controllers, identities.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ridebeacon"],
+            dependencies: [
+                "ridebeacon",
+                "BeaconCore",
+                "BlueZ",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["dispatch_page.py"]
         ),
         .testTarget(
