@@ -17,7 +17,8 @@ struct ScanCommand: AsyncParsableCommand {
             With --btsnoop, a one-line summary goes to standard error.
             With --radio, one line is printed and flushed per sighting until --seconds pass
             or Ctrl-C; radio lost and restored messages go to standard error.
-            Radios: h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
+            Radios: bluez[:hci0] (bluetoothd over D-Bus; DBUS_SYSTEM_BUS_ADDRESS is honoured),
+            h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
             """
     )
 
