@@ -15,9 +15,13 @@ public actor BlueZRadio: Radio {
         public var initialBackoff: Duration
         public var maximumBackoff: Duration
         public var callTimeout: Duration
+        /// The bus to use; nil reads `DBUS_SYSTEM_BUS_ADDRESS` (else the system socket) at each connect.
+        public var busAddress: String?
 
         public init(rssiFloor: Int16 = -120, initialBackoff: Duration = .milliseconds(100),
-                    maximumBackoff: Duration = .seconds(5), callTimeout: Duration = .seconds(10)) {
+                    maximumBackoff: Duration = .seconds(5), callTimeout: Duration = .seconds(10),
+                    busAddress: String? = nil) {
+            self.busAddress = busAddress
             self.rssiFloor = rssiFloor
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
@@ -185,7 +189,7 @@ public actor BlueZRadio: Radio {
     // MARK: the bus connection
 
     private func openBus() async throws {
-        let bus = try await DBusConnection.openSystemBus()
+        let bus = try await DBusConnection.open(address: options.busAddress ?? DBusConnection.systemBusAddress)
         self.bus = bus
         let path = Self.advertisementPath
         bus.setHandlers(

@@ -32,8 +32,14 @@ public final class DBusConnection: @unchecked Sendable {
     /// Read and write ends of the pipe that wakes the bus thread.
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
-    private let finished = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(nil)
-    private let ended = NIOLockedValueBox(false)
+    private struct Lifecycle {
+        var ended = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var joined = false
+    }
+    private let lifecycle = NIOLockedValueBox(Lifecycle())
+    /// Written before the thread starts; joined by `close()`.
+    private var thread = pthread_t()
 
     // Bus thread only.
     private struct Pending {
@@ -51,8 +57,15 @@ public final class DBusConnection: @unchecked Sendable {
         wakeWriteFD = wake.write
     }
 
-    /// Connects to the system bus on a new thread; fails with the bus's own message when it cannot.
-    public static func openSystemBus() async throws -> DBusConnection {
+    /// Where the system bus is: `DBUS_SYSTEM_BUS_ADDRESS`, else the well-known socket. Read at each
+    /// connect (libdbus's own dbus_bus_get reads it once per process).
+    public static var systemBusAddress: String {
+        getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) } ?? "unix:path=/run/dbus/system_bus_socket"
+    }
+
+    /// Connects and registers on a bus (default: the system bus) on a new thread; fails with the
+    /// bus's own message when it cannot.
+    public static func open(address: String = systemBusAddress) async throws -> DBusConnection {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw DBusError(name: "org.freedesktop.DBus.Error.Failed", message: "pipe: \(String(cString: strerror(errno)))")
@@ -62,12 +75,29 @@ public final class DBusConnection: @unchecked Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
         let connection = DBusConnection(wake: (ends[0], ends[1]))
-        try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
-            let thread = Thread { connection.threadMain(opened) }
-            thread.name = "ridebeacon-dbus"
-            thread.start()
+        do {
+            try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
+                connection.startThread { connection.threadMain(address: address, opened) }
+            }
+        } catch {
+            await connection.close()
+            throw error
         }
         return connection
+    }
+
+    private final class ThreadBody {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    /// A plain pthread rather than Foundation's Thread, so `close()` can join it.
+    private func startThread(_ body: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        pthread_create(&thread, nil, { context in
+            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
     }
 
     public func setHandlers(method: MethodHandler?, signal: SignalHandler?, disconnect: (@Sendable () -> Void)?) {
@@ -115,17 +145,34 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Stops the thread, closes the socket and waits until both are gone.
     public func close() async {
-        let alreadyEnded = ended.withLockedValue { $0 }
-        if alreadyEnded { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let resumeNow = finished.withLockedValue { slot -> Bool in
-                if ended.withLockedValue({ $0 }) { return true }
-                slot = done
-                return false
+            let endedAlready = lifecycle.withLockedValue { state -> Bool in
+                if !state.ended { state.waiter = done }
+                return state.ended
             }
-            if resumeNow { return done.resume() }
+            if endedAlready { return done.resume() }
             shared.withLockedValue { $0.stopRequested = true }
             wake()
+        }
+        // The thread has nothing left to do but return, so the join waits microseconds; it makes
+        // "no thread left behind" exact. Only here is the pipe closed: `wake()` never hits a reused fd.
+        let join = lifecycle.withLockedValue { state in
+            defer { state.joined = true }
+            return !state.joined
+        }
+        if join {
+            pthread_join(thread, nil)
+            Glibc.close(wakeFD)
+            Glibc.close(wakeWriteFD)
+        }
+    }
+
+    deinit {
+        // Only reached after the thread ended (it holds the connection); without a close() it was not joined.
+        if !lifecycle.withLockedValue({ $0.joined }) {
+            pthread_detach(thread)
+            Glibc.close(wakeFD)
+            Glibc.close(wakeWriteFD)
         }
     }
 
@@ -145,17 +192,26 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: bus thread
 
-    private func threadMain(_ opened: CheckedContinuation<Void, any Error>) {
+    private func threadMain(address: String, _ opened: CheckedContinuation<Void, any Error>) {
+        // Named so leak checks and `top -H` can tell it apart.
+        // (pthread_setname_np is not imported without _GNU_SOURCE; this is what it does on Linux.)
+        let comm = Glibc.open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if comm >= 0 {
+            _ = Glibc.write(comm, "ridebeacon-dbus", 15)
+            Glibc.close(comm)
+        }
         dbus_threads_init_default()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard let connection = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error) else {
+        let failure = { (connection: OpaquePointer?) in
             let failure = DBusError(name: error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed",
-                                    message: error.message.map { String(cString: $0) } ?? "cannot connect to the system bus")
+                                    message: "\(address): " + (error.message.map { String(cString: $0) } ?? "cannot connect"))
             dbus_error_free(&error)
-            finish(connection: nil)
-            return opened.resume(throwing: failure)
+            self.finish(connection: connection)
+            opened.resume(throwing: failure)
         }
+        guard let connection = dbus_connection_open_private(address, &error) else { return failure(nil) }
+        guard dbus_bus_register(connection, &error) != 0 else { return failure(connection) }
         dbus_connection_set_exit_on_disconnect(connection, 0)
         var fd: Int32 = -1
         dbus_connection_get_unix_fd(connection, &fd)
@@ -198,7 +254,7 @@ public final class DBusConnection: @unchecked Sendable {
         if dropped { shared.withLockedValue { $0.onDisconnect }?() }
     }
 
-    /// Marks the connection closed, fails the jobs nobody will run, releases libdbus and the pipe.
+    /// Marks the connection closed, fails the jobs nobody will run, releases libdbus.
     private func finish(connection: OpaquePointer?) {
         let orphans = shared.withLockedValue { state in
             state.closed = true
@@ -210,12 +266,10 @@ public final class DBusConnection: @unchecked Sendable {
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
         }
-        Glibc.close(wakeFD)
-        Glibc.close(wakeWriteFD)
-        let waiter = finished.withLockedValue { slot in
-            ended.withLockedValue { $0 = true }
-            defer { slot = nil }
-            return slot
+        let waiter = lifecycle.withLockedValue { state in
+            state.ended = true
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiter?.resume()
     }
