@@ -50,7 +50,8 @@ struct BlueZRadioTests {
             try await mock.report("C0:FF:EE:00:00:01", Beacons.first.manufacturerData, rssi: rssi)
         }
         try await mock.report("C0:FF:EE:00:00:02", [0x59, 0x00, 0x01, 0x02], rssi: -70)   // Nordic, not a beacon
-        #expect(await log.wait { $0.sightings.count { $0.address == BDAddress("C0:FF:EE:00:00:02") } >= 1 })
+        // AddDevice's InterfacesAdded comes first (RSSI -79, no data); the report follows it.
+        #expect(await log.wait { $0.sightings.contains { $0.address == BDAddress("C0:FF:EE:00:00:02") && $0.rssi == -70 } })
         let beacons = log.sightings.filter { $0.beacon != nil }
         #expect(beacons.map(\.rssi) == [-61, -75, -48])
         #expect(beacons.allSatisfy { $0.beacon == Beacons.first && $0.address == BDAddress("C0:FF:EE:00:00:01")! })
