@@ -43,7 +43,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try advertisement()
-        do { _ = try RadioSelection(parsing: radio) } catch { throw ValidationError(error.message) }
+        _ = try parseRadio(radio)
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
     }
 

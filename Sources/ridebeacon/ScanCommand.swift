@@ -51,7 +51,7 @@ struct ScanCommand: AsyncParsableCommand {
             return .capture(path: path)
         case (nil, let radio?):
             if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
-            do { return .radio(try RadioSelection(parsing: radio)) } catch { throw ValidationError(error.message) }
+            return .radio(try parseRadio(radio))
         case (nil, nil):
             throw ValidationError("give --btsnoop FILE or --radio RADIO")
         case (_?, _?):

@@ -150,7 +150,7 @@ struct BlueZRadioTests {
         await #expect {
             _ = try await Self.radio(mock, adapter: "hci7")
         } throws: { error in
-            "\(error)".hasPrefix("bluez:hci7: ") && "\(error)".contains("no adapter /org/bluez/hci7")
+            "\(error)".hasPrefix("no adapter /org/bluez/hci7 on org.bluez")
         }
         await mock.stop()
     }

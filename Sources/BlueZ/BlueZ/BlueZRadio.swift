@@ -58,12 +58,18 @@ public actor BlueZRadio: Radio {
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set) and checks the adapter.
     public static func connect(adapter: String = "hci0", options: Options = Options()) async throws -> BlueZRadio {
         let radio = BlueZRadio(adapter: adapter, options: options)
+        // Callers name the radio; these messages say what is wrong with it.
         do {
             try await radio.openBus()
-            try await radio.checkAdapter()
-        } catch {
+        } catch let error as DBusError {
             await radio.shutdown()
-            throw RadioError("bluez:\(adapter): \(error)")
+            throw RadioError("cannot reach the system bus (is dbus running? DBUS_SYSTEM_BUS_ADDRESS overrides it): \(error.message)")
+        }
+        do {
+            try await radio.checkAdapter()
+        } catch let error as DBusError {
+            await radio.shutdown()
+            throw RadioError(error.message)
         }
         await radio.markHealthy()
         return radio
@@ -144,7 +150,7 @@ public actor BlueZRadio: Radio {
             } catch let error as DBusError where error.meansPeerGone {
                 self.lost("\(error)")
             } catch {
-                throw RadioError("bluez:\(self.adapter): \(error)")
+                throw RadioError("\(error)")
             }
         }
         tail = task
