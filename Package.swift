@@ -128,7 +128,8 @@ let package = Package(
         ),
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
             name: "RideStoreTests",

@@ -25,7 +25,7 @@ enum CLI {
     }
 
     /// Output goes to files, not pipes, so neither stream can fill up and block the child.
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let binary = try #require(binary, "ridebeacon binary not found next to the tests")
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -36,6 +36,7 @@ enum CLI {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = repository
         process.standardOutput = out
         process.standardError = err
