@@ -35,12 +35,16 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The API's request bodies and their strict JSON decoding; Foundation only, so the
+        // fuzzer builds it alone.
+        .target(name: "APIBodies"),
         // The HTTP API (Hummingbird 2): auth, rides, live events, health and metrics.
         .target(
             name: "RideServer",
             dependencies: [
                 "BeaconCore",
                 "RideStore",
+                "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -96,6 +100,8 @@ let package = Package(
         ),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
         .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore"]),
+        // libFuzzer over the API's JSON bodies (`make fuzz`), without the server's dependencies.
+        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies"]),
         .executableTarget(
             name: "PerAdvertisementBenchmark",
             dependencies: ["BeaconCore"],
@@ -112,6 +118,18 @@ let package = Package(
             name: "ServerBenchmarkSetup",
             dependencies: ["RideServer", "RideStore"],
             path: "Benchmarks/server/Setup"
+        ),
+        // Mixed open-loop load with SSE listeners against a running server (Benchmarks/Load/run.sh).
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Load",
+            exclude: ["run.sh"]
         ),
         .testTarget(
             name: "BeaconCoreTests",
