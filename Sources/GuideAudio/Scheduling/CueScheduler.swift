@@ -9,7 +9,8 @@
 ///   least `phraseGap` of silence separates them.
 /// - At most one phrase waits: a newer phrase replaces a waiting one (an urgent phrase is only
 ///   replaced by another urgent one), and a phrase that cannot start within `staleAfter` of
-///   its request is dropped, not queued: an old distance misleads.
+///   its request is dropped, not queued: an old distance misleads. Urgent phrases (touch,
+///   confirmation, signal lost) state facts that stay true, so they wait as long as it takes.
 /// - Non-urgent phrases are rate limited (`maxPhrases` per `ratePeriod`), refused at request time.
 /// - Earcons never overlap speech or each other: they queue behind the sounding cue and are
 ///   dropped if they cannot start within `earconWait`. A waiting phrase goes before waiting
@@ -85,7 +86,7 @@ public final class CueScheduler {
     @discardableResult
     public func say(_ text: String, at time: Double, urgent: Bool = false) -> CueOutcome {
         let id = addRecord(.speech(text), at: time, urgent: urgent)
-        if time + policy.staleAfter < renderedUpTo {
+        if !urgent && time + policy.staleAfter < renderedUpTo {
             log[id].fate = .droppedStale
             return .droppedStale(id: id)
         }
@@ -218,7 +219,7 @@ public final class CueScheduler {
     }
 
     private func dropExpiredWaiting() {
-        if let waiting = waitingPhrase, let id = waiting.record,
+        if let waiting = waitingPhrase, let id = waiting.record, !log[id].urgent,
            renderedSamples - waiting.sample > Int(policy.staleAfter * Self.rate) {
             log[id].fate = .droppedStale
             waitingPhrase = nil
@@ -294,7 +295,7 @@ public final class CueScheduler {
             if pulseInterval != nil { consider(max(nextPulse, pulseQuietUntil)) }
             if let waiting = waitingPhrase {
                 consider(phraseFreeAt)
-                consider(waiting.sample + Int(policy.staleAfter * Self.rate) + 1)
+                if let id = waiting.record, !log[id].urgent { consider(waiting.sample + Int(policy.staleAfter * Self.rate) + 1) }
             }
             if let earcon = waitingEarcons.first { consider(earcon.sample + Int(policy.earconWait * Self.rate) + 1) }
         }
