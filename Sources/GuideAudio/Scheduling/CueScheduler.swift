@@ -11,7 +11,8 @@
 ///   replaced by another urgent one), and a phrase that cannot start within `staleAfter` of
 ///   its request is dropped, not queued: an old distance misleads. Urgent phrases (touch,
 ///   confirmation, signal lost) state facts that stay true, so they wait as long as it takes.
-/// - Non-urgent phrases are rate limited (`maxPhrases` per `ratePeriod`), refused at request time.
+/// - Non-urgent phrases are rate limited: one does not start when `maxPhrases` phrases started
+///   within the last `ratePeriod` (refused at request time when already known, else at its start).
 /// - Earcons never overlap speech or each other: they queue behind the sounding cue and are
 ///   dropped if they cannot start within `earconWait`. A waiting phrase goes before waiting
 ///   earcons.
@@ -157,6 +158,8 @@ public final class CueScheduler {
         var samples: [Int16]
         var offset = 0
         var isPhrase: Bool
+        /// Set for pulse ticks, whose end moves when a cue cuts them short.
+        var record: Int? = nil
         var remaining: Int { samples.count - offset }
     }
 
@@ -240,6 +243,7 @@ public final class CueScheduler {
         if var playing = tick {
             // Cut the tick short with a fade rather than delay the cue by the rest of it.
             let tail = min(playing.remaining, Self.preemptFade)
+            if let id = playing.record { log[id].end = time(ofSample: renderedSamples + tail) }
             playing.samples = (0..<tail).map { index in
                 let value = Double(playing.samples[playing.offset + index]) * Double(tail - index) / Double(tail + 1)
                 return Int16(value)
@@ -250,6 +254,12 @@ public final class CueScheduler {
         }
         if let phrase = waitingPhrase, case .phrase(let words) = phrase.action, let id = phrase.record {
             waitingPhrase = nil
+            // Checked again at the start: requests made ahead of rendering could not see every
+            // phrase that starts before them.
+            if !log[id].urgent && phrasesStarted(after: time(ofSample: renderedSamples) - policy.ratePeriod) >= policy.maxPhrases {
+                log[id].fate = .rateLimited
+                return startForegroundIfFree()
+            }
             let attention = Earcon.attention.samples
             let gap = [Int16](repeating: 0, count: Int(policy.attentionGap * Self.rate))
             let samples = attention + gap + words
@@ -279,7 +289,7 @@ public final class CueScheduler {
         log[id].start = time(ofSample: renderedSamples)
         log[id].startSample = renderedSamples
         log[id].end = time(ofSample: renderedSamples + samples.count)
-        tick = Playing(samples: samples, isPhrase: false)
+        tick = Playing(samples: samples, isPhrase: false, record: id)
         lastTickStart = renderedSamples
         nextPulse = renderedSamples + interval
     }
