@@ -142,7 +142,15 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
         .testTarget(
             name: "RideClientTests",
-            dependencies: ["RideClient", "RideServer", "RideStore", "BeaconCore"]
+            dependencies: [
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "BlueZTests",
@@ -184,6 +192,9 @@ let package = Package(
             name: "RideBeaconCLITests",
             dependencies: [
                 "ridebeacon",
+                // The driver-arrive test scans for the ride's identities over a Bumble controller.
+                "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -12,7 +12,7 @@ public final class RideServiceClient: Sendable {
         public var retry: RetryPolicy = .standard
         /// Until the response head arrives (connecting included).
         public var requestTimeout: Duration = .seconds(10)
-        public var connectTimeout: Duration = .seconds(5)
+        public var connectTimeout: Duration = .seconds(3)
         /// Longest silence on a connection before it counts as dead. The server sends an event
         /// stream heartbeat every 15 s, so a live stream is never this quiet.
         public var idleTimeout: Duration = .seconds(45)
