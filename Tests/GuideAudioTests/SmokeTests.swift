@@ -1,0 +1,6 @@
+import Testing
+@testable import GuideAudio
+
+@Test func earconsAreNotEmpty() {
+    for earcon in Earcon.allCases { #expect(!earcon.samples.isEmpty) }
+}
