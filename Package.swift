@@ -125,7 +125,15 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
         .testTarget(
             name: "RideClientTests",
-            dependencies: ["RideClient", "RideServer", "RideStore", "BeaconCore"]
+            dependencies: [
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "BlueZTests",
