@@ -50,7 +50,7 @@ public struct GuideCore: Sendable {
     private var candidateSince = 0.0
     private var lastBandSpeech = -Double.infinity
     private var lastSpeech = -Double.infinity
-    private var lastPulse = -Double.infinity
+    private var pulseInterval: Double?
     private var heldDirection: Trend = .unknown
     private var lastDirectionCue = -Double.infinity
     private var samplesSinceSignal = 0
@@ -91,6 +91,7 @@ public struct GuideCore: Sendable {
         case .rideCancelled(let time):
             guard !isOver else { break }
             state = .cancelled
+            silencePulse(&out)
             say(&out, time, [.rideCancelled], [:], always: true)
             out += [.scan(.off), .finished]
         case .service(let time, let reachable):
@@ -173,6 +174,7 @@ public struct GuideCore: Sendable {
         case .quit:
             guard !isOver else { return }
             state = .stopped
+            silencePulse(&out)
             say(&out, time, [.goodbye], [:], always: true)
             out += [.scan(.off), .finished]
         case .repeatLast:
@@ -209,6 +211,7 @@ public struct GuideCore: Sendable {
     private mutating func confirm(_ out: inout [GuideAction], _ time: Double) {
         guard !isOver else { return }
         state = .confirmed
+        silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
         say(&out, time, [.confirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
         out += [.scan(.off), .finished]
@@ -222,6 +225,7 @@ public struct GuideCore: Sendable {
             if state != .touch {
                 state = .touch
                 touchEnded = nil
+                silencePulse(&out)
                 out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
                 say(&out, time, [.touchDetected], [:], brief: true)
             }
@@ -299,14 +303,20 @@ public struct GuideCore: Sendable {
         say(&out, time, keys, arguments, brief: true)
     }
 
-    /// One pulse when the interval for the current distance has passed since the last: the
-    /// cadence follows the distance at once, without waiting out a long far-away interval.
+    /// The proximity pulse's cadence for the current distance, sent when it changes by a
+    /// noticeable step (the audio scheduler ticks on its own between changes).
     private mutating func pulse(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         guard estimate.distance.isFinite else { return }
         let interval = min(timing.slowestPulse, max(timing.fastestPulse, 0.1 * estimate.distance))
-        guard time - lastPulse >= interval - 1e-9 else { return }
-        lastPulse = time
-        out.append(.cue(GuideCue(time: time, sound: .earcon(.pulse))))
+        if let current = pulseInterval, abs(interval - current) < 0.15 * current { return }
+        pulseInterval = interval
+        out.append(.pulse(interval: (interval * 100).rounded() / 100))
+    }
+
+    private mutating func silencePulse(_ out: inout [GuideAction]) {
+        guard pulseInterval != nil else { return }
+        pulseInterval = nil
+        out.append(.pulse(interval: nil))
     }
 
     private mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
@@ -316,7 +326,7 @@ public struct GuideCore: Sendable {
         spokenBand = nil
         candidateBand = nil
         bands.reset()
-        lastPulse = -.infinity
+        silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.signalLost))))
         say(&out, time, [.signalLost], [:], brief: true)
     }

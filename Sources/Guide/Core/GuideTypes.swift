@@ -116,6 +116,9 @@ public struct TouchObservation: Equatable, Sendable {
 public enum GuideAction: Equatable, Sendable {
     case cue(GuideCue)
     case scan(ScanMode)
+    /// The proximity pulse's interval, s; nil silences it (signal lost, touch, the end).
+    /// Silence of the pulse means "no signal", never "arrived".
+    case pulse(interval: Double?)
     case postProof(TouchObservation)
     /// Guiding is over (confirmed, cancelled or quit); play out what is queued and stop.
     case finished

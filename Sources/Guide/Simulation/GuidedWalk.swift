@@ -81,20 +81,22 @@ public struct GuidedWalk {
     /// not) and answers as the server would. Returns the summary.
     public mutating func run(unixTime: (Double) -> Double,
                              onCue: (GuideCue, WalkMoment) -> Void,
+                             onPulse: (Double?, Double) -> Void = { _, _ in },
                              confirm: (TouchObservation, TouchObservation?) async -> ProofAnswer) async -> WalkSummary {
         var confirmedAt: Double?
-        let start = guide.start(time: 0) + guide.handle(.arrived(time: 0))
-        var pending = start
+        var pending = guide.start(time: 0) + guide.handle(.arrived(time: 0))
         while world.time < configuration.timeLimit, confirmedAt == nil {
-            for action in pending {
+            while !pending.isEmpty {
+                let action = pending.removeFirst()
                 switch action {
                 case .cue(let cue): note(cue, onCue)
                 case .postProof(let observation):
                     let answer = await confirm(observation, driverSide.observation)
                     world.walkerConfirmed()
-                    pending = guide.handle(.proofAnswered(time: world.time, answer))
-                    for case .cue(let cue) in pending { note(cue, onCue) }
-                    if guide.state == .confirmed { confirmedAt = world.time }
+                    pending += guide.handle(.proofAnswered(time: world.time, answer))
+                case .pulse(let interval):
+                    onPulse(interval, world.time)
+                    if interval != nil { world.hear(.signal) }
                 case .finished:
                     if guide.state == .confirmed { confirmedAt = world.time }
                 case .scan:
@@ -145,8 +147,6 @@ public struct GuidedWalk {
         case .earcon(.farther):
             if world.isWrongDirection(closer: false) { wrongCues += 1 }
             world.hear(.away)
-        case .earcon(.pulse):
-            world.hear(.signal)
         case .earcon(.touch):
             world.hear(.touchPrompt)
         case .earcon:
