@@ -5,6 +5,6 @@ struct RideBeacon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ridebeacon",
         abstract: "Guide a blind or low-vision passenger to the right car by Bluetooth beacon and sound.",
-        subcommands: [Serve.self, Admin.self, ScanCommand.self, AdvertiseCommand.self, RangeCommand.self, CalibrateCommand.self]
+        subcommands: [Serve.self, Admin.self, ScanCommand.self, AdvertiseCommand.self, RangeCommand.self, CalibrateCommand.self, DemoCommand.self]
     )
 }

@@ -84,7 +84,8 @@ public struct GuidedWalk {
                              onPulse: (Double?, Double) -> Void = { _, _ in },
                              confirm: (TouchObservation, TouchObservation?) async -> ProofAnswer) async -> WalkSummary {
         var confirmedAt: Double?
-        var pending = guide.start(time: 0) + guide.handle(.arrived(time: 0))
+        // The walk begins at the arrival: what the guide said while waiting is not part of it.
+        var pending = guide.start(time: 0).filter { if case .cue = $0 { false } else { true } } + guide.handle(.arrived(time: 0))
         while world.time < configuration.timeLimit, confirmedAt == nil {
             while !pending.isEmpty {
                 let action = pending.removeFirst()
