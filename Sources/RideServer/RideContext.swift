@@ -31,9 +31,9 @@ public struct RideContext: RequestContext {
 }
 
 public enum APILimits {
-    public static let maxBodyBytes = 64 * 1024
-    public static let maxNameLength = 200
-    public static let maxTextLength = 500
+    public static let maxBodyBytes = BodyLimits.maxBodyBytes
+    public static let maxNameLength = BodyLimits.maxNameLength
+    public static let maxTextLength = BodyLimits.maxTextLength
     public static let defaultPageSize = 50
     public static let maxPageSize = 200
 }

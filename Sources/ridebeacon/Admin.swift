@@ -7,7 +7,7 @@ import RideStore
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage accounts and tokens directly in the database.",
-        subcommands: [CreateAccount.self, CreateToken.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self, PurgeLocations.self]
+        subcommands: [CreateAccount.self, CreateToken.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self, PurgeLocations.self, Backup.self]
     )
 }
 
