@@ -37,6 +37,9 @@ final class RateLimiter: @unchecked Sendable {
         self.sweepThreshold = sweepThreshold
     }
 
+    /// How many clients the limiter currently remembers.
+    var trackedKeys: Int { lock.withLock { buckets.count } }
+
     private var refillPerSecond: Double { Double(limit.count) / limit.window }
 
     /// Whole seconds until `key` may act again, or nil when it may act now. Consumes nothing.
