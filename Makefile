@@ -20,18 +20,27 @@ SHARED ?= ../shared
 # Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
 .PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
-.PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
-# The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
-# known distances, then range the same pair's 2.5 m -> 0.3 m step with a plot.
+.PHONY: demo demo-ranging bench-guide test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+
+# The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
+# a simulated passenger guided by the real guide over the simulated radio channel to touch and
+# "Ride confirmed"; prints the transcript and a JSON summary, writes the audio to demo.wav.
+# DEMO_ARGS="--seed 7 --start-distance 40" varies it.
+DEMO_ARGS ?=
+demo: deps release
+	.build/release/ridebeacon demo --audio-out demo.wav $(DEMO_ARGS)
+
+# The Foundation stage's demo: calibrate on one phone pair's recordings at known distances, then
+# range the same pair's 2.5 m -> 0.3 m step with a plot.
 DEMO_POSITIONS := fixtures/traces/herald-test12B-positions.csv
 DEMO_TRACE := fixtures/traces/herald-test12B-step-2.5m-to-0.3m.csv
-demo: deps release
+demo-ranging: deps release
 	@mkdir -p out
 	.build/release/ridebeacon calibrate --trace $(DEMO_POSITIONS) > out/demo-calibration.json
 	.build/release/ridebeacon range --trace $(DEMO_TRACE) --calibration out/demo-calibration.json \
 		--plot out/demo.svg > out/demo.csv
-	@echo "demo: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
+	@echo "demo-ranging: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
 # The PostgreSQL halves of the store and server suites run against a private server (own port
@@ -106,6 +115,11 @@ bench-server: deps
 	$(SWIFT) build -c release --product ServerBenchmarkSetup
 	Benchmarks/server/run.sh
 
+# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds (BENCHMARKS.md, "Guide").
+bench-guide:
+	$(SWIFT) build -c release --product GuideBenchmark
+	.build/release/GuideBenchmark --seeds 100
+
 bench: deps venv
 	$(SWIFT) build -c release --product PerAdvertisementBenchmark
 	Benchmarks/run-per-advertisement.sh
@@ -116,7 +130,7 @@ ranging-eval: release
 	else echo "ranging-eval: $(SHARED)/data/herald not found; nothing to score"; fi
 
 clean:
-	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts
+	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts demo.wav
 
 # Crash durability (scripts/reliability/durability.py): kill -9 of `serve` on SQLite with online
 # backups under load; PostgreSQL crashed under two servers. Its private PostgreSQL listens on

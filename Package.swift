@@ -21,7 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
-        // Already in the graph through HummingbirdTesting; the tests use it to read SSE streams.
+        // The role CLIs' HTTP client (RideClient); already in the graph through HummingbirdTesting.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -42,6 +42,7 @@ let package = Package(
         .target(
             name: "RideServer",
             dependencies: [
+                "BeaconCore",
                 "RideStore",
                 "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -56,6 +57,7 @@ let package = Package(
         ),
         // C behind system-library targets (pkg-config), each seen by one small Swift file in BlueZ.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Radios behind one protocol: h4 (tty/TCP/unix), hci (HCI_CHANNEL_USER), bluez (D-Bus), sim.
         .target(
@@ -67,11 +69,29 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
+        .target(name: "GuideAudio", dependencies: ["CEspeakNG"]),
+        // The typed client of the ride service's /v1 API (openapi.yaml).
+        .target(
+            name: "RideClient",
+            dependencies: [
+                "BeaconCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // Passenger guidance and driver advertising: state machines over a Radio, the ride client
+        // and an AudioSink; the simulated channel and walker of `ridebeacon demo`.
+        .target(name: "Guide", dependencies: ["BeaconCore", "BlueZ", "GuideAudio", "RideClient"]),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
                 "BeaconCore",
                 "BlueZ",
+                "Guide",
+                "GuideAudio",
+                "RideClient",
                 "RideServer",
                 "RideStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,6 +113,8 @@ let package = Package(
             path: "Benchmarks/Ranging",
             exclude: ["synth_walks.py", "rest_issuance.py"]
         ),
+        // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
+        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/Guide"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",
@@ -118,9 +140,24 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
+        .testTarget(
+            name: "RideClientTests",
+            dependencies: [
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
             name: "RideStoreTests",
@@ -129,6 +166,7 @@ let package = Package(
         .testTarget(
             name: "RideServerTests",
             dependencies: [
+                "BeaconCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -141,15 +179,24 @@ let package = Package(
             ]
         ),
         // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.
+        // ...and the touch chain: the real server, h4 radios on Bumble controllers, identities.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ridebeacon"],
+            dependencies: [
+                "ridebeacon",
+                "BeaconCore",
+                "BlueZ",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["dispatch_page.py"]
         ),
         .testTarget(
             name: "RideBeaconCLITests",
             dependencies: [
                 "ridebeacon",
+                // The driver-arrive test scans for the ride's identities over a Bumble controller.
+                "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
