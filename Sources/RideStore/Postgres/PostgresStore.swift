@@ -42,9 +42,15 @@ public final class PostgresStore: Store {
 
     deinit { runner.cancel() }
 
+    /// A database that cannot be reached fails within the operation deadline (the ping); the
+    /// schema changes themselves get `migrationTimeout`, because DDL on a big table, or many
+    /// servers and tests migrating at once, can take far longer than a request may.
     public func migrate() async throws {
-        try await mapped { try await PostgresMigrations.migrate(self.client, logger: self.logger) }
+        try await ping()
+        try await mapped(within: Self.migrationTimeout) { try await PostgresMigrations.migrate(self.client, logger: self.logger) }
     }
+
+    static let migrationTimeout: Duration = .seconds(300)
 
     public func ping() async throws {
         try await mapped { try await self.client.query("SELECT 1", logger: self.logger).all { $0 }.count }
@@ -57,9 +63,9 @@ public final class PostgresStore: Store {
 
     /// Runs `body` under the operation deadline and turns "cannot reach the database" into
     /// `StoreError.unavailable`; errors the server reports about the query itself pass through.
-    func mapped<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func mapped<T: Sendable>(within deadline: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            let result = try await mappedOnce(body)
+            let result = try await mappedOnce(deadline ?? operationTimeout, body)
             outage.record(.success(()))
             return result
         } catch {
@@ -68,9 +74,9 @@ public final class PostgresStore: Store {
         }
     }
 
-    private func mappedOnce<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private func mappedOnce<T: Sendable>(_ deadline: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            let limit = outage.isOngoing ? min(operationTimeout, Self.outageTimeout) : operationTimeout
+            let limit = outage.isOngoing ? min(deadline, Self.outageTimeout) : deadline
             return try await withDeadline(limit, timedOut: { StoreError.unavailable("database did not answer within \(limit)") }, body)
         } catch let error as StoreError {
             throw error
