@@ -35,11 +35,16 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The API's request bodies and their strict JSON decoding; Foundation only, so the
+        // fuzzer builds it alone.
+        .target(name: "APIBodies"),
         // The HTTP API (Hummingbird 2): auth, rides, live events, health and metrics.
         .target(
             name: "RideServer",
             dependencies: [
+                "BeaconCore",
                 "RideStore",
+                "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -95,6 +100,8 @@ let package = Package(
         ),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
         .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore"]),
+        // libFuzzer over the API's JSON bodies (`make fuzz`), without the server's dependencies.
+        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies"]),
         .executableTarget(
             name: "PerAdvertisementBenchmark",
             dependencies: ["BeaconCore"],
@@ -113,6 +120,18 @@ let package = Package(
             name: "ServerBenchmarkSetup",
             dependencies: ["RideServer", "RideStore"],
             path: "Benchmarks/server/Setup"
+        ),
+        // Mixed open-loop load with SSE listeners against a running server (Benchmarks/Load/run.sh).
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Load",
+            exclude: ["run.sh", "last-results.jsonl"]
         ),
         .testTarget(
             name: "BeaconCoreTests",
@@ -137,7 +156,8 @@ let package = Package(
         ),
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
             name: "RideStoreTests",
@@ -146,6 +166,7 @@ let package = Package(
         .testTarget(
             name: "RideServerTests",
             dependencies: [
+                "BeaconCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -158,15 +179,24 @@ let package = Package(
             ]
         ),
         // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.
+        // ...and the touch chain: the real server, h4 radios on Bumble controllers, identities.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ridebeacon"],
+            dependencies: [
+                "ridebeacon",
+                "BeaconCore",
+                "BlueZ",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["dispatch_page.py"]
         ),
         .testTarget(
             name: "RideBeaconCLITests",
             dependencies: [
                 "ridebeacon",
+                // The driver-arrive test scans for the ride's identities over a Bumble controller.
+                "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -47,7 +47,7 @@ extension Earcon {
             return tone.pcm()
         case .pulse:
             var tone = ToneBuilder(seconds: 0.04)
-            tone.note(at: 0, seconds: 0.04, from: 1760, amplitude: Self.level * 0.8, attack: 0.002, release: 0.01, decay: 40)
+            tone.note(at: 0, seconds: 0.04, from: 1760, amplitude: Self.level * 0.8, attack: 0.003, release: 0.01, decay: 40)
             return tone.pcm()
         case .touch:
             var tone = ToneBuilder(seconds: 0.60)

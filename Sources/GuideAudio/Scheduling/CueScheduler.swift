@@ -9,8 +9,10 @@
 ///   least `phraseGap` of silence separates them.
 /// - At most one phrase waits: a newer phrase replaces a waiting one (an urgent phrase is only
 ///   replaced by another urgent one), and a phrase that cannot start within `staleAfter` of
-///   its request is dropped, not queued: an old distance misleads.
-/// - Non-urgent phrases are rate limited (`maxPhrases` per `ratePeriod`), refused at request time.
+///   its request is dropped, not queued: an old distance misleads. Urgent phrases (touch,
+///   confirmation, signal lost) state facts that stay true, so they wait as long as it takes.
+/// - Non-urgent phrases are rate limited: one does not start when `maxPhrases` phrases started
+///   within the last `ratePeriod` (refused at request time when already known, else at its start).
 /// - Earcons never overlap speech or each other: they queue behind the sounding cue and are
 ///   dropped if they cannot start within `earconWait`. A waiting phrase goes before waiting
 ///   earcons.
@@ -85,7 +87,7 @@ public final class CueScheduler {
     @discardableResult
     public func say(_ text: String, at time: Double, urgent: Bool = false) -> CueOutcome {
         let id = addRecord(.speech(text), at: time, urgent: urgent)
-        if time + policy.staleAfter < renderedUpTo {
+        if !urgent && time + policy.staleAfter < renderedUpTo {
             log[id].fate = .droppedStale
             return .droppedStale(id: id)
         }
@@ -156,6 +158,8 @@ public final class CueScheduler {
         var samples: [Int16]
         var offset = 0
         var isPhrase: Bool
+        /// Set for pulse ticks, whose end moves when a cue cuts them short.
+        var record: Int? = nil
         var remaining: Int { samples.count - offset }
     }
 
@@ -218,7 +222,7 @@ public final class CueScheduler {
     }
 
     private func dropExpiredWaiting() {
-        if let waiting = waitingPhrase, let id = waiting.record,
+        if let waiting = waitingPhrase, let id = waiting.record, !log[id].urgent,
            renderedSamples - waiting.sample > Int(policy.staleAfter * Self.rate) {
             log[id].fate = .droppedStale
             waitingPhrase = nil
@@ -239,6 +243,7 @@ public final class CueScheduler {
         if var playing = tick {
             // Cut the tick short with a fade rather than delay the cue by the rest of it.
             let tail = min(playing.remaining, Self.preemptFade)
+            if let id = playing.record { log[id].end = time(ofSample: renderedSamples + tail) }
             playing.samples = (0..<tail).map { index in
                 let value = Double(playing.samples[playing.offset + index]) * Double(tail - index) / Double(tail + 1)
                 return Int16(value)
@@ -249,6 +254,12 @@ public final class CueScheduler {
         }
         if let phrase = waitingPhrase, case .phrase(let words) = phrase.action, let id = phrase.record {
             waitingPhrase = nil
+            // Checked again at the start: requests made ahead of rendering could not see every
+            // phrase that starts before them.
+            if !log[id].urgent && phrasesStarted(after: time(ofSample: renderedSamples) - policy.ratePeriod) >= policy.maxPhrases {
+                log[id].fate = .rateLimited
+                return startForegroundIfFree()
+            }
             let attention = Earcon.attention.samples
             let gap = [Int16](repeating: 0, count: Int(policy.attentionGap * Self.rate))
             let samples = attention + gap + words
@@ -278,7 +289,7 @@ public final class CueScheduler {
         log[id].start = time(ofSample: renderedSamples)
         log[id].startSample = renderedSamples
         log[id].end = time(ofSample: renderedSamples + samples.count)
-        tick = Playing(samples: samples, isPhrase: false)
+        tick = Playing(samples: samples, isPhrase: false, record: id)
         lastTickStart = renderedSamples
         nextPulse = renderedSamples + interval
     }
@@ -294,7 +305,7 @@ public final class CueScheduler {
             if pulseInterval != nil { consider(max(nextPulse, pulseQuietUntil)) }
             if let waiting = waitingPhrase {
                 consider(phraseFreeAt)
-                consider(waiting.sample + Int(policy.staleAfter * Self.rate) + 1)
+                if let id = waiting.record, !log[id].urgent { consider(waiting.sample + Int(policy.staleAfter * Self.rate) + 1) }
             }
             if let earcon = waitingEarcons.first { consider(earcon.sample + Int(policy.earconWait * Self.rate) + 1) }
         }

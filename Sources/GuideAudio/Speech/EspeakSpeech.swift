@@ -76,12 +76,18 @@ public final class EspeakSpeech: SpeechEngine, @unchecked Sendable {
         guard var entry = espeak_ListVoices(nil) else { return [] }
         var names: [String] = []
         while let voice = entry.pointee {
-            if let name = voice.pointee.languages.map({ String(cString: $0.advanced(by: 1)) }) {
-                names.append(name)
+            // `languages` is a run of (priority byte, NUL-terminated name), ended by a zero byte.
+            if var cursor = voice.pointee.languages {
+                while cursor.pointee != 0 {
+                    let name = String(cString: cursor + 1)
+                    names.append(name)
+                    cursor += 1 + name.utf8.count + 1
+                }
             }
             entry += 1
         }
-        return names
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
     }
 
     /// Must be called with the lock held.
