@@ -106,6 +106,8 @@ let package = Package(
             path: "Benchmarks/Ranging",
             exclude: ["synth_walks.py", "rest_issuance.py"]
         ),
+        // Cue latency, espeak-ng synthesis time and virtual-time rendering (BENCHMARKS.md, "Audio cues").
+        .executableTarget(name: "AudioCueBenchmark", dependencies: ["GuideAudio"], path: "Benchmarks/AudioCues"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",
