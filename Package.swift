@@ -35,11 +35,16 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The API's request bodies and their strict JSON decoding; Foundation only, so the
+        // fuzzer builds it alone.
+        .target(name: "APIBodies"),
         // The HTTP API (Hummingbird 2): auth, rides, live events, health and metrics.
         .target(
             name: "RideServer",
             dependencies: [
+                "BeaconCore",
                 "RideStore",
+                "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -95,6 +100,8 @@ let package = Package(
         ),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
         .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore"]),
+        // libFuzzer over the API's JSON bodies (`make fuzz`), without the server's dependencies.
+        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies"]),
         .executableTarget(
             name: "PerAdvertisementBenchmark",
             dependencies: ["BeaconCore"],
@@ -108,11 +115,25 @@ let package = Package(
         ),
         // Cue latency, espeak-ng synthesis time and virtual-time rendering (BENCHMARKS.md, "Audio cues").
         .executableTarget(name: "AudioCueBenchmark", dependencies: ["GuideAudio"], path: "Benchmarks/AudioCues"),
+        // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
+        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/Guide"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",
             dependencies: ["RideServer", "RideStore"],
             path: "Benchmarks/server/Setup"
+        ),
+        // Mixed open-loop load with SSE listeners against a running server (Benchmarks/Load/run.sh).
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Load",
+            exclude: ["run.sh", "last-results.jsonl"]
         ),
         .testTarget(
             name: "BeaconCoreTests",
@@ -125,11 +146,20 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
         .testTarget(
             name: "RideClientTests",
-            dependencies: ["RideClient", "RideServer", "RideStore", "BeaconCore"]
+            dependencies: [
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
             name: "RideStoreTests",
@@ -138,6 +168,7 @@ let package = Package(
         .testTarget(
             name: "RideServerTests",
             dependencies: [
+                "BeaconCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -150,15 +181,24 @@ let package = Package(
             ]
         ),
         // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.
+        // ...and the touch chain: the real server, h4 radios on Bumble controllers, identities.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ridebeacon"],
+            dependencies: [
+                "ridebeacon",
+                "BeaconCore",
+                "BlueZ",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["dispatch_page.py"]
         ),
         .testTarget(
             name: "RideBeaconCLITests",
             dependencies: [
                 "ridebeacon",
+                // The driver-arrive test scans for the ride's identities over a Bumble controller.
+                "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -10,7 +10,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
         abstract: "Advertise an iBeacon on a radio.",
         discussion: """
             Advertises until --seconds pass or Ctrl-C, then stops advertising.
-            Radios: h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
+            Radios: bluez[:hci0] (bluetoothd over D-Bus; DBUS_SYSTEM_BUS_ADDRESS is honoured),
+            h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
             Advertising types: nonconn (an ordinary beacon, the default), conn, scannable.
             One line goes to standard error when advertising starts, and one for each radio loss.
             """
@@ -42,7 +43,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try advertisement()
-        do { _ = try RadioSelection(parsing: radio) } catch { throw ValidationError(error.message) }
+        _ = try parseRadio(radio)
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
     }
 

@@ -41,6 +41,17 @@ struct LiveScan {
     }
 }
 
+/// A `--radio` value, or one stderr line naming what is wrong with it and exit status 64
+/// (ArgumentParser's validation errors would add the whole usage text).
+func parseRadio(_ text: String) throws -> RadioSelection {
+    do {
+        return try RadioSelection(parsing: text)
+    } catch {
+        StandardError.writeLine("ridebeacon: \(error.message)")
+        throw ExitCode.validationFailure
+    }
+}
+
 /// Opens a radio, turning failures into one stderr line.
 func openRadio(_ selection: RadioSelection) async throws -> any Radio {
     do {

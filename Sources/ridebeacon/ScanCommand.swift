@@ -17,7 +17,8 @@ struct ScanCommand: AsyncParsableCommand {
             With --btsnoop, a one-line summary goes to standard error.
             With --radio, one line is printed and flushed per sighting until --seconds pass
             or Ctrl-C; radio lost and restored messages go to standard error.
-            Radios: h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
+            Radios: bluez[:hci0] (bluetoothd over D-Bus; DBUS_SYSTEM_BUS_ADDRESS is honoured),
+            h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:/dev/ttyACM0[:BAUD], hci:hci0, sim.
             """
     )
 
@@ -50,7 +51,7 @@ struct ScanCommand: AsyncParsableCommand {
             return .capture(path: path)
         case (nil, let radio?):
             if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
-            do { return .radio(try RadioSelection(parsing: radio)) } catch { throw ValidationError(error.message) }
+            return .radio(try parseRadio(radio))
         case (nil, nil):
             throw ValidationError("give --btsnoop FILE or --radio RADIO")
         case (_?, _?):

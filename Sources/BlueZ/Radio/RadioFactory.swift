@@ -19,8 +19,8 @@ public enum RadioFactory {
 
     public static func open(_ selection: RadioSelection, options: HCIRadio.Options = HCIRadio.Options()) async throws -> any Radio {
         switch selection {
-        case .bluez:
-            throw RadioError("--radio \(selection): the BlueZ D-Bus radio is not implemented yet; use hci:, h4: or sim")
+        case .bluez(let adapter):
+            return try await BlueZRadio.connect(adapter: adapter)
         default:
             return try await HCIRadio.connect(try transport(for: selection), options: options)
         }

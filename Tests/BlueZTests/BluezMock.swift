@@ -1,0 +1,178 @@
+@testable import BlueZ
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private `dbus-daemon` with Debian's python3-dbusmock bluez5 template (extended by
+/// bluez5_le_mock.py) owning org.bluez on it: bluetoothd's D-Bus API without a controller.
+/// The radio under test is pointed at the bus by address; the test drives the mock through its
+/// org.bluez.Mock methods, which answer in JSON so assertions do not rely on our own decoder.
+final class BluezMock: @unchecked Sendable {
+    static let python = "/usr/bin/python3"
+    static let daemon = "/usr/bin/dbus-daemon"
+    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bluez5_le_mock.py").path
+    static let available = FileManager.default.isExecutableFile(atPath: daemon)
+        && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/bluez5.py")
+    /// For `.enabled(if:)`: run when the peers are installed, or when they are required (and then fail).
+    static let shouldRun = available || BumbleControllers.required
+
+    let directory: URL
+    let address: String
+    private var daemonProcess: Process?
+    private var mockProcess: Process?
+    private var control: DBusConnection?
+
+    /// Starts the bus and the mock with adapter `hci0` (LEAdvertisingManager1 included).
+    static func start(adapter: String? = "hci0") async throws -> BluezMock {
+        guard available else {
+            throw BumbleControllers.PeerMissing(message: "dbus-daemon or python3-dbusmock is missing (`make deps` installs them)")
+        }
+        let mock = try BluezMock()
+        try await mock.startDaemon()
+        try await mock.startMock()
+        if let adapter { try await mock.addAdapter(adapter) }
+        return mock
+    }
+
+    private init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ridebeacon-dbus-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        address = "unix:path=\(directory.path)/bus"
+    }
+
+    deinit {
+        for process in [mockProcess, daemonProcess].compactMap({ $0 }) where process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func launch(_ executable: String, _ arguments: [String], log: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        process.environment = environment
+        let logURL = directory.appendingPathComponent(log)
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try handle.close()
+        return process
+    }
+
+    /// The daemon on a socket of our own; `--session` policy lets anyone own any name.
+    func startDaemon() async throws {
+        try? FileManager.default.removeItem(atPath: "\(directory.path)/bus")
+        daemonProcess = try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: "dbus-daemon.log")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let connection = try? await DBusConnection.open(address: address) {
+                control = connection
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BumbleControllers.PeerMissing(message: "dbus-daemon did not come up on \(address)")
+    }
+
+    /// Ends the mock, the control connection and the bus.
+    func stop() async {
+        killMock()
+        await killDaemon()
+    }
+
+    /// SIGKILL the bus itself: every connection drops at once.
+    func killDaemon() async {
+        await control?.close()
+        control = nil
+        if let daemonProcess { Glibc.kill(daemonProcess.processIdentifier, SIGKILL); daemonProcess.waitUntilExit() }
+        daemonProcess = nil
+    }
+
+    func startMock() async throws {
+        mockProcess = try launch(Self.python, ["-m", "dbusmock", "--system", "--template", Self.template], log: "dbusmock.log")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let owned = try? await bus().call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                               "NameHasOwner", [.string("org.bluez")])
+            if owned?.first == .boolean(true) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BumbleControllers.PeerMissing(message: "dbusmock did not claim org.bluez: \(log("dbusmock.log"))")
+    }
+
+    /// SIGKILL, as a crashing bluetoothd: its name vanishes with no InterfacesRemoved.
+    func killMock() {
+        guard let mockProcess else { return }
+        Glibc.kill(mockProcess.processIdentifier, SIGKILL)
+        mockProcess.waitUntilExit()
+        self.mockProcess = nil
+    }
+
+    func log(_ name: String) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
+    }
+
+    private func bus() throws -> DBusConnection {
+        guard let control else { throw BumbleControllers.PeerMissing(message: "no control connection") }
+        return control
+    }
+
+    @discardableResult
+    func mock(_ member: String, _ arguments: [DBusValue] = [], path: String = "/") async throws -> [DBusValue] {
+        try await bus().call("org.bluez", path, "org.bluez.Mock", member, arguments)
+    }
+
+    func json(_ member: String, _ arguments: [DBusValue] = []) async throws -> Any {
+        let text = try #require(try await mock(member, arguments).first?.stringValue)
+        return try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    func addAdapter(_ name: String) async throws { try await mock("AddLEAdapter", [.string(name)]) }
+
+    func removeAdapter(_ name: String) async throws { try await mock("RemoveAdapter", [.string(name)]) }
+
+    /// One advertising report from `address` carrying `manufacturerData` (company id first, little-endian).
+    func report(_ address: String, _ manufacturerData: [UInt8], rssi: Int16, adapter: String = "hci0") async throws {
+        try await mock("SetBeacon", [.string(adapter), .string(address), .string(hex(manufacturerData)), .int16(rssi)])
+    }
+
+    func emit(_ address: String, _ manufacturerData: [UInt8], count: Int, perSecond: Int) async throws {
+        try await mock("EmitBeacons", [.string("hci0"), .string(address), .string(hex(manufacturerData)),
+                                       .uint32(UInt32(count)), .uint32(UInt32(perSecond))])
+    }
+
+    func emitterStatus() async throws -> (sent: Int, seconds: Double) {
+        let status = try #require(try await json("EmitterStatus") as? [String: Any])
+        return ((status["sent"] as? Int) ?? 0, (status["seconds"] as? Double) ?? 0)
+    }
+
+    /// Register/unregister calls in order, with the properties the mock read back from the caller.
+    func advertisingLog() async throws -> [[String: Any]] {
+        try #require(try await json("AdvertisingLog") as? [[String: Any]])
+    }
+
+    func discoveryFilter(_ adapter: String = "hci0") async throws -> (filter: [String: Any]?, discovering: Bool) {
+        let state = try #require(try await json("DiscoveryFilter", [.string(adapter)]) as? [String: Any])
+        return (state["filter"] as? [String: Any], (state["discovering"] as? Bool) ?? false)
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    /// Polls `condition` every 20 ms until it holds or `seconds` pass.
+    func wait(seconds: Double = 15, _ condition: () async throws -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if (try? await condition()) == true { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return (try? await condition()) == true
+    }
+}
