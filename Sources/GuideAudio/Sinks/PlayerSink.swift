@@ -12,11 +12,17 @@ public struct AudioPlayer: Equatable, Sendable {
     public var program: String
     public var arguments: [String]
 
-    /// In order of preference: PipeWire, PulseAudio, ALSA.
+    public init(program: String, arguments: [String]) {
+        self.program = program
+        self.arguments = arguments
+    }
+
+    /// In order of preference: PipeWire, PulseAudio, ALSA; each asked for a short device buffer,
+    /// since a cue heard 0.5 s late (aplay's default) points at where the passenger was.
     public static let known: [AudioPlayer] = [
-        AudioPlayer(program: "pw-play", arguments: ["--rate", "\(AudioFormat.sampleRate)", "--channels", "1", "--format", "s16", "-"]),
-        AudioPlayer(program: "paplay", arguments: ["--raw", "--rate=\(AudioFormat.sampleRate)", "--channels=1", "--format=s16le"]),
-        AudioPlayer(program: "aplay", arguments: ["-q", "-t", "raw", "-f", "S16_LE", "-r", "\(AudioFormat.sampleRate)", "-c", "1", "-"]),
+        AudioPlayer(program: "pw-play", arguments: ["--rate", "\(AudioFormat.sampleRate)", "--channels", "1", "--format", "s16", "--latency=50ms", "-"]),
+        AudioPlayer(program: "paplay", arguments: ["--raw", "--rate=\(AudioFormat.sampleRate)", "--channels=1", "--format=s16le", "--latency-msec=50"]),
+        AudioPlayer(program: "aplay", arguments: ["-q", "-t", "raw", "-f", "S16_LE", "-r", "\(AudioFormat.sampleRate)", "-c", "1", "--buffer-time=100000", "-"]),
     ]
 
     /// The executable's path on `PATH`, or nil.
@@ -61,6 +67,11 @@ public final class PlayerSink: AudioSink {
         input = stdin.fileHandleForWriting
         errors = stderr.fileHandleForReading
         _ = fcntl(errors.fileDescriptor, F_SETFL, fcntl(errors.fileDescriptor, F_GETFL) | O_NONBLOCK)
+        #if os(Linux)
+        // F_SETPIPE_SZ: a small pipe bounds how much audio can queue behind the player (≈ 0.19 s)
+        // if its device clock runs slower than ours or it stalled; a full pipe then paces us.
+        _ = fcntl(input.fileDescriptor, 1031, 8192)
+        #endif
     }
 
     public func write(_ samples: [Int16]) throws {
