@@ -16,6 +16,7 @@ struct GuideLaunch {
     let audioOut: String
     /// For servers that do not send `identityPeriodSeconds` with the ride key.
     let fallbackIdentityPeriod: Int
+    let calibration: Calibration
 
     func run() async throws {
         Say.line("Ride \(ride.id): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
@@ -43,7 +44,7 @@ struct GuideLaunch {
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
                             identity: identity),
             initialState: ride.state, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
-            radio: radio, client: client, player: player, keys: KeyboardKeys.stream()) { Say.line($0) }
+            calibration: calibration, radio: radio, client: client, player: player, keys: KeyboardKeys.stream()) { Say.line($0) }
         let outcome = await guide.run()
         await radio.shutdown()
         switch outcome {
