@@ -43,7 +43,7 @@ public struct Walker: Sendable {
         /// Delay from the touch prompt to pressing Enter, s: after the prompt has been spoken.
         public var confirmDelay = 3.5
         /// "Wrong way" hints this soon after a turn are the old heading's echo: ignored, s.
-        public var settle = 4.0
+        public var settle = 2.5
         /// Walking this long without a "closer" makes the walker doubt the heading and probe the
         /// next direction, s.
         public var doubt = 15.0
