@@ -4,8 +4,11 @@ SWIFT ?= swift
 # postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through;
 # dbus + python3-dbusmock: the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5 template.
 # chromium: the dispatcher page's browser test; wrk: `make bench-server`.
+# nginx, openssl: `make deploy-check` runs deploy/nginx's TLS proxy on its own ports (the packaged nginx service is
+# not used; in a container apt does not start it).
 APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl \
-	dbus python3-dbusmock chromium wrk
+	dbus python3-dbusmock chromium wrk \
+	nginx openssl
 # Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
 BUMBLE_VERSION := 0.0.236
 VENV := .venv
@@ -14,18 +17,30 @@ FUZZ_SECONDS ?= 10
 FUZZ_SCRATCH := .build-fuzz
 SHARED ?= ../shared
 
-.PHONY: demo test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+# Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
+.PHONY: fuzz-api-build fuzz-api-run
+.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
 
-# The Foundation demo (the guide's demo replaces it): calibrate on one phone pair's recordings at
-# known distances, then range the same pair's 2.5 m -> 0.3 m step with a plot.
+.PHONY: demo demo-ranging bench-guide test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+
+# The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
+# a simulated passenger guided by the real guide over the simulated radio channel to touch and
+# "Ride confirmed"; prints the transcript and a JSON summary, writes the audio to demo.wav.
+# DEMO_ARGS="--seed 7 --start-distance 40" varies it.
+DEMO_ARGS ?=
+demo: deps release
+	.build/release/ridebeacon demo --audio-out demo.wav $(DEMO_ARGS)
+
+# The Foundation stage's demo: calibrate on one phone pair's recordings at known distances, then
+# range the same pair's 2.5 m -> 0.3 m step with a plot.
 DEMO_POSITIONS := fixtures/traces/herald-test12B-positions.csv
 DEMO_TRACE := fixtures/traces/herald-test12B-step-2.5m-to-0.3m.csv
-demo: deps release
+demo-ranging: deps release
 	@mkdir -p out
 	.build/release/ridebeacon calibrate --trace $(DEMO_POSITIONS) > out/demo-calibration.json
 	.build/release/ridebeacon range --trace $(DEMO_TRACE) --calibration out/demo-calibration.json \
 		--plot out/demo.svg > out/demo.csv
-	@echo "demo: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
+	@echo "demo-ranging: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
 # The PostgreSQL halves of the store and server suites run against a private server (own port
@@ -38,6 +53,7 @@ test: deps venv test-venv
 		RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build
 	$(MAKE) schemathesis
 	$(MAKE) fuzz-smoke
+	$(MAKE) reliability-smoke
 
 # schemathesis against a live server and openapi.yaml (bounded: scripts/schemathesis.sh).
 schemathesis: test-venv
@@ -90,7 +106,7 @@ fuzz: fuzz-run
 
 fuzz-run: fuzz-build
 	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus
-	$(FUZZ_SCRATCH)/debug/FuzzDecoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	set -o pipefail; $(FUZZ_SCRATCH)/debug/FuzzDecoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-artifact_prefix=fuzz-artifacts/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus fixtures/fuzz 2>&1 | tail -12
 
 # wrk against `ridebeacon serve` on SQLite and a private PostgreSQL (BENCHMARKS.md, "Ride server").
@@ -98,6 +114,11 @@ bench-server: deps
 	$(SWIFT) build -c release --product ridebeacon
 	$(SWIFT) build -c release --product ServerBenchmarkSetup
 	Benchmarks/server/run.sh
+
+# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds (BENCHMARKS.md, "Guide").
+bench-guide:
+	$(SWIFT) build -c release --product GuideBenchmark
+	.build/release/GuideBenchmark --seeds 100
 
 bench: deps venv
 	$(SWIFT) build -c release --product PerAdvertisementBenchmark
@@ -109,4 +130,65 @@ ranging-eval: release
 	else echo "ranging-eval: $(SHARED)/data/herald not found; nothing to score"; fi
 
 clean:
-	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts
+	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts demo.wav
+
+# Crash durability (scripts/reliability/durability.py): kill -9 of `serve` on SQLite with online
+# backups under load; PostgreSQL crashed under two servers. Its private PostgreSQL listens on
+# RELIABILITY_PG_PORT (own data dir under /tmp).
+RELIABILITY_PG_PORT ?= 55433
+RELIABILITY_RESULTS ?= .build/reliability
+durability-smoke:
+	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/test_checks.py
+	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
+		--db-restarts 2 --db-down-seconds 4 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
+
+durability: build
+	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/durability.py --backend sqlite --kills 10 --backups 4 --workers 8 --results $(RELIABILITY_RESULTS)/durability.jsonl
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
+		--db-restarts 5 --kills 4 --races 100 --workers 8 --results $(RELIABILITY_RESULTS)/durability.jsonl
+
+# Mixed load with SSE listeners and RSS sampling (Benchmarks/Load/run.sh), SQLite and
+# PostgreSQL; the full run's private PostgreSQL listens on LOAD_PG_PORT, the short one shares
+# the durability run's.
+LOAD_PG_PORT ?= 55434
+load-smoke:
+	@mkdir -p $(RELIABILITY_RESULTS)
+	BUILD=debug RIDES=300 RATE=100 SECONDS_=5 RIDE_LISTENERS=45 DISPATCHER_LISTENERS=5 \
+		LOAD_PG_PORT=$(RELIABILITY_PG_PORT) LOAD_PG_DIR=/tmp/ridebeacon-reliability-pg-$(RELIABILITY_PG_PORT) \
+		RESULTS=$(RELIABILITY_RESULTS)/load-smoke.jsonl Benchmarks/Load/run.sh
+
+load: deps
+	$(SWIFT) build -c release --product ridebeacon
+	$(SWIFT) build -c release --product ServerBenchmarkSetup
+	$(SWIFT) build -c release --product ServerLoad
+	@mkdir -p $(RELIABILITY_RESULTS)
+	LOAD_PG_PORT=$(LOAD_PG_PORT) RESULTS=$(RELIABILITY_RESULTS)/load.jsonl Benchmarks/Load/run.sh
+
+# systemd-analyze verify on deploy/systemd, and the PostgreSQL bootstrap's role serving.
+# nginx (deploy/nginx) with TLS in front of a real server, events streamed through it.
+deploy-check:
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) scripts/reliability/deploy_check.sh
+	scripts/reliability/proxy_check.sh
+
+# What `make test` runs after the unit and integration tests (short, bounded versions).
+reliability-smoke: durability-smoke load-smoke deploy-check
+
+# The full versions; their last results are in RELIABILITY.md.
+reliability: durability load
+
+# libFuzzer over the API's JSON bodies (Sources/FuzzAPIBodies): a product of its own, built from
+# APIBodies alone (Foundation only), so it builds in seconds beside the decoders' target. Seeds:
+# fixtures/fuzz/api/ (fixtures/make_fuzz_api_seeds.py); runs as long as the decoders' target.
+fuzz-smoke: fuzz-api-run
+fuzz: fuzz-api-run
+fuzz-api-build:
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --product FuzzAPIBodies \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -D -Xswiftc FUZZING -Xswiftc -use-ld=lld
+
+fuzz-api-run: fuzz-api-build
+	@mkdir -p fuzz-artifacts $(FUZZ_SCRATCH)/corpus-api
+	set -o pipefail; $(FUZZ_SCRATCH)/debug/FuzzAPIBodies -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -dict=fixtures/fuzz/api-json.dict \
+		-artifact_prefix=fuzz-artifacts/api- -print_final_stats=1 $(FUZZ_SCRATCH)/corpus-api fixtures/fuzz/api 2>&1 | tail -12

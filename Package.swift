@@ -21,7 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
-        // Already in the graph through HummingbirdTesting; the tests use it to read SSE streams.
+        // The role CLIs' HTTP client (RideClient); already in the graph through HummingbirdTesting.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -35,11 +35,16 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The API's request bodies and their strict JSON decoding; Foundation only, so the
+        // fuzzer builds it alone.
+        .target(name: "APIBodies"),
         // The HTTP API (Hummingbird 2): auth, rides, live events, health and metrics.
         .target(
             name: "RideServer",
             dependencies: [
+                "BeaconCore",
                 "RideStore",
+                "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -52,6 +57,7 @@ let package = Package(
         ),
         // C behind system-library targets (pkg-config), each seen by one small Swift file in BlueZ.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Radios behind one protocol: h4 (tty/TCP/unix), hci (HCI_CHANNEL_USER), bluez (D-Bus), sim.
         .target(
@@ -63,11 +69,29 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
+        .target(name: "GuideAudio", dependencies: ["CEspeakNG"]),
+        // The typed client of the ride service's /v1 API (openapi.yaml).
+        .target(
+            name: "RideClient",
+            dependencies: [
+                "BeaconCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // Passenger guidance and driver advertising: state machines over a Radio, the ride client
+        // and an AudioSink; the simulated channel and walker of `ridebeacon demo`.
+        .target(name: "Guide", dependencies: ["BeaconCore", "BlueZ", "GuideAudio", "RideClient"]),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
                 "BeaconCore",
                 "BlueZ",
+                "Guide",
+                "GuideAudio",
+                "RideClient",
                 "RideServer",
                 "RideStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -76,6 +100,8 @@ let package = Package(
         ),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
         .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore"]),
+        // libFuzzer over the API's JSON bodies (`make fuzz`), without the server's dependencies.
+        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies"]),
         .executableTarget(
             name: "PerAdvertisementBenchmark",
             dependencies: ["BeaconCore"],
@@ -87,17 +113,45 @@ let package = Package(
             path: "Benchmarks/Ranging",
             exclude: ["synth_walks.py", "rest_issuance.py"]
         ),
+        // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
+        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/Guide"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",
             dependencies: ["RideServer", "RideStore"],
             path: "Benchmarks/server/Setup"
         ),
+        // Mixed open-loop load with SSE listeners against a running server (Benchmarks/Load/run.sh).
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Load",
+            exclude: ["run.sh", "last-results.jsonl"]
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
                 "BeaconCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
+        .testTarget(
+            name: "RideClientTests",
+            dependencies: [
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -112,6 +166,7 @@ let package = Package(
         .testTarget(
             name: "RideServerTests",
             dependencies: [
+                "BeaconCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -124,15 +179,24 @@ let package = Package(
             ]
         ),
         // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.
+        // ...and the touch chain: the real server, h4 radios on Bumble controllers, identities.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ridebeacon"],
+            dependencies: [
+                "ridebeacon",
+                "BeaconCore",
+                "BlueZ",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["dispatch_page.py"]
         ),
         .testTarget(
             name: "RideBeaconCLITests",
             dependencies: [
                 "ridebeacon",
+                // The driver-arrive test scans for the ride's identities over a Bumble controller.
+                "BeaconCore",
+                "BlueZ",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

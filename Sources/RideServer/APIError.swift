@@ -81,6 +81,8 @@ extension APIError {
         case .idempotencyKeyReused(let key):
             self = APIError(.unprocessableContent, code: "idempotency_key_reused",
                             "Idempotency-Key '\(key)' was already used for a different request", field: "Idempotency-Key")
+        case .replayed(let message):
+            self = APIError(.conflict, code: "replayed_proof", message)
         case .invalid(let message):
             self = APIError(.badRequest, code: "invalid_request", message)
         case .unavailable(let message):

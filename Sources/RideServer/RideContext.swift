@@ -10,11 +10,17 @@ public struct RideContext: RequestContext {
     public var requestID: String
     /// Set by `AuthMiddleware`; nil only on the unauthenticated routes (health, metrics).
     public var account: Account?
+    /// A non-reversible key of the token that authenticated the request (rate limits).
+    public var tokenKey: String?
+    /// The connection's peer IP address ("unknown" when the channel has none).
+    public let peerAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         account = nil
+        tokenKey = nil
+        peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// Hummingbird enforces this when it collects a body; `BodyLimitMiddleware` answers 413 first.
@@ -25,9 +31,9 @@ public struct RideContext: RequestContext {
 }
 
 public enum APILimits {
-    public static let maxBodyBytes = 64 * 1024
-    public static let maxNameLength = 200
-    public static let maxTextLength = 500
+    public static let maxBodyBytes = BodyLimits.maxBodyBytes
+    public static let maxNameLength = BodyLimits.maxNameLength
+    public static let maxTextLength = BodyLimits.maxTextLength
     public static let defaultPageSize = 50
     public static let maxPageSize = 200
 }

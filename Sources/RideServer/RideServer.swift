@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import RideStore
@@ -15,6 +16,13 @@ public struct RideServerConfiguration: Sendable {
     /// Adds `GET /bench/hello`, Hummingbird's hello world without our middleware: the
     /// benchmark's yardstick (Benchmarks/server).
     public var benchmarkRoutes = false
+    public var touch = TouchProofConfiguration()
+    public var rateLimits = RateLimitConfiguration()
+    /// Purges finished requests' pickup, drop-off and notes this long after they ended (nil: never).
+    public var locationRetention: LocationRetention?
+    /// The server's clock: proof freshness, slots, proof pairing and rate limits read it.
+    /// Tests replace it to step time without waiting.
+    public var now: @Sendable () -> Date = { Date() }
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host
@@ -31,9 +39,12 @@ public enum RideServer {
     public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
         let hub = EventHub(store: store, configuration: configuration.events, logger: logger)
         let metrics = ServerMetrics()
+        let limits = RateLimits(configuration.rateLimits, now: configuration.now, metrics: metrics)
         var api = RideAPI(store: store, hub: hub, metrics: metrics,
-                          databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite")
+                          databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
+                          limits: limits, now: configuration.now)
         api.secureCookies = configuration.secureCookies
+        api.touch = configuration.touch
         let router = Router(context: RideContext.self)
         if configuration.benchmarkRoutes {
             // Before any middleware, which applies only to routes added after it.
@@ -47,7 +58,7 @@ public enum RideServer {
 
         let catalog = RouteCatalog()
         api.addOperationsRoutes(RouteRegistrar(group: router.group(), prefix: "", catalog: catalog))
-        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store)), prefix: "/v1", catalog: catalog)
+        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits)), prefix: "/v1", catalog: catalog)
         api.addAccountRoutes(v1)
         api.addRideRequestRoutes(v1)
         api.addRideRoutes(v1)
@@ -60,6 +71,9 @@ public enum RideServer {
         var services: [any Service] = []
         if configuration.closesStoreOnShutdown { services.append(StoreCloser(store: store)) }
         services.append(hub)
+        if let retention = configuration.locationRetention {
+            services.append(LocationPurger(store: store, retention: retention, now: configuration.now, logger: logger))
+        }
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ridebeacon"),

@@ -64,6 +64,23 @@ public protocol Store: Sendable {
     /// How many rides are in each state; `requested` counts open requests (metrics).
     func rideCounts() async throws -> [RideState: Int]
 
+    // Touch proofs
+    /// Records a proof the caller already verified against the ride key and, when `policy`
+    /// is now met, confirms the ride (a `confirmed` event) in the same transaction. Throws
+    /// `illegalTransition(from:to: .confirmed)` unless the ride is `arrived`, and `replayed`
+    /// when the same proof (ride, side, slot, observedAt) was recorded before; either way
+    /// nothing is written. Proofs of one ride are serialised, so two sides' simultaneous
+    /// proofs see each other, also on several servers.
+    func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyKey?) async throws -> TouchProofOutcome
+    /// A ride's accepted proofs, oldest first.
+    func touchProofs(rideID: String) async throws -> [VerifiedTouchProof]
+
+    // Retention
+    /// Blanks pickup, drop-off and accessibility notes of requests that ended (ride completed
+    /// or cancelled, or request withdrawn) before `cutoff`, judged by their last event.
+    /// Returns how many requests were purged now; already purged ones are not counted again.
+    func purgeLocations(finishedBefore cutoff: Date) async throws -> Int
+
     // History
     /// The ride's whole history, from its request's `requested` event on.
     func events(rideID: String, after id: Int64) async throws -> [RideEvent]

@@ -7,6 +7,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case alreadyTaken(String)
     /// The same idempotency key was used before for a different operation.
     case idempotencyKeyReused(String)
+    /// The same touch proof was recorded before.
+    case replayed(String)
     case invalid(String)
     /// The database cannot be reached; the caller may retry.
     case unavailable(String)

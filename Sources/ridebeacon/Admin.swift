@@ -7,7 +7,7 @@ import RideStore
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage accounts and tokens directly in the database.",
-        subcommands: [CreateAccount.self, CreateToken.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self]
+        subcommands: [CreateAccount.self, CreateToken.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self, PurgeLocations.self, Backup.self]
     )
 }
 
@@ -134,13 +134,13 @@ extension Admin {
         }
     }
 
-    /// An operator stand-in, kept only until touch proofs are checked (POST
-    /// /v1/rides/{id}/touch-proofs answers 501): until then this is the only way a ride reaches
-    /// `confirmed`, and so `completed`. It writes straight to the database; a running server
-    /// picks the event up within its poll interval (2 s) and streams it.
+    /// An operator override for when touch confirmation cannot work (a broken radio): rides are
+    /// normally confirmed by touch proofs (POST /v1/rides/{id}/touch-proofs). It writes straight
+    /// to the database; a running server picks the event up within its poll interval (2 s) and
+    /// streams it. The event's actor is "operator", so the history shows who confirmed.
     struct ConfirmRide: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Operator override: mark an arrived ride confirmed (stand-in until touch proofs are verified).")
+            abstract: "Operator override: mark an arrived ride confirmed without touch proofs.")
 
         @Argument(help: "Ride id.")
         var ride: String
@@ -151,6 +151,29 @@ extension Admin {
                 let confirmed = try await store.transition(rideID: ride, to: .confirmed, by: "operator",
                                                            detail: "confirmed by an operator (ridebeacon admin confirm-ride)", idempotency: nil)
                 print(confirmed.state.rawValue)
+            }
+        }
+    }
+
+    /// What `serve` does hourly, on demand: for a deployment that runs the server without the
+    /// periodic task, or to purge at once after lowering the retention.
+    struct PurgeLocations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Erase pickup, drop-off and notes of rides that ended more than --older-than-days ago (prints how many).")
+
+        @Option(help: "Retention in days (1 to 3650).")
+        var olderThanDays = 30
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            guard LocationRetention.days.contains(olderThanDays) else {
+                throw ValidationError("--older-than-days must be 1 to 3650, not \(olderThanDays)")
+            }
+        }
+
+        func run() async throws {
+            try await options.withStore { store in
+                print(try await store.purgeLocations(finishedBefore: LocationRetention(days: olderThanDays).cutoff(now: Date())))
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconCore
 import Logging
 import RideServer
 import RideStore
@@ -26,6 +27,41 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Add GET /bench/hello, a bare Hummingbird route the server benchmark compares against.")
     var benchRoutes = false
 
+    @Option(help: "Which touch proofs confirm a ride: mutual (both sides within 10 s) or passenger (the passenger's alone, for driver hardware that cannot scan).")
+    var touchPolicy = "mutual"
+
+    @Option(help: "Rotating beacon identity slot period in seconds (10 to 900); every client of this deployment must use the same.")
+    var identityPeriod = 30
+
+    @Option(help: "Days after a ride ends (completed, cancelled, or request withdrawn) before its pickup, drop-off and notes are erased (1 to 3650); checked hourly.")
+    var locationRetentionDays = 30
+
+    @Option(help: "Failed authentications allowed per minute, per client address and per presented token, before 429.")
+    var authFailuresPerMinute = 20
+
+    @Option(help: "Touch proofs allowed per minute per token before 429.")
+    var touchProofsPerMinute = 20
+
+    @Option(help: "Touch proofs allowed per minute per client address before 429.")
+    var touchProofsPerMinutePerAddress = 120
+
+    @Option(help: "Behind a reverse proxy: the header carrying the client's address (its last value is used), e.g. X-Forwarded-For. Only when clients cannot bypass the proxy.")
+    var clientAddressHeader: String?
+
+    func validate() throws {
+        guard TouchPolicy(rawValue: touchPolicy) != nil else { throw ValidationError("--touch-policy must be mutual or passenger, not '\(touchPolicy)'") }
+        guard RotatingIdentity.periodRange.contains(identityPeriod) else {
+            throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
+        }
+        guard LocationRetention.days.contains(locationRetentionDays) else {
+            throw ValidationError("--location-retention-days must be 1 to 3650, not \(locationRetentionDays)")
+        }
+        for (name, value) in [("--auth-failures-per-minute", authFailuresPerMinute), ("--touch-proofs-per-minute", touchProofsPerMinute),
+                              ("--touch-proofs-per-minute-per-address", touchProofsPerMinutePerAddress)] where !(1...100_000).contains(value) {
+            throw ValidationError("\(name) must be 1 to 100000, not \(value)")
+        }
+    }
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -37,8 +73,16 @@ struct Serve: AsyncParsableCommand {
         configuration.closesStoreOnShutdown = true
         configuration.secureCookies = secureCookies
         configuration.benchmarkRoutes = benchRoutes
+        configuration.touch = TouchProofConfiguration(policy: TouchPolicy(rawValue: touchPolicy) ?? .mutual, identityPeriod: identityPeriod)
+        configuration.locationRetention = LocationRetention(days: locationRetentionDays)
+        configuration.rateLimits.authenticationFailures = .perMinute(authFailuresPerMinute)
+        configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
+        configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)
+        configuration.rateLimits.clientAddressHeader = clientAddressHeader
         logger.info("starting", metadata: ["database": .string(store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite"),
-                                           "address": .string("\(host):\(port)")])
+                                           "address": .string("\(host):\(port)"), "touch_policy": .string(touchPolicy),
+                                           "identity_period_s": .stringConvertible(identityPeriod),
+                                           "location_retention_days": .stringConvertible(locationRetentionDays)])
         try await RideServer.makeApplication(store: store, configuration: configuration, logger: logger).runService()
         logger.info("stopped")
     }
@@ -60,7 +104,7 @@ extension StoreError {
         case .illegalTransition(let from, let to): "the ride is \(from.rawValue); it cannot become \(to.rawValue)"
         case .alreadyTaken(let id): "ride request \(id) was already accepted"
         case .idempotencyKeyReused(let key): "idempotency key \(key) was used for something else"
-        case .invalid(let message), .unavailable(let message): message
+        case .invalid(let message), .unavailable(let message), .replayed(let message): message
         }
     }
 }

@@ -93,3 +93,25 @@ struct RotatingIdentityTests {
         #expect(matcher.identities(at: endOfSlot).map(\.slot) == Array((next - 2)...(next + 1)))
     }
 }
+
+@Suite("Rotating identity collisions")
+struct RotatingIdentityCollisionTests {
+    /// 500 random ride keys × 1000 consecutive slots × both sides = a million identities, all
+    /// different: a scanner can never mistake another ride (or another slot, or the other side)
+    /// for the one it looks for. With 160 bits a collision would be a bug, not bad luck.
+    @Test func aMillionIdentitiesOfDifferentRidesSlotsAndSidesNeverCollide() throws {
+        var generator = SystemRandomNumberGenerator()
+        var seen = Set<BeaconIdentity>(minimumCapacity: 1_000_000)
+        let firstSlot: UInt64 = 58_907_520
+        for _ in 0..<500 {
+            let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let identity = try RotatingIdentity(rideKey: key)
+            for slot in firstSlot..<(firstSlot + 1000) {
+                for side in BeaconSide.allCases {
+                    seen.insert(identity.identity(of: side, slot: slot))
+                }
+            }
+        }
+        #expect(seen.count == 1_000_000)
+    }
+}

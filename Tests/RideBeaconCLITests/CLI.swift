@@ -25,7 +25,8 @@ enum CLI {
     }
 
     /// Output goes to files, not pipes, so neither stream can fill up and block the child.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// `environment` replaces the child's environment when given (role commands read RIDEBEACON_* and XDG_CONFIG_HOME).
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
         let binary = try #require(binary, "ridebeacon binary not found next to the tests")
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -36,10 +37,10 @@ enum CLI {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = repository
         process.standardOutput = out
         process.standardError = err
+        if let environment { process.environment = environment }
         try process.run()
         process.waitUntilExit()
         try out.close()

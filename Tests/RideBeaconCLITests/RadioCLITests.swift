@@ -111,7 +111,7 @@ struct RadioCLITests {
     @Test("bluez with no bus at DBUS_SYSTEM_BUS_ADDRESS: one line naming the radio and the address")
     func bluezWithoutBus() throws {
         let result = try CLI.run(["scan", "--radio", "bluez", "--seconds", "1"],
-                                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/ridebeacon-bus"])
+                                 environment: ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/ridebeacon-bus"]) { $1 })
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")

@@ -98,19 +98,20 @@ struct ValidationTests {
         }
     }
 
-    @Test func touchProofsAreValidatedThen501() async throws {
+    @Test func touchProofBodiesAreValidatedBeforeTheRide() async throws {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
         let proof = #"{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"slot":58000000,"peakRssiDbm":-41.5,"samples":12,"observedAt":"2026-01-02T03:04:05.678Z"}"#
         try await world.app().test(.live) { client in
             let path = "/v1/rides/\(ride.id)/touch-proofs"
             let valid = try await client.call(.post, path, as: world.passenger, json: proof)
-            #expect(valid.status == .notImplemented && valid.errorCode == "not_implemented")
+            // Well-formed, so the ride's state is what refuses it (TouchProofTests covers the rest).
+            #expect(valid.status == .conflict && valid.errorCode == "wrong_state")
             let badUUID = try await client.call(.post, path, as: world.passenger, json: proof.replacingOccurrences(of: "E2C56DB5", with: "nope"))
             #expect(badUUID.status == .badRequest && badUUID.errorField == "uuid")
             let badMajor = try await client.call(.post, path, as: world.driver, json: proof.replacingOccurrences(of: #""major":1"#, with: #""major":70000"#))
             #expect(badMajor.errorField == "major")
-            #expect(try await client.call(.post, path, as: world.otherPassenger, json: proof).status == .notFound)
+            #expect(try await client.call(.post, path, as: world.otherPassenger, json: proof).errorCode == "not_your_ride")
             #expect(try await client.call(.post, path, as: world.dispatcher, json: proof).status == .forbidden)
         }
         #expect(try await world.store.ride(id: ride.id)?.state == .accepted)

@@ -1,79 +1,26 @@
 import Foundation
 import RideStore
 
-// Request bodies, one per operation that takes input. Field names and limits are in openapi.yaml.
+// The store models the API bodies (APIBodies) become, and the touch proof's body.
 
-struct NewRideRequestBody: StrictBody {
-    static let fields: Set<String> = ["passengerName", "pickup", "dropoff", "accessibilityNotes"]
-    var passengerName: String
-    var pickup: String
-    var dropoff: String
-    var accessibilityNotes: String?
-
-    func validate() throws {
-        try FieldRules.text(passengerName, field: "passengerName", maxLength: APILimits.maxNameLength)
-        try FieldRules.text(pickup, field: "pickup", maxLength: APILimits.maxTextLength)
-        try FieldRules.text(dropoff, field: "dropoff", maxLength: APILimits.maxTextLength)
-        try FieldRules.optionalText(accessibilityNotes, field: "accessibilityNotes", maxLength: APILimits.maxTextLength, multiline: true)
-    }
-
+extension NewRideRequestBody {
     var model: NewRideRequest {
         NewRideRequest(passengerName: passengerName, pickup: pickup, dropoff: dropoff, accessibilityNotes: accessibilityNotes)
     }
 }
 
-struct NewAccountBody: StrictBody {
-    static let fields: Set<String> = ["role", "displayName", "vehicle"]
-    /// Decoded as text so a bad value gets a message listing the roles.
-    var role: String
-    var displayName: String
-    var vehicle: String?
-
-    func validate() throws {
-        guard let role = Role(rawValue: role) else {
-            throw APIError.invalidField("role", "must be one of \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        try FieldRules.text(displayName, field: "displayName", maxLength: APILimits.maxNameLength)
-        try FieldRules.optionalText(vehicle, field: "vehicle", maxLength: APILimits.maxNameLength)
-        if vehicle != nil && role != .driver {
-            throw APIError.invalidField("vehicle", "only drivers have a vehicle")
-        }
-    }
-
+extension NewAccountBody {
     var model: NewAccount? {
         Role(rawValue: role).map { NewAccount(role: $0, displayName: displayName, vehicle: vehicle) }
     }
 }
 
-/// Optional expiry for a new token; without it the token lasts until revoked.
-struct IssueTokenBody: StrictBody {
-    static let fields: Set<String> = ["expiresInDays"]
-    static var emptyBodyAllowed: Bool { true }
-    var expiresInDays: Int?
-
-    func validate() throws {
-        if let days = expiresInDays, !TokenExpiry.days.contains(days) {
-            throw APIError.invalidField("expiresInDays", "must be \(TokenExpiry.days.lowerBound)...\(TokenExpiry.days.upperBound)")
-        }
-    }
-}
-
 public enum TokenExpiry {
-    public static let days = 1...3650
+    public static let days = IssueTokenBody.days
 
     /// Whole milliseconds, like every time the store keeps.
     public static func date(afterDays days: Int, from now: Date = Date()) -> Date {
         Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + Double(days) * 86_400) * 1000).rounded(.down) / 1000)
-    }
-}
-
-struct CancelBody: StrictBody {
-    static let fields: Set<String> = ["reason"]
-    static var emptyBodyAllowed: Bool { true }
-    var reason: String?
-
-    func validate() throws {
-        try FieldRules.optionalText(reason, field: "reason", maxLength: APILimits.maxTextLength, multiline: true)
     }
 }
 

@@ -90,8 +90,10 @@ struct RideView: ResponseEncodable {
     var stateChangedAt: Date
     /// Base64 of the 32-byte ride key; present only for the ride's driver and passenger.
     var key: String?
+    /// The deployment's identity slot period, without which the key cannot derive identities.
+    var identityPeriodSeconds: Int?
 
-    init(_ detail: RideDetail, showKey: Bool) {
+    init(_ detail: RideDetail, showKey: Bool, identityPeriod: Int) {
         let ride = detail.ride
         id = ride.id
         requestId = ride.requestID
@@ -103,6 +105,7 @@ struct RideView: ResponseEncodable {
         createdAt = ride.createdAt
         stateChangedAt = ride.stateChangedAt
         key = showKey ? ride.key.base64EncodedString() : nil
+        identityPeriodSeconds = showKey ? identityPeriod : nil
     }
 }
 

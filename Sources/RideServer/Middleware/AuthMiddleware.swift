@@ -7,26 +7,45 @@ import RideStore
 /// sits behind it; roles are checked by the routes themselves. The dispatcher page's session
 /// cookie is accepted instead of the header on the dispatcher event stream only: that is the
 /// one API call the page's EventSource makes, and EventSource cannot set headers.
+/// Failed authentications are rate limited per client address and per presented token; once
+/// either is over its limit, attempts are answered 429 before any database lookup.
 struct AuthMiddleware: RouterMiddleware {
     let store: any Store
+    let limits: RateLimits
 
     func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
+        let address = limits.clientAddress(request, context: context)
+        let presented = request.headers[.authorization]
+            ?? (request.method == .get && request.uri.path == "/v1/events" ? DispatchSession.token(in: request)?.text : nil)
+        let tokenKey = presented.map(RateLimits.tokenKey)
+        try limits.checkAuthentication(address: address, token: tokenKey)
         let account: Account
+        do {
+            account = try await authenticate(request)
+        } catch let error as APIError where error.code == "unauthenticated" && tokenKey != nil {
+            // Only presented credentials count: a request with none is not a guess.
+            limits.authenticationFailed(address: address, token: tokenKey)
+            throw error
+        }
+        var context = context
+        context.account = account
+        context.tokenKey = tokenKey
+        context.logger[metadataKey: "account_id"] = .string(account.id)
+        return try await next(request, context)
+    }
+
+    private func authenticate(_ request: Request) async throws -> Account {
         if let header = request.headers[.authorization] {
-            account = try await bearer(header)
-        } else if request.method == .get, request.uri.path == "/v1/events", let token = DispatchSession.token(in: request) {
+            return try await bearer(header)
+        }
+        if request.method == .get, request.uri.path == "/v1/events", let token = DispatchSession.token(in: request) {
             guard let found = try await store.authenticate(secretHash: token.hash) else {
                 throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
             }
             guard found.role == .dispatcher else { throw APIError.forbidden("only a dispatcher may follow all rides with a session cookie") }
-            account = found
-        } else {
-            throw APIError.unauthenticated("send Authorization: Bearer <token>")
+            return found
         }
-        var context = context
-        context.account = account
-        context.logger[metadataKey: "account_id"] = .string(account.id)
-        return try await next(request, context)
+        throw APIError.unauthenticated("send Authorization: Bearer <token>")
     }
 
     private func bearer(_ header: String) async throws -> Account {

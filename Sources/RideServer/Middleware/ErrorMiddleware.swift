@@ -23,6 +23,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return error
         case let error as StoreError:
             return APIError(error)
+        case let error as BodyError:
+            return APIError(error)
         case let error as HTTPError:
             // Hummingbird's own: unmatched routes, bodies over maxUploadSize.
             switch error.status {

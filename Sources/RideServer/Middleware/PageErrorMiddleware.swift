@@ -15,6 +15,7 @@ struct PageErrorMiddleware: RouterMiddleware {
             case .notFound: "Not found"
             case .conflict: "Nothing to do"
             case .serviceUnavailable: "Temporarily unavailable"
+            case .tooManyRequests: "Too many attempts"
             default: "Something went wrong"
             }
             let link = apiError.status == .unauthorized || apiError.status == .forbidden

@@ -9,10 +9,14 @@ public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
+    private let write: @Sendable (Data) -> Void
 
-    public init(label: String, level: Logger.Level = .info) {
+    /// `write` receives each line (tests capture them); by default lines go to stderr.
+    public init(label: String, level: Logger.Level = .info,
+                write: @escaping @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }) {
         self.label = label
         self.logLevel = level
+        self.write = write
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -32,7 +36,7 @@ public struct JSONLogHandler: LogHandler {
         fields["msg"] = "\(event.message)"
         guard var line = try? Self.encoder.encode(fields) else { return }
         line.append(0x0A)
-        FileHandle.standardError.write(line)
+        write(line)
     }
 
     private static let encoder: JSONEncoder = {

@@ -31,6 +31,26 @@ public final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
+    enum Limit: String { case authenticationFailures = "authentication_failures", touchProofs = "touch_proofs" }
+
+    func recordRateLimited(_ limit: Limit) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "rate_limited", unitName: "total",
+                                             helpText: "Requests refused with 429, by limit"),
+            labels: [("limit", limit.rawValue)]
+        ).increment()
+    }
+
+    /// `outcome` is `confirmed`, `awaiting_counterpart` or a rejection's error code: a fixed
+    /// set, never a ride id or anything from the proof.
+    func recordTouchProof(outcome: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "touch_proofs", unitName: "total",
+                                             helpText: "Touch proofs by outcome (accepted, or the rejection's code)"),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
     /// The exposition text, with gauges read fresh from the store and the event hub.
     func exposition(store: any Store, hub: EventHub) async -> String {
         let up = registry.makeGauge(descriptor: MetricNameDescriptor(

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import RideStore
@@ -12,6 +13,15 @@ struct RideAPI: Sendable {
     let databaseKind: String
     /// Marks the dispatcher session cookie Secure even without `X-Forwarded-Proto: https`.
     var secureCookies = false
+    var touch = TouchProofConfiguration()
+    let limits: RateLimits
+    /// The server's clock (tests step it).
+    let now: @Sendable () -> Date
+
+    /// The one place a ride becomes a response: the key (and its period) only when `showKey`.
+    func rideView(_ detail: RideDetail, showKey: Bool) -> RideView {
+        RideView(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+    }
 
     /// The caller's `Idempotency-Key`, scoped to their account (one client's key never
     /// collides with another's).

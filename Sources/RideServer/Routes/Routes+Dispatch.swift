@@ -43,10 +43,16 @@ extension RideAPI {
     @Sendable func login(_ request: Request, context: RideContext) async throws -> Response {
         struct Form: Decodable { var token: String? }
         let form = try await request.decodeForm(Form.self)
+        // The form is a way to try tokens too, so it shares the API's failed-authentication limits.
+        let address = limits.clientAddress(request, context: context)
+        let presented = form.token.map { RateLimits.tokenKey($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try limits.checkAuthentication(address: address, token: presented)
         guard let token = form.token.flatMap({ APITokenSecret(presented: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            limits.authenticationFailed(address: address, token: presented)
             return DispatchRenderer.page("login", ["error": ["That is not a RideBeacon token; tokens start with rb_."]], status: .unauthorized)
         }
         guard let account = try await store.authenticate(secretHash: token.hash) else {
+            limits.authenticationFailed(address: address, token: presented)
             return DispatchRenderer.page("login", ["error": ["That token is unknown, revoked or expired."]], status: .unauthorized)
         }
         guard account.role == .dispatcher else { throw Self.notADispatcher }

@@ -51,7 +51,7 @@ extension RideAPI {
             let passenger = try await store.account(id: ride.passengerID)
             let detail = RideDetail(ride: ride, passenger: RideParty(name: passenger?.displayName ?? ""),
                                     driver: RideParty(name: driver.displayName, vehicle: driver.vehicle))
-            return RideView(detail, showKey: true)
+            return rideView(detail, showKey: true)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be accepted")
         } catch StoreError.notFound {

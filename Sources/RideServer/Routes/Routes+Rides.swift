@@ -34,14 +34,14 @@ extension RideAPI {
         }
         let scope: RideFilter.Scope = account.role == .dispatcher ? .active : .participant(account.id)
         let rides = try await store.rideDetails(RideFilter(scope: scope, limit: limit, after: after))
-        let views = rides.map { detail in RideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
+        let views = rides.map { detail in rideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
         return RidePage(rides: views, nextAfter: rides.count == limit ? rides.last?.ride.id : nil)
     }
 
     @Sendable func getRide(_ request: Request, context: RideContext) async throws -> RideView {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "view rides")
         let (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
-        return RideView(detail, showKey: relation.seesKey)
+        return rideView(detail, showKey: relation.seesKey)
     }
 
     @Sendable func arrive(_ request: Request, context: RideContext) async throws -> RideView {
@@ -70,18 +70,7 @@ extension RideAPI {
         // The stored result (not a re-read) is what a retry with the same key must see again.
         detail.ride = try await store.transition(rideID: detail.ride.id, to: state, by: account.id, detail: reason, idempotency: key)
         hub.wake()
-        return RideView(detail, showKey: relation.seesKey)
-    }
-
-    /// Validates the proof's shape now; checking it against the rotating identity belongs to
-    /// the rotating-identity work, so until then the answer is 501.
-    @Sendable func submitTouchProof(_ request: Request, context: RideContext) async throws -> Response {
-        let account = try context.caller(in: [.passenger, .driver], to: "submit touch proofs")
-        _ = try idempotencyKey(request, account: account)
-        _ = try await request.decodeStrict(TouchProofBody.self, context: context)
-        _ = try await visibleRide(try context.parameters.require("id"), to: account)
-        throw APIError(.notImplemented, code: "not_implemented",
-                       "touch proofs are validated but not yet checked against the ride's rotating beacon identity; rides cannot be confirmed over HTTP yet")
+        return rideView(detail, showKey: relation.seesKey)
     }
 }
 

@@ -88,6 +88,27 @@ enum PostgresMigrations {
             SELECT id, NULL, 1, 'requested', passenger_id, created_at FROM ride_request WHERE status = 'open' ORDER BY created_at, id
             """,
         ]),
+        // Touch proofs and location retention (see the SQLite migration v3).
+        ("v3", [
+            """
+            CREATE TABLE touch_proof (
+                id bigserial PRIMARY KEY,
+                ride_id text NOT NULL REFERENCES ride(id),
+                side text NOT NULL CHECK (side IN ('passenger','driver')),
+                account_id text NOT NULL REFERENCES account(id),
+                slot bigint NOT NULL,
+                uuid text NOT NULL,
+                major integer NOT NULL,
+                minor integer NOT NULL,
+                peak_rssi_dbm double precision NOT NULL,
+                samples integer NOT NULL,
+                observed_at timestamptz NOT NULL,
+                received_at timestamptz NOT NULL,
+                UNIQUE (ride_id, side, slot, observed_at))
+            """,
+            "CREATE INDEX touch_proof_received ON touch_proof (ride_id, received_at)",
+            "ALTER TABLE ride_request ADD COLUMN locations_purged_at timestamptz",
+        ]),
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {

@@ -11,6 +11,9 @@ public final class PostgresStore: Store {
     /// unreachable the pool queues requests for up to a minute, and callers need a prompt
     /// `unavailable` instead (HTTP 503) so they can retry.
     let operationTimeout: Duration
+    /// The wait for the database while it is known to be down (see `Outage`).
+    static let outageTimeout: Duration = .milliseconds(500)
+    let outage = Outage()
     private let runner: Task<Void, Never>
 
     /// Event ids travel on this channel, sent inside the appending transaction, so they are
@@ -56,7 +59,18 @@ public final class PostgresStore: Store {
     /// `StoreError.unavailable`; errors the server reports about the query itself pass through.
     func mapped<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            let limit = operationTimeout
+            let result = try await mappedOnce(body)
+            outage.record(.success(()))
+            return result
+        } catch {
+            outage.record(.failure(error))
+            throw error
+        }
+    }
+
+    private func mappedOnce<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            let limit = outage.isOngoing ? min(operationTimeout, Self.outageTimeout) : operationTimeout
             return try await withDeadline(limit, timedOut: { StoreError.unavailable("database did not answer within \(limit)") }, body)
         } catch let error as StoreError {
             throw error

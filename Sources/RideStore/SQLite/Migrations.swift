@@ -100,6 +100,28 @@ enum SQLiteMigrations {
                 SELECT id, NULL, 1, 'requested', passengerID, createdAt FROM rideRequest WHERE status = 'open' ORDER BY createdAt, id
                 """)
         }
+        // Touch proofs, kept so a replay is refused by any server on the database (the unique
+        // key is the proof itself); when a request's locations were purged (retention).
+        m.registerMigration("v3") { db in
+            try db.create(table: "touchProof") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("rideID", .text).notNull().references("ride")
+                t.column("side", .text).notNull().check(sql: "side IN ('passenger','driver')")
+                t.column("accountID", .text).notNull().references("account")
+                t.column("slot", .integer).notNull()
+                t.column("uuid", .text).notNull()
+                t.column("major", .integer).notNull()
+                t.column("minor", .integer).notNull()
+                t.column("peakRssiDbm", .double).notNull()
+                t.column("samples", .integer).notNull()
+                // Milliseconds since 1970, integers so the uniqueness check is exact.
+                t.column("observedAtMs", .integer).notNull()
+                t.column("receivedAtMs", .integer).notNull()
+                t.uniqueKey(["rideID", "side", "slot", "observedAtMs"])
+            }
+            try db.create(index: "touchProof_received", on: "touchProof", columns: ["rideID", "receivedAtMs"])
+            try db.alter(table: "rideRequest") { t in t.add(column: "locationsPurgedAt", .double) }
+        }
         return m
     }
 }

@@ -85,11 +85,14 @@ struct World: Sendable {
         return try await Self.token(for: account, in: store)
     }
 
-    /// A server on this world's store (events fast enough for tests).
-    func app(store: (any Store)? = nil, events: EventHub.Configuration = .testing) -> RideServer.App {
+    /// A server on this world's store (events fast enough for tests); `configure` adjusts the
+    /// rest (touch policy, rate limits, the clock).
+    func app(store: (any Store)? = nil, events: EventHub.Configuration = .testing, logger: Logger = .quiet,
+             configure: (inout RideServerConfiguration) -> Void = { _ in }) -> RideServer.App {
         var configuration = RideServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.events = events
-        return RideServer.makeApplication(store: store ?? self.store, configuration: configuration, logger: .quiet)
+        configure(&configuration)
+        return RideServer.makeApplication(store: store ?? self.store, configuration: configuration, logger: logger)
     }
 
     /// A ride request by `passenger` and its acceptance by `driver`, straight in the store.

@@ -1,0 +1,80 @@
+// Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
+// simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
+// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--verbose]
+import BeaconCore
+import Foundation
+import Guide
+
+var seeds = 100
+var startDistance = 25.0
+var verbose = false
+var traceSeed: UInt64?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--seeds": seeds = Int(arguments.popFirst() ?? "") ?? seeds
+    case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
+    case "--verbose": verbose = true
+    case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
+    default:
+        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+        exit(2)
+    }
+}
+
+let identity = try RotatingIdentity(rideKey: [UInt8](repeating: 7, count: 32))
+let ride = GuideRide(rideID: "bench", driverName: "Ben", vehicle: "blue Prius", identity: identity)
+let base = 1_700_000_000.0
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+struct Tally {
+    var ratios: [Double] = []
+    var wrong: [Double] = []
+    var failures = 0
+    mutating func add(_ s: WalkSummary) {
+        wrong.append(Double(s.wrongDirectionCues))
+        if let r = s.timeRatio, s.confirmed { ratios.append(r) } else { failures += 1; ratios.append(300 / s.straightLineSeconds) }
+    }
+    var line: String {
+        let within = ratios.filter { $0 <= 1.5 }.count
+        return String(format: "time ratio median %.2f mean %.2f p90 %.2f, <=1.5x in %d/%d, unconfirmed %d; wrong-direction cues mean %.2f median %.1f",
+                      median(ratios), ratios.reduce(0, +) / Double(ratios.count), ratios.sorted()[Int(Double(ratios.count - 1) * 0.9)],
+                      within, ratios.count, failures, wrong.reduce(0, +) / Double(wrong.count), median(wrong))
+    }
+}
+
+if let seed = traceSeed {
+    var walk = GuidedWalk(ride: ride, configuration: GuidedWalk.Configuration(seed: seed, startDistance: startDistance))
+    print(walk.world.channelParameters)
+    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
+        guard cue.kind != "pulse" else { return }
+        print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
+    }, confirm: { _, _ in .confirmed })
+    print(summary)
+    exit(0)
+}
+var ours = Tally(), handiGo = Tally()
+for seed in 1...UInt64(seeds) {
+    let configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
+    var walk = GuidedWalk(ride: ride, configuration: configuration)
+    let summary = await walk.run(unixTime: { base + $0 }, onCue: { _, _ in }, confirm: { _, _ in .confirmed })
+    var baseline = HandiGoWalk(configuration: configuration)
+    let theirs = baseline.run()
+    ours.add(summary)
+    handiGo.add(theirs)
+    if verbose {
+        print(String(format: "seed %3d  ridebeacon %6.1f s wrong %2d | handigo %6.1f s wrong %2d",
+                     seed, summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, theirs.secondsToConfirm ?? -1, theirs.wrongDirectionCues))
+    }
+}
+print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s")
+print("ridebeacon: " + ours.line)
+print("handigo:    " + handiGo.line)
+let meanOurs = ours.wrong.reduce(0, +) / Double(seeds), meanTheirs = handiGo.wrong.reduce(0, +) / Double(seeds)
+print(String(format: "handigo/ridebeacon: median time ratio %.2fx, wrong-direction cues %.2fx",
+             median(handiGo.ratios) / median(ours.ratios), meanTheirs / max(meanOurs, 0.01)))

@@ -1,0 +1,233 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+// Mixed open-loop load on a running `ridebeacon serve` while SSE listeners stay connected,
+// sampling the server's RSS (RELIABILITY.md, "Load"; Benchmarks/Load/run.sh seeds and starts).
+//
+//   ServerLoad --url http://127.0.0.1:8080 --rate 1000 --seconds 60 --ride-listeners 480
+//              --dispatcher-listeners 20 --server-pid PID
+// Tokens come from PASSENGER_TOKEN, DRIVER_TOKEN and DISPATCHER_TOKEN (the seeded accounts).
+// Requests are started on a fixed schedule whatever the answers do, and latency counts from the
+// scheduled moment, so a slow server cannot hide its queueing. Prints one JSON object; exits 1
+// on any error (non-2xx, transport error, a listener cut off).
+
+func option(_ name: String, _ fallback: String) -> String {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count else { return fallback }
+    return arguments[index + 1]
+}
+
+struct Settings: Sendable {
+    let url = option("url", "http://127.0.0.1:8080")
+    let rate = Double(option("rate", "1000")) ?? 1000
+    let seconds = Double(option("seconds", "60")) ?? 60
+    let rideListeners = Int(option("ride-listeners", "480")) ?? 480
+    let dispatcherListeners = Int(option("dispatcher-listeners", "20")) ?? 20
+    let serverPID = Int32(option("server-pid", "0")) ?? 0
+    let label = option("label", "")
+    let environment = ProcessInfo.processInfo.environment
+    var passenger: String { environment["PASSENGER_TOKEN"] ?? "" }
+    var driver: String { environment["DRIVER_TOKEN"] ?? "" }
+    var dispatcher: String { environment["DISPATCHER_TOKEN"] ?? "" }
+}
+
+/// The mix, per 20 requests: 8 ride reads, 3 ride listings, 3 request listings, and the write
+/// path request -> accept -> arrive twice (each accept and arrival acts on an earlier step's result).
+enum Operation: String, CaseIterable {
+    case getRide = "get", listRides = "list", listRequests = "requests", create, accept, arrive
+    static let cycle: [Operation] = [.getRide, .create, .listRides, .getRide, .accept, .listRequests, .getRide, .arrive,
+                                     .getRide, .listRides, .create, .getRide, .listRequests, .accept, .getRide,
+                                     .arrive, .getRide, .listRides, .listRequests, .getRide]
+}
+
+struct Load: Sendable {
+    let settings: Settings
+    let client: HTTPClient
+    let recorder: Recorder
+    let rideIDs: [String]
+
+    func call(_ method: HTTPMethod, _ path: String, token: String, key: String? = nil) async throws -> (Int, ByteBuffer) {
+        var request = HTTPClientRequest(url: settings.url + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let key { request.headers.add(name: "Idempotency-Key", value: key) }
+        if method == .POST && path == "/v1/ride-requests" {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Central Station"}"#))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        return (Int(response.status.code), try await response.body.collect(upTo: 1 << 22))
+    }
+
+    static func id(in body: ByteBuffer) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["id"] as? String
+    }
+
+    /// Runs the `n`th request of the schedule; `due` is when it should have started.
+    func run(_ n: Int, due: ContinuousClock.Instant) async {
+        var operation = Operation.cycle[n % Operation.cycle.count]
+        var pending: String?
+        if operation == .accept { pending = recorder.take(\.openRequests); if pending == nil { operation = .create } }
+        if operation == .arrive { pending = recorder.take(\.acceptedRides); if pending == nil { operation = .getRide } }
+        let path: String, method: HTTPMethod, token: String
+        switch operation {
+        case .getRide: (method, path, token) = (.GET, "/v1/rides/\(rideIDs[n % rideIDs.count])", settings.dispatcher)
+        case .listRides: (method, path, token) = (.GET, "/v1/rides?limit=50", settings.dispatcher)
+        case .listRequests: (method, path, token) = (.GET, "/v1/ride-requests?limit=50", settings.driver)
+        case .create: (method, path, token) = (.POST, "/v1/ride-requests", settings.passenger)
+        case .accept: (method, path, token) = (.POST, "/v1/ride-requests/\(pending ?? "")/accept", settings.driver)
+        case .arrive: (method, path, token) = (.POST, "/v1/rides/\(pending ?? "")/arrive", settings.driver)
+        }
+        do {
+            let (status, body) = try await call(method, path, token: token, key: method == .POST ? "load-\(settings.label)-\(n)" : nil)
+            recorder.record(operation.rawValue, latencyMs: Double((ContinuousClock.now - due) / .microseconds(1)) / 1000, status: status)
+            guard (200..<300).contains(status), let id = Self.id(in: body) else { return }
+            if operation == .create { recorder.put(id, \.openRequests) }
+            if operation == .accept { recorder.put(id, \.acceptedRides) }
+        } catch {
+            recorder.transportError(operation.rawValue, error)
+        }
+    }
+
+    /// One SSE listener, held open until cancelled; counts the events it is sent.
+    func listen(path: String, token: String) async {
+        do {
+            var request = HTTPClientRequest(url: settings.url + path)
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            let response = try await client.execute(request, timeout: .seconds(Int64(settings.seconds) + 300))
+            guard response.status == .ok else { throw LoadError("\(path): \(response.status.code)") }
+            recorder.state.withLockedValue { $0.listenersOpen += 1 }
+            for try await chunk in response.body {
+                let events = chunk.readableBytesView.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array("event: ".utf8)) }.count
+                if events > 0 { recorder.state.withLockedValue { $0.eventsReceived += events } }
+            }
+            if !Task.isCancelled { throw LoadError("\(path): the server ended the stream") }
+        } catch {
+            if !Task.isCancelled {
+                recorder.state.withLockedValue { $0.listenerFailures.append(String(describing: error).prefix(120).description) }
+            }
+        }
+    }
+}
+
+struct LoadError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Ride ids to read and follow: walks the dispatcher's listing.
+func collectRideIDs(_ load: Load, upTo wanted: Int) async throws -> [String] {
+    var ids: [String] = []
+    var after: String?
+    repeat {
+        let (status, body) = try await load.call(.GET, "/v1/rides?limit=200" + (after.map { "&after=\($0)" } ?? ""), token: load.settings.dispatcher)
+        guard status == 200, let page = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+              let rides = page["rides"] as? [[String: Any]] else { throw LoadError("GET /v1/rides: \(status)") }
+        ids += rides.compactMap { $0["id"] as? String }
+        after = page["nextAfter"] as? String
+    } while after != nil && ids.count < wanted
+    return ids
+}
+
+func main() async throws {
+    let settings = Settings()
+    var configuration = HTTPClient.Configuration()
+    let listeners = settings.rideListeners + settings.dispatcherListeners
+    // Requests in flight never exceed the connections, so a saturated server shows up as
+    // latency and a backlog of requests not sent, not as the client pool's own timeouts.
+    let maxInFlight = min(4 * Int(settings.rate), 512)
+    configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: listeners + maxInFlight)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    let recorder = Recorder()
+    let probe = Load(settings: settings, client: client, recorder: recorder, rideIDs: [])
+    let rideIDs = try await collectRideIDs(probe, upTo: 20_000)
+    guard !rideIDs.isEmpty else { throw LoadError("the server has no rides to read; seed it first") }
+    let load = Load(settings: settings, client: client, recorder: recorder, rideIDs: rideIDs.shuffled())
+
+    let listenerTasks = (0..<listeners).map { n in
+        Task {
+            if n < settings.dispatcherListeners {
+                await load.listen(path: "/v1/events", token: settings.dispatcher)
+            } else {
+                await load.listen(path: "/v1/rides/\(load.rideIDs[n % load.rideIDs.count])/events", token: settings.passenger)
+            }
+        }
+    }
+    // Every listener connected before the clock starts.
+    let connectDeadline = ContinuousClock.now + .seconds(60)
+    while recorder.state.withLockedValue({ $0.listenersOpen + $0.listenerFailures.count }) < listeners, ContinuousClock.now < connectDeadline {
+        try await Task.sleep(for: .milliseconds(50))
+    }
+
+    let started = ContinuousClock.now
+    let sampler = Task {
+        while !Task.isCancelled, settings.serverPID > 0 {
+            if let kib = residentKiB(pid: settings.serverPID) {
+                let at = Double((ContinuousClock.now - started) / .milliseconds(1)) / 1000
+                recorder.state.withLockedValue { $0.rssKiB.append((at, kib)) }
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+    let total = Int(settings.rate * settings.seconds)
+    let interval = Duration.seconds(1 / settings.rate)
+    await withDiscardingTaskGroup { group in
+        for n in 0..<total {
+            let due = started + interval * n
+            try? await Task.sleep(until: due, clock: .continuous)
+            // Bounded: if answers stop coming the generator stops adding work instead of piling it up.
+            let admitted = recorder.state.withLockedValue { state -> Bool in
+                guard state.inFlight < maxInFlight else { state.late += 1; return false }
+                state.inFlight += 1
+                return true
+            }
+            guard admitted else { continue }
+            group.addTask {
+                await load.run(n, due: due)
+                recorder.state.withLockedValue { $0.inFlight -= 1 }
+            }
+        }
+    }
+    let elapsed = Double((ContinuousClock.now - started) / .milliseconds(1)) / 1000
+    if let kib = residentKiB(pid: settings.serverPID) { recorder.state.withLockedValue { $0.rssKiB.append((elapsed, kib)) } }
+    sampler.cancel()
+    for task in listenerTasks { task.cancel() }
+    try await client.shutdown()
+
+    let state = recorder.state.withLockedValue { $0 }
+    let all = state.latenciesMs.values.flatMap { $0 }
+    let errors = state.statuses.filter { !$0.key.hasPrefix("2") }.values.reduce(0, +) + state.transportErrors.values.reduce(0, +)
+    // Growth over the steady part: the first sample after a tenth of the run to the last.
+    let steady = state.rssKiB.first { $0.seconds >= settings.seconds / 10 } ?? state.rssKiB.first
+    var report: [String: Any] = [
+        "label": settings.label, "target_rate": settings.rate, "seconds": rounded(elapsed),
+        "requests": all.count, "throughput_per_s": rounded(Double(all.count) / elapsed, 1),
+        "p50_ms": rounded(percentile(all, 0.5)), "p99_ms": rounded(percentile(all, 0.99)), "max_ms": rounded(all.max() ?? .nan),
+        "errors": errors, "statuses": state.statuses, "transport_errors": state.transportErrors, "not_sent_backlog": state.late,
+        "listeners": listeners, "listeners_connected": state.listenersOpen, "listener_failures": state.listenerFailures.count,
+        "events_received": state.eventsReceived, "rides_followed": rideIDs.count,
+        "per_operation": Dictionary(uniqueKeysWithValues: state.latenciesMs.map { name, values in
+            (name, ["n": values.count, "p50_ms": rounded(percentile(values, 0.5)), "p99_ms": rounded(percentile(values, 0.99))] as [String: Any])
+        }),
+    ]
+    if let first = steady, let last = state.rssKiB.last {
+        report["rss_mib"] = ["start": rounded(Double(state.rssKiB[0].kib) / 1024, 1), "steady_start": rounded(Double(first.kib) / 1024, 1),
+                             "end": rounded(Double(last.kib) / 1024, 1),
+                             "max": rounded(Double(state.rssKiB.map(\.kib).max() ?? 0) / 1024, 1),
+                             "growth_steady_to_end": rounded(Double(last.kib - first.kib) / 1024, 1),
+                             // Every 10th sample, to tell a plateau from a leak.
+                             "every_10s": stride(from: 0, to: state.rssKiB.count, by: 10).map { rounded(Double(state.rssKiB[$0].kib) / 1024, 1) }]
+    }
+    let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+    print(String(decoding: json, as: UTF8.self))
+    if !state.listenerFailures.isEmpty {
+        FileHandle.standardError.write(Data("listener failures: \(state.listenerFailures.prefix(3))\n".utf8))
+    }
+    let failed = errors > 0 || !state.listenerFailures.isEmpty || state.listenersOpen < listeners || state.late > 0
+    exit(failed ? 1 : 0)
+}
+
+try await main()

@@ -1,0 +1,82 @@
+import APIBodies
+import Foundation
+
+// libFuzzer over the API's request bodies: the first byte picks the body type, the rest is the
+// HTTP body. Decoding must end in a value or a `BodyError` (what the server turns into a 400);
+// a trap, or any other error (which the server would answer with a 500), is the bug.
+func decodeBody(_ bytes: ArraySlice<UInt8>) {
+    guard let selector = bytes.first else { return }
+    let body = Data(bytes.dropFirst())
+    do {
+        switch selector % 5 {
+        case 0: try check(StrictJSON.decodeBody(NewRideRequestBody.self, from: body))
+        case 1: try check(StrictJSON.decodeBody(NewAccountBody.self, from: body))
+        case 2: try check(StrictJSON.decodeBody(IssueTokenBody.self, from: body))
+        case 3: try check(StrictJSON.decodeBody(CancelBody.self, from: body))
+        default: _ = try StrictJSON.decodeBody(EmptyBody.self, from: body)
+        }
+    } catch is BodyError {
+        return
+    } catch {
+        fatalError("\(error) escaped as something other than a BodyError")
+    }
+}
+
+/// What a decoded body promises the server: its checks hold.
+func check(_ body: NewRideRequestBody) {
+    precondition(!body.passengerName.isEmpty && body.passengerName.unicodeScalars.count <= BodyLimits.maxNameLength)
+    precondition(body.pickup.unicodeScalars.count <= BodyLimits.maxTextLength && !body.pickup.unicodeScalars.contains("\0"))
+}
+
+func check(_ body: NewAccountBody) {
+    precondition(NewAccountBody.roles.contains(body.role))
+    precondition(body.vehicle == nil || body.role == "driver")
+}
+
+func check(_ body: IssueTokenBody) {
+    precondition(body.expiresInDays.map(IssueTokenBody.days.contains) ?? true)
+}
+
+func check(_ body: CancelBody) {
+    precondition(body.reason.map { $0.unicodeScalars.count <= BodyLimits.maxTextLength } ?? true)
+}
+
+#if FUZZING
+// Same driver hookup as FuzzDecoders: whichever `main` the linker keeps reaches libFuzzer.
+typealias FuzzCallback = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: FuzzCallback
+) -> CInt
+
+@_cdecl("FuzzAPIBodies_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return runFuzzerDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    decodeBody(Array(UnsafeBufferPointer(start: data, count: size))[...])
+    return 0
+}
+#else
+// Without libFuzzer this replays the files given (the corpus, saved crashes).
+@main
+enum ReplayCorpus {
+    static func main() {
+        for path in CommandLine.arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                FileHandle.standardError.write(Data("FuzzAPIBodies: \(path): unreadable\n".utf8))
+                exit(1)
+            }
+            decodeBody(Array(data)[...])
+        }
+    }
+}
+#endif

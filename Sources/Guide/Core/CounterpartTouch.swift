@@ -1,0 +1,33 @@
+import BeaconCore
+
+/// The driver's side of the touch: recognises this ride's passenger beacon, ranges it and holds
+/// the observation a driver's proof is made of while the two devices touch.
+public struct CounterpartTouch: Sendable {
+    private var matcher: IdentityMatcher
+    private var ranger: Ranger
+    private var peak = -Double.infinity
+    private var samples = 0
+    public private(set) var observation: TouchObservation?
+
+    public init(identity: RotatingIdentity, lookingFor side: BeaconSide, calibration: Calibration = Calibration(model: .default)) {
+        matcher = IdentityMatcher(identity: identity, lookingFor: side)
+        ranger = Ranger(calibration: calibration)
+    }
+
+    /// Feeds one advertisement; returns whether the devices touch now.
+    @discardableResult
+    public mutating func sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon) -> Bool {
+        guard let slot = matcher.match(beacon, at: unixTime) else { return false }
+        let estimate = ranger.update(time: time, rssi: rssi)
+        guard estimate.touch else {
+            peak = -.infinity
+            samples = 0
+            return false
+        }
+        peak = max(peak, estimate.filteredRSSI)
+        samples += 1
+        observation = TouchObservation(identity: BeaconIdentity(beacon), slot: slot, peakFilteredRSSI: peak,
+                                       samples: samples, unixTime: unixTime)
+        return true
+    }
+}

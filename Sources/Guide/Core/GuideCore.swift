@@ -1,0 +1,362 @@
+import BeaconCore
+import Foundation
+import GuideAudio
+
+/// The passenger guide as a pure, time-driven state machine: inputs in, actions out, no I/O.
+/// waiting → searching → guiding ⇄ signal lost → touch → confirming → confirmed.
+///
+/// Cues follow three rules. Direction motifs only when the ranger's trend is confident (a wrong
+/// "closer" walks a blind passenger the wrong way; silence is better). Silence of the pulse means
+/// "no signal", never "arrived": the pulse stops only with "signal lost" or the touch chime.
+/// Spoken distance bands change with hysteresis, so standing still is quiet.
+public struct GuideCore: Sendable {
+    public struct Timing: Sendable, Equatable {
+        /// Pulse interval far away, s (about one per 1.5 s), and the shortest, at arm's reach.
+        public var slowestPulse = 1.5
+        public var fastestPulse = 0.15
+        /// A held direction's motif is repeated this often, s.
+        public var directionRepeat = 3.0
+        /// Full verbosity: distance and trend again after this long without speech while moving, s.
+        public var reassurance = 10.0
+        /// Samples before the first distance is spoken (the filter's first level is a median of few).
+        public var samplesBeforeSpeaking = 10
+        /// A new band is spoken once the estimate has been in it this long, s; a farther band
+        /// without a "farther" trend only after `awayDwell`.
+        public var bandDwell = 1.0
+        public var awayDwell = 4.0
+        /// Least time between two spoken band changes, s.
+        public var bandSpacing = 2.0
+        /// After the touch ends, Enter still confirms for this long, s.
+        public var touchGrace = 5.0
+        /// Without a signal since arrival, "searching" is repeated this often, s.
+        public var searchingRepeat = 15.0
+        public init() {}
+    }
+
+    public let ride: GuideRide
+    public let verbosity: Verbosity
+    public let phrases: PhraseTable
+    public let timing: Timing
+    public private(set) var state: GuideState = .waiting
+    public private(set) var ranger: Ranger
+    public private(set) var lastEstimate: RangeEstimate?
+    public private(set) var lastUtterance: Utterance?
+
+    private var matcher: IdentityMatcher
+    private var bands = DistanceBands()
+    /// The distance band last spoken (nil after a signal loss, until the next).
+    public private(set) var spokenBand: DistanceBands.Band?
+    private var candidateBand: DistanceBands.Band?
+    private var candidateSince = 0.0
+    private var lastBandSpeech = -Double.infinity
+    private var lastSpeech = -Double.infinity
+    private var pulseInterval: Double?
+    private var heldDirection: Trend = .unknown
+    private var lastDirectionCue = -Double.infinity
+    private var samplesSinceSignal = 0
+    private var searchingSince = 0.0
+    private var lastSearchingPhrase = -Double.infinity
+    private var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
+    private var touchPeak = -Double.infinity
+    private var touchSamples = 0
+    private var touchEnded: Double?
+    private var serviceReachable = true
+
+    public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
+                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing()) {
+        self.ride = ride
+        self.verbosity = verbosity
+        self.phrases = phrases
+        self.timing = timing
+        ranger = Ranger(calibration: calibration)
+        matcher = IdentityMatcher(identity: ride.identity, lookingFor: .driver)
+    }
+
+    /// The first actions: scan duty-cycled until the driver arrives.
+    public mutating func start(time: Double) -> [GuideAction] {
+        var out: [GuideAction] = [.scan(.dutyCycled)]
+        say(&out, time, [.waitingForDriver], [:], brief: true)
+        return out
+    }
+
+    public mutating func handle(_ input: GuideInput) -> [GuideAction] {
+        var out: [GuideAction] = []
+        switch input {
+        case .arrived(let time): arrived(&out, time)
+        case .sighting(let time, let unixTime, let rssi, let beacon): sighting(&out, time, unixTime, rssi, beacon)
+        case .tick(let time): tick(&out, time)
+        case .key(let time, let key): pressed(&out, time, key)
+        case .proofAnswered(let time, let answer): answered(&out, time, answer)
+        case .rideConfirmed(let time): confirm(&out, time)
+        case .rideCancelled(let time):
+            guard !isOver else { break }
+            state = .cancelled
+            silencePulse(&out)
+            say(&out, time, [.rideCancelled], [:], always: true)
+            out += [.scan(.off), .finished]
+        case .service(let time, let reachable):
+            guard reachable != serviceReachable else { break }
+            serviceReachable = reachable
+            say(&out, time, [reachable ? .serviceBack : .serviceUnreachable], [:], brief: true)
+        }
+        return out
+    }
+
+    private var isOver: Bool { state == .confirmed || state == .cancelled || state == .stopped }
+
+    // MARK: inputs
+
+    private mutating func arrived(_ out: inout [GuideAction], _ time: Double) {
+        guard state == .waiting else { return }
+        state = .searching
+        searchingSince = time
+        lastSearchingPhrase = time
+        out.append(.scan(.continuous))
+        out.append(.cue(GuideCue(time: time, sound: .earcon(.attention))))
+        say(&out, time, [.driverArrived], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
+        // A signal already heard while waiting (the driver advertised early) guides at once.
+        if let estimate = lastEstimate, !ranger.isStale(at: time) {
+            state = .guiding
+            guide(&out, time, estimate)
+        }
+    }
+
+    private mutating func sighting(_ out: inout [GuideAction], _ time: Double, _ unixTime: Double,
+                                   _ rssi: Double, _ beacon: IBeacon) {
+        guard !isOver, let slot = matcher.match(beacon, at: unixTime) else { return }
+        lastMatch = (BeaconIdentity(beacon), slot, unixTime)
+        // One ranger whatever the slot: a rotation is the same car, so the filter carries across.
+        let estimate = ranger.update(time: time, rssi: rssi)
+        lastEstimate = estimate
+        samplesSinceSignal += 1
+        switch state {
+        case .waiting, .confirming:
+            noteTouch(estimate)
+        case .searching:
+            state = .guiding
+            guide(&out, time, estimate)
+        case .signalLost:
+            state = .guiding
+            spokenBand = nil
+            say(&out, time, [.signalBack], [:], brief: true)
+            guide(&out, time, estimate)
+        case .guiding, .touch:
+            guide(&out, time, estimate)
+        case .confirmed, .cancelled, .stopped:
+            break
+        }
+    }
+
+    private mutating func tick(_ out: inout [GuideAction], _ time: Double) {
+        switch state {
+        case .searching:
+            if time - lastSearchingPhrase >= timing.searchingRepeat {
+                lastSearchingPhrase = time
+                say(&out, time, [.searching], [:], brief: true)
+            }
+        case .guiding, .touch:
+            if ranger.isStale(at: time) {
+                loseSignal(&out, time)
+                return
+            }
+            let estimate = ranger.noSample(at: time)
+            if state == .touch, !estimate.touch, let ended = touchEnded, time - ended > timing.touchGrace {
+                state = .guiding
+            }
+            if state == .guiding { pulse(&out, time, estimate) }
+        default:
+            break
+        }
+    }
+
+    private mutating func pressed(_ out: inout [GuideAction], _ time: Double, _ key: GuideKey) {
+        switch key {
+        case .quit:
+            guard !isOver else { return }
+            state = .stopped
+            silencePulse(&out)
+            say(&out, time, [.goodbye], [:], always: true)
+            out += [.scan(.off), .finished]
+        case .repeatLast:
+            if let last = lastUtterance { out.append(.cue(GuideCue(time: time, sound: .speech(last)))) }
+        case .whereIsDriver:
+            whereIsDriver(&out, time)
+        case .confirm:
+            guard state == .touch, let match = lastMatch else {
+                if state == .guiding || state == .signalLost || state == .searching {
+                    say(&out, time, [.notTouching], [:], always: true)
+                }
+                return
+            }
+            state = .confirming
+            say(&out, time, [.confirming], [:], brief: true)
+            out.append(.postProof(TouchObservation(identity: match.identity, slot: match.slot,
+                                                   peakFilteredRSSI: touchPeak, samples: max(1, touchSamples),
+                                                   unixTime: match.unixTime)))
+        }
+    }
+
+    private mutating func answered(_ out: inout [GuideAction], _ time: Double, _ answer: ProofAnswer) {
+        guard state == .confirming else { return }
+        switch answer {
+        case .confirmed: confirm(&out, time)
+        case .awaitingCounterpart: say(&out, time, [.waitingForDriverProof], [:], brief: true)
+        case .rejected(let reason):
+            state = .touch
+            touchEnded = time
+            say(&out, time, [.proofRejected], ["reason": reason], always: true)
+        }
+    }
+
+    private mutating func confirm(_ out: inout [GuideAction], _ time: Double) {
+        guard !isOver else { return }
+        state = .confirmed
+        silencePulse(&out)
+        out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
+        say(&out, time, [.confirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
+        out += [.scan(.off), .finished]
+    }
+
+    // MARK: guiding
+
+    private mutating func guide(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
+        noteTouch(estimate)
+        if estimate.touch {
+            if state != .touch {
+                state = .touch
+                touchEnded = nil
+                silencePulse(&out)
+                out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
+                say(&out, time, [.touchDetected], [:], brief: true)
+            }
+            return
+        }
+        if state == .touch {
+            if touchEnded == nil { touchEnded = time }
+            return
+        }
+        direction(&out, time, estimate.trend)
+        band(&out, time, estimate)
+        pulse(&out, time, estimate)
+    }
+
+    /// Peak level and sample count of the current touch, for the proof.
+    private mutating func noteTouch(_ estimate: RangeEstimate) {
+        guard estimate.touch else { return }
+        if state != .touch && state != .confirming { touchPeak = -.infinity; touchSamples = 0 }
+        touchPeak = max(touchPeak, estimate.filteredRSSI)
+        touchSamples += 1
+    }
+
+    private mutating func direction(_ out: inout [GuideAction], _ time: Double, _ trend: Trend) {
+        guard trend == .closer || trend == .farther else {
+            heldDirection = trend
+            return
+        }
+        if trend != heldDirection || time - lastDirectionCue >= timing.directionRepeat {
+            heldDirection = trend
+            lastDirectionCue = time
+            out.append(.cue(GuideCue(time: time, sound: .earcon(trend == .closer ? .closer : .farther))))
+        }
+    }
+
+    /// Speaks a new distance band once the estimate has stayed in it: `bandDwell` for a nearer
+    /// band; a farther one also needs the trend to agree, or `awayDwell` (a turn puts the body
+    /// between phone and car for a moment, several dB, and "About 20 meters" at 5 m misleads).
+    private mutating func band(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
+        guard samplesSinceSignal >= timing.samplesBeforeSpeaking, let band = bands.update(distance: estimate.distance) else { return }
+        if band != candidateBand {
+            candidateBand = band
+            candidateSince = time
+        }
+        let held = time - candidateSince
+        let moving = estimate.trend == .closer || estimate.trend == .farther
+        let due: Bool
+        if let spoken = spokenBand, band != spoken {
+            due = time - lastBandSpeech >= timing.bandSpacing
+                && (band < spoken ? held >= timing.bandDwell
+                    : (held >= timing.bandDwell && estimate.trend == .farther) || held >= timing.awayDwell)
+        } else {
+            due = spokenBand == nil
+        }
+        if due {
+            spokenBand = band
+            lastBandSpeech = time
+            sayBand(&out, time, band, trend: estimate.trend)
+        } else if verbosity == .full, moving, let spoken = spokenBand, time - lastSpeech >= timing.reassurance {
+            sayBand(&out, time, spoken, trend: estimate.trend)
+        }
+    }
+
+    private mutating func sayBand(_ out: inout [GuideAction], _ time: Double, _ band: DistanceBands.Band, trend: Trend) {
+        var keys: [PhraseKey]
+        var arguments: [String: String] = [:]
+        switch band {
+        case .veryClose: keys = [.veryClose]
+        case .about(let n): keys = [.aboutMeters]; arguments["distance"] = String(n)
+        case .moreThan(let n): keys = [.moreThanMeters]; arguments["distance"] = String(n)
+        }
+        if verbosity == .full, band != .veryClose {
+            if trend == .closer { keys.append(.gettingCloser) }
+            if trend == .farther { keys.append(.movingAway) }
+        }
+        say(&out, time, keys, arguments, brief: true)
+    }
+
+    /// The proximity pulse's cadence for the current distance, sent when it changes by a
+    /// noticeable step (the audio scheduler ticks on its own between changes).
+    private mutating func pulse(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
+        guard estimate.distance.isFinite else { return }
+        let interval = min(timing.slowestPulse, max(timing.fastestPulse, 0.1 * estimate.distance))
+        if let current = pulseInterval, abs(interval - current) < 0.25 * current { return }
+        pulseInterval = interval
+        out.append(.pulse(interval: (interval * 100).rounded() / 100))
+    }
+
+    private mutating func silencePulse(_ out: inout [GuideAction]) {
+        guard pulseInterval != nil else { return }
+        pulseInterval = nil
+        out.append(.pulse(interval: nil))
+    }
+
+    private mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
+        state = .signalLost
+        heldDirection = .unknown
+        samplesSinceSignal = 0
+        spokenBand = nil
+        candidateBand = nil
+        bands.reset()
+        silencePulse(&out)
+        out.append(.cue(GuideCue(time: time, sound: .earcon(.signalLost))))
+        say(&out, time, [.signalLost], [:], brief: true)
+    }
+
+    private mutating func whereIsDriver(_ out: inout [GuideAction], _ time: Double) {
+        guard let estimate = lastEstimate, !ranger.isStale(at: time), estimate.distance.isFinite else {
+            say(&out, time, [.driverNotHeard], [:], always: true)
+            return
+        }
+        let band = bands.band ?? DistanceBands.plain(estimate.distance)
+        let trend = ranger.noSample(at: time).trend
+        let distance: String
+        switch band {
+        case .veryClose: distance = phrases.text(for: Phrase(.distanceVeryClose))
+        case .about(let n): distance = phrases.text(for: Phrase(.distanceAbout, ["distance": String(n)]))
+        case .moreThan(let n): distance = phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(n)]))
+        }
+        let trendKey: PhraseKey = trend == .closer ? .trendCloser : trend == .farther ? .trendFarther : .trendSteady
+        say(&out, time, [.whereIsDriver], ["distance": distance, "trend": phrases.text(for: Phrase(trendKey))], always: true)
+    }
+
+    /// Speaks unless verbosity forbids: `always` phrases (answers to a key, the confirmation)
+    /// are spoken even with earcons only; `brief` ones from brief up.
+    private mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
+                              _ arguments: [String: String], always: Bool = false, brief: Bool = false) {
+        guard always || (brief && verbosity != .earcons) || verbosity == .full else { return }
+        let text = keys.map { phrases.text(for: Phrase($0, arguments)) }.filter { !$0.isEmpty }.joined(separator: " ")
+        let utterance = Utterance(keys: keys, text: text)
+        lastUtterance = utterance
+        lastSpeech = time
+        out.append(.cue(GuideCue(time: time, sound: .speech(utterance))))
+    }
+}

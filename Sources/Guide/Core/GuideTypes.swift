@@ -1,0 +1,129 @@
+import BeaconCore
+import Foundation
+import GuideAudio
+
+/// What the guide knows about the ride it is guiding to.
+public struct GuideRide: Sendable {
+    public var rideID: String
+    public var driverName: String
+    public var vehicle: String
+    public var identity: RotatingIdentity
+
+    public init(rideID: String, driverName: String, vehicle: String, identity: RotatingIdentity) {
+        self.rideID = rideID
+        self.driverName = driverName
+        self.vehicle = vehicle
+        self.identity = identity
+    }
+}
+
+/// Keys the passenger presses while guided.
+public enum GuideKey: Sendable, Equatable {
+    /// r: repeat the last phrase.
+    case repeatLast
+    /// d: where is my driver (distance and trend now).
+    case whereIsDriver
+    /// q: stop guiding.
+    case quit
+    /// Enter: confirm the ride after a touch.
+    case confirm
+
+    /// The key for one typed character, nil for others.
+    public init?(character: Character) {
+        switch character {
+        case "r", "R": self = .repeatLast
+        case "d", "D": self = .whereIsDriver
+        case "q", "Q": self = .quit
+        case "\n", "\r": self = .confirm
+        default: return nil
+        }
+    }
+}
+
+/// The server's answer to the passenger's touch proof.
+public enum ProofAnswer: Sendable, Equatable {
+    case confirmed
+    case awaitingCounterpart
+    /// Rejected; the reason in words ("stale slot", "wrong identity").
+    case rejected(String)
+}
+
+/// Everything that happens to the guide. Times are seconds on one monotonic clock; `unixTime`
+/// (wall clock) is only used to pick the identity slot.
+public enum GuideInput: Sendable {
+    case arrived(time: Double)
+    case sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon)
+    case tick(time: Double)
+    case key(time: Double, GuideKey)
+    case proofAnswered(time: Double, ProofAnswer)
+    /// The ride's event stream says it is confirmed (perhaps by the driver's proof, last).
+    case rideConfirmed(time: Double)
+    case rideCancelled(time: Double)
+    /// The ride service could (not) be reached.
+    case service(time: Double, reachable: Bool)
+}
+
+/// How the radio should scan: before the driver arrives a duty cycle saves battery.
+public enum ScanMode: String, Sendable, Equatable {
+    case dutyCycled = "duty_cycled"
+    case continuous
+    case off
+}
+
+/// Words to speak: the phrases it was made of (for tests and translation) and the text.
+public struct Utterance: Equatable, Sendable, CustomStringConvertible {
+    public var keys: [PhraseKey]
+    public var text: String
+    public var description: String { text }
+}
+
+/// One audible cue, stamped with the guide time it was decided at.
+public struct GuideCue: Equatable, Sendable, CustomStringConvertible {
+    public enum Sound: Equatable, Sendable {
+        case earcon(Earcon)
+        case speech(Utterance)
+    }
+
+    public var time: Double
+    public var sound: Sound
+
+    /// A short label for counts: the earcon's name, or the first phrase key.
+    public var kind: String {
+        switch sound {
+        case .earcon(let earcon): earcon.rawValue
+        case .speech(let utterance): "say:" + (utterance.keys.first?.rawValue ?? "")
+        }
+    }
+
+    public var description: String {
+        switch sound {
+        case .earcon(let earcon): "[\(earcon.rawValue)]"
+        case .speech(let utterance): "\"\(utterance.text)\""
+        }
+    }
+}
+
+/// What the passenger's side proves after a touch (DESIGN.md "Touch confirmation").
+public struct TouchObservation: Equatable, Sendable {
+    public var identity: BeaconIdentity
+    public var slot: UInt64
+    public var peakFilteredRSSI: Double
+    public var samples: Int
+    public var unixTime: Double
+}
+
+/// What the guide asks its runtime to do.
+public enum GuideAction: Equatable, Sendable {
+    case cue(GuideCue)
+    case scan(ScanMode)
+    /// The proximity pulse's interval, s; nil silences it (signal lost, touch, the end).
+    /// Silence of the pulse means "no signal", never "arrived".
+    case pulse(interval: Double?)
+    case postProof(TouchObservation)
+    /// Guiding is over (confirmed, cancelled or quit); play out what is queued and stop.
+    case finished
+}
+
+public enum GuideState: String, Sendable, Equatable {
+    case waiting, searching, guiding, signalLost = "signal_lost", touch, confirming, confirmed, cancelled, stopped
+}

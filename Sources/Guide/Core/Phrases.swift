@@ -1,0 +1,104 @@
+import Foundation
+
+/// Everything the guide says, by key: one table per language, so a translation is one new
+/// table and nothing else. `{distance}`, `{name}`, `{vehicle}` and `{trend}` are filled in.
+public enum PhraseKey: String, Sendable, CaseIterable, Codable {
+    case waitingForDriver = "waiting_for_driver"
+    case driverArrived = "driver_arrived"
+    case searching
+    case aboutMeters = "about_meters"
+    case moreThanMeters = "more_than_meters"
+    case veryClose = "very_close"
+    case gettingCloser = "getting_closer"
+    case movingAway = "moving_away"
+    case signalLost = "signal_lost"
+    case signalBack = "signal_back"
+    case touchDetected = "touch_detected"
+    case notTouching = "not_touching"
+    case confirming
+    case waitingForDriverProof = "waiting_for_driver_proof"
+    case confirmed
+    case proofRejected = "proof_rejected"
+    case whereIsDriver = "where_is_driver"
+    case distanceAbout = "distance_about"
+    case distanceMoreThan = "distance_more_than"
+    case distanceVeryClose = "distance_very_close"
+    case trendCloser = "trend_closer"
+    case trendFarther = "trend_farther"
+    case trendSteady = "trend_steady"
+    case driverNotHeard = "driver_not_heard"
+    case serviceUnreachable = "service_unreachable"
+    case serviceBack = "service_back"
+    case rideCancelled = "ride_cancelled"
+    case goodbye
+}
+
+/// One thing to say: a key and the values for its placeholders.
+public struct Phrase: Equatable, Sendable, CustomStringConvertible {
+    public var key: PhraseKey
+    public var arguments: [String: String]
+
+    public init(_ key: PhraseKey, _ arguments: [String: String] = [:]) {
+        self.key = key
+        self.arguments = arguments
+    }
+
+    /// The English text (for logs and transcripts).
+    public var description: String { PhraseTable.english.text(for: self) }
+}
+
+public struct PhraseTable: Sendable {
+    public let language: String
+    public let entries: [PhraseKey: String]
+
+    public init(language: String, entries: [PhraseKey: String]) {
+        self.language = language
+        self.entries = entries
+    }
+
+    public static let english = PhraseTable(language: "en", entries: [
+        .waitingForDriver: "Waiting for your driver.",
+        .driverArrived: "Your driver has arrived. {name}, {vehicle}. Follow the sound.",
+        .searching: "Searching for your driver's signal.",
+        .aboutMeters: "About {distance} meters.",
+        .moreThanMeters: "More than {distance} meters.",
+        .veryClose: "Very close, reach out.",
+        .gettingCloser: "Getting closer.",
+        .movingAway: "Moving away.",
+        .signalLost: "Signal lost, keep still.",
+        .signalBack: "Signal back.",
+        .touchDetected: "Touch detected. Press Enter to confirm your ride.",
+        .notTouching: "Not touching yet. Hold your phone to your driver's phone.",
+        .confirming: "Confirming.",
+        .waitingForDriverProof: "Waiting for your driver to confirm.",
+        .confirmed: "Ride confirmed. Your driver is {name}, {vehicle}.",
+        .proofRejected: "Could not confirm: {reason}. Touch again.",
+        .whereIsDriver: "Your driver is {distance}. {trend}",
+        .distanceAbout: "about {distance} meters away",
+        .distanceMoreThan: "more than {distance} meters away",
+        .distanceVeryClose: "within reach",
+        .trendCloser: "You are getting closer.",
+        .trendFarther: "You are moving away.",
+        .trendSteady: "",
+        .driverNotHeard: "Your driver's signal is not heard.",
+        .serviceUnreachable: "Cannot reach the ride service, retrying.",
+        .serviceBack: "Ride service reached.",
+        .rideCancelled: "Your ride was cancelled.",
+        .goodbye: "Guide stopped.",
+    ])
+
+    public static func table(for language: String) -> PhraseTable {
+        switch language {
+        default: english
+        }
+    }
+
+    public func text(for phrase: Phrase) -> String {
+        var text = entries[phrase.key] ?? Self.english.entries[phrase.key] ?? phrase.key.rawValue
+        for (name, value) in phrase.arguments {
+            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        // A trailing empty placeholder would leave a dangling space.
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GuideAudio
+
+/// The user's persistent choices (Assistive-Vision style): how the guide sounds and which ride
+/// service it talks to. Stored as flat JSON in `$XDG_CONFIG_HOME/ridebeacon/settings.json`
+/// (mode 0600: it may hold an API token). Flags override the file for one run; `settings set`
+/// writes it.
+public struct Settings: Equatable, Sendable {
+    public var voice: VoiceSettings
+    public var verbosity: Verbosity
+    /// Language of the spoken phrases (the phrase table); espeak-ng's voice is `voice.voice`.
+    public var language: String
+    /// Base URL of the ride service, e.g. `http://127.0.0.1:8080`.
+    public var server: String?
+    /// API token of this device's account.
+    public var token: String?
+
+    public static let standard = Settings(voice: .standard, verbosity: .brief, language: "en", server: nil, token: nil)
+
+    public init(voice: VoiceSettings, verbosity: Verbosity, language: String, server: String?, token: String?) {
+        self.voice = voice
+        self.verbosity = verbosity
+        self.language = language
+        self.server = server
+        self.token = token
+    }
+
+    /// The first invalid field, named, with what is allowed; nil when all are valid.
+    public var validationError: String? {
+        if let problem = voice.validationError { return problem }
+        if !PhraseLanguage.isSupported(language) {
+            return "language must be one of \(PhraseLanguage.supported.joined(separator: ", ")), not \"\(language)\""
+        }
+        if let server {
+            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                return "server must be an http:// or https:// URL, not \"\(server)\""
+            }
+        }
+        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) {
+            return "token must be a non-empty API token without spaces"
+        }
+        return nil
+    }
+}
+
+/// Languages the phrase table has been written in.
+public enum PhraseLanguage {
+    public static let supported = ["en"]
+    public static func isSupported(_ code: String) -> Bool { supported.contains(code) }
+}
+
+public struct SettingsError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension Settings {
+    /// `$XDG_CONFIG_HOME/ridebeacon/settings.json`, else `~/.config/ridebeacon/settings.json`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return config + "/ridebeacon/settings.json"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.config/ridebeacon/settings.json"
+    }
+
+    private static let keys: Set<String> = ["voice", "rate", "pitch", "volume", "verbosity", "language", "server", "token"]
+
+    /// Reads `path`; a missing file is the standard settings. Every problem names the file and key.
+    public static func load(from path: String) throws(SettingsError) -> Settings {
+        guard FileManager.default.fileExists(atPath: path) else { return .standard }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SettingsError("\(path): cannot read the settings file")
+        }
+        return try parse(data, path: path)
+    }
+
+    public static func parse(_ data: Data, path: String) throws(SettingsError) -> Settings {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw SettingsError("\(path): settings must be a JSON object")
+            }
+            object = parsed
+        } catch let error as SettingsError {
+            throw error
+        } catch {
+            throw SettingsError("\(path): not valid JSON")
+        }
+        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw SettingsError("\(path): unknown setting \"\(unknown)\" (known: \(keys.sorted().joined(separator: ", ")))")
+        }
+        let form: FileForm
+        do {
+            form = try JSONDecoder().decode(FileForm.self, from: data)
+        } catch let DecodingError.typeMismatch(type, context) {
+            let key = context.codingPath.first?.stringValue ?? "value"
+            throw SettingsError("\(path): \(key) must be \(type == String.self ? "a string" : "a whole number")")
+        } catch let DecodingError.dataCorrupted(context) {
+            // Foundation leaves the path empty for 1.5-as-Int; find the key ourselves.
+            let key = context.codingPath.first?.stringValue
+                ?? ["rate", "pitch", "volume"].first { object[$0].map { !($0 is Int) || "\($0)".contains(".") } ?? false }
+                ?? "value"
+            throw SettingsError("\(path): \(key) must be a whole number")
+        } catch {
+            throw SettingsError("\(path): not valid settings JSON")
+        }
+        var settings = Settings.standard
+        if let voice = form.voice { settings.voice.voice = voice }
+        if let rate = form.rate { settings.voice.rate = rate }
+        if let pitch = form.pitch { settings.voice.pitch = pitch }
+        if let volume = form.volume { settings.voice.volume = volume }
+        if let verbosity = form.verbosity {
+            guard let parsed = Verbosity(rawValue: verbosity) else {
+                throw SettingsError("\(path): verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(verbosity)\"")
+            }
+            settings.verbosity = parsed
+        }
+        if let language = form.language { settings.language = language }
+        settings.server = form.server
+        settings.token = form.token
+        if let problem = settings.validationError { throw SettingsError("\(path): \(problem)") }
+        return settings
+    }
+
+    private struct FileForm: Decodable {
+        var voice: String?
+        var rate: Int?
+        var pitch: Int?
+        var volume: Int?
+        var verbosity: String?
+        var language: String?
+        var server: String?
+        var token: String?
+    }
+
+    /// The file's JSON: every key, sorted, so diffs of the file stay readable.
+    public func encoded() -> Data {
+        var object: [String: Any] = [
+            "voice": voice.voice, "rate": voice.rate, "pitch": voice.pitch, "volume": voice.volume,
+            "verbosity": verbosity.rawValue, "language": language,
+        ]
+        if let server { object["server"] = server }
+        if let token { object["token"] = token }
+        // Cannot fail: the object holds only strings and integers.
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    }
+
+    /// Validates, then replaces the file atomically (temp file + rename) with mode 0600.
+    public func save(to path: String) throws(SettingsError) {
+        if let problem = validationError { throw SettingsError("\(path): \(problem)") }
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let temporary = path + ".tmp"
+            guard FileManager.default.createFile(atPath: temporary, contents: encoded(),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw SettingsError("\(path): cannot write the settings file")
+            }
+            if rename(temporary, path) != 0 { throw SettingsError("\(path): cannot replace the settings file") }
+        } catch let error as SettingsError {
+            throw error
+        } catch {
+            throw SettingsError("\(path): cannot create \(directory)")
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import BeaconCore
+import Foundation
+import GuideAudio
+
+/// The outcome of one simulated walk, in the shape `ridebeacon demo --json` prints.
+public struct WalkSummary: Codable, Equatable, Sendable {
+    public var confirmed: Bool
+    public var secondsTo1m: Double?
+    public var secondsToConfirm: Double?
+    public var straightLineSeconds: Double
+    /// Cue counts by kind (earcon name, or "say:" + phrase key).
+    public var cues: [String: Int]
+    public var wrongDirectionCues: Int
+    public var seed: UInt64
+
+    enum CodingKeys: String, CodingKey {
+        case confirmed
+        case secondsTo1m = "seconds_to_1m"
+        case secondsToConfirm = "seconds_to_confirm"
+        case straightLineSeconds = "straight_line_seconds"
+        case cues
+        case wrongDirectionCues = "wrong_direction_cues"
+        case seed
+    }
+
+    /// Time to touch or confirmation over the straight-line walking time.
+    public var timeRatio: Double? { secondsToConfirm.map { $0 / straightLineSeconds } }
+}
+
+/// One line of a walk's transcript.
+public struct WalkMoment: Sendable, Equatable {
+    public var time: Double
+    public var trueDistance: Double
+    /// The guide's estimate (nil before its first sighting).
+    public var estimatedDistance: Double?
+    /// Where the walker faces relative to the car, degrees (0: straight at it).
+    public var headingOffset: Double
+}
+
+/// A simulated passenger guided by `GuideCore` from the driver's arrival to confirmation, over
+/// the simulated channel, in virtual time (a minute's walk takes a few milliseconds).
+/// The driver's beacon carries the ride's rotating identity for the slot at `unixTime(t)`, and
+/// the passenger's beacon its own, heard by the driver's `CounterpartTouch`.
+public struct GuidedWalk {
+    public struct Configuration: Sendable {
+        public var seed: UInt64
+        public var startDistance = 25.0
+        public var verbosity = Verbosity.full
+        public var timeLimit = 300.0
+        public var channel: ChannelModel.Parameters?
+        public var walker = Walker.Parameters()
+
+        public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
+            self.seed = seed
+            self.startDistance = startDistance
+            self.verbosity = verbosity
+        }
+    }
+
+    public let ride: GuideRide
+    public let configuration: Configuration
+    public private(set) var world: SimulatedWorld
+    public private(set) var guide: GuideCore
+    private var driverSide: CounterpartTouch
+    private var cueCounts: [String: Int] = [:]
+    private var wrongCues = 0
+    private var secondsTo1m: Double?
+    private var lastBand: DistanceBands.Band?
+
+    public init(ride: GuideRide, configuration: Configuration) {
+        self.ride = ride
+        self.configuration = configuration
+        world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
+                               channel: configuration.channel, walker: configuration.walker)
+        guide = GuideCore(ride: ride, verbosity: configuration.verbosity)
+        driverSide = CounterpartTouch(identity: ride.identity, lookingFor: .passenger)
+    }
+
+    /// Runs the walk. `onCue` sees every cue with the moment it was made; `confirm` is the
+    /// Enter press: it gets the passenger's and the driver's touch observations, posts them (or
+    /// not) and answers as the server would. Returns the summary.
+    public mutating func run(unixTime: (Double) -> Double,
+                             onCue: (GuideCue, WalkMoment) -> Void,
+                             onPulse: (Double?, Double) -> Void = { _, _ in },
+                             confirm: (TouchObservation, TouchObservation?) async -> ProofAnswer) async -> WalkSummary {
+        var confirmedAt: Double?
+        // The walk begins at the arrival: what the guide said while waiting is not part of it.
+        var pending = guide.start(time: 0).filter { if case .cue = $0 { false } else { true } } + guide.handle(.arrived(time: 0))
+        while world.time < configuration.timeLimit, confirmedAt == nil {
+            while !pending.isEmpty {
+                let action = pending.removeFirst()
+                switch action {
+                case .cue(let cue): note(cue, onCue)
+                case .postProof(let observation):
+                    let answer = await confirm(observation, driverSide.observation)
+                    world.walkerConfirmed()
+                    pending += guide.handle(.proofAnswered(time: world.time, answer))
+                case .pulse(let interval):
+                    onPulse(interval, world.time)
+                    if interval != nil { world.hear(.signal) }
+                case .finished:
+                    if guide.state == .confirmed { confirmedAt = world.time }
+                case .scan:
+                    break
+                }
+            }
+            if confirmedAt != nil { break }
+            pending = []
+            let heard = world.advance()
+            let now = world.time
+            if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
+            let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
+            for reception in heard.atDriver {
+                driverSide.sighting(time: reception.time, unixTime: unixTime(reception.time), rssi: Double(reception.rssi),
+                                    beacon: passengerBeacon.beacon(measuredPower: -59))
+            }
+            for reception in heard.atPassenger {
+                let beacon = ride.identity.identity(of: .driver, slot: ride.identity.slot(at: unixTime(reception.time)))
+                pending += guide.handle(.sighting(time: reception.time, unixTime: unixTime(reception.time),
+                                                  rssi: Double(reception.rssi), beacon: beacon.beacon(measuredPower: -59)))
+            }
+            pending += guide.handle(.tick(time: now))
+            if let at = world.walker.confirmAt, now >= at {
+                world.walkerConfirmed()
+                pending += guide.handle(.key(time: now, .confirm))
+            }
+        }
+        return WalkSummary(confirmed: confirmedAt != nil, secondsTo1m: secondsTo1m.map(Self.rounded),
+                           secondsToConfirm: confirmedAt.map(Self.rounded),
+                           straightLineSeconds: Self.rounded(SimulatedWorld.straightLineSeconds(
+                               startDistance: configuration.startDistance, walker: configuration.walker)),
+                           cues: cueCounts, wrongDirectionCues: wrongCues, seed: configuration.seed)
+    }
+
+    static func rounded(_ seconds: Double) -> Double { (seconds * 100).rounded() / 100 }
+
+    /// Counts the cue, judges direction cues against the truth and tells the walker.
+    private mutating func note(_ cue: GuideCue, _ onCue: (GuideCue, WalkMoment) -> Void) {
+        cueCounts[cue.kind, default: 0] += 1
+        let estimate = guide.lastEstimate?.distance
+        onCue(cue, WalkMoment(time: cue.time, trueDistance: world.trueDistance,
+                              estimatedDistance: estimate.flatMap { $0.isFinite ? $0 : nil },
+                              headingOffset: world.headingOffset))
+        switch cue.sound {
+        case .earcon(.closer):
+            if world.isWrongDirection(closer: true) { wrongCues += 1 }
+            world.hear(.towards)
+        case .earcon(.farther):
+            if world.isWrongDirection(closer: false) { wrongCues += 1 }
+            world.hear(.away)
+        case .earcon(.touch):
+            world.hear(.touchPrompt)
+        case .earcon:
+            break
+        case .speech(let utterance):
+            hearSpeech(utterance)
+        }
+    }
+
+    private mutating func hearSpeech(_ utterance: Utterance) {
+        guard let key = utterance.keys.first else { return }
+        switch key {
+        case .signalLost: world.hear(.keepStill)
+        case .veryClose: world.hear(.veryClose)
+        case .touchDetected: world.hear(.touchPrompt)
+        case .aboutMeters, .moreThanMeters:
+            // A band farther than the last one spoken means the walk is going the wrong way, a
+            // nearer one that it is right (far away, bands change before the trend is sure).
+            let band = guide.spokenBand
+            if let band, let last = lastBand, band > last { world.hear(.away) }
+            if let band, let last = lastBand, band < last { world.hear(.towards) }
+            lastBand = band
+            world.hear(.signal)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The kerbside of one simulated run: the car's beacon at the origin, the walking passenger, the
+/// channel each way, and the truth the cues are judged against. Advances in virtual time.
+public struct SimulatedWorld: Sendable {
+    public static let advertInterval = 0.1
+    public static let step = 0.05
+
+    public let seed: UInt64
+    public let channelParameters: ChannelModel.Parameters
+    public private(set) var walker: Walker
+    public private(set) var time = 0.0
+    private var toPassenger: ChannelModel
+    private var toDriver: ChannelModel
+    private var rng: SeededRandom
+    private var nextAdvert = (driver: 0.0, passenger: 0.05)
+    /// True distance every step, for judging direction cues.
+    private var history: [Double] = []
+
+    public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil,
+                walker: Walker.Parameters = Walker.Parameters()) {
+        self.seed = seed
+        var root = SeededRandom(seed: seed)
+        var worldRNG = root.fork()
+        channelParameters = channel ?? .random(&worldRNG)
+        toPassenger = ChannelModel(parameters: channelParameters, rng: root.fork())
+        toDriver = ChannelModel(parameters: channelParameters, rng: root.fork())
+        self.walker = Walker(distance: startDistance, parameters: walker, rng: root.fork())
+        rng = root.fork()
+        history = [self.walker.distance]
+    }
+
+    public var trueDistance: Double { walker.distance }
+    public var headingOffset: Double {
+        wrapAngle(walker.heading - walker.position.bearing(to: Point(x: 0, y: 0))) * 180 / .pi
+    }
+
+    /// A sighting on one side: its time and RSSI.
+    public struct Reception: Sendable, Equatable {
+        public var time: Double
+        public var rssi: Int8
+    }
+
+    /// Moves one step; returns what each side received during it.
+    public mutating func advance() -> (atPassenger: [Reception], atDriver: [Reception]) {
+        let end = time + Self.step
+        walker.step(to: end, dt: Self.step)
+        var atPassenger: [Reception] = [], atDriver: [Reception] = []
+        // BLE adds 0–10 ms of random delay to every advertising event.
+        while nextAdvert.driver < end {
+            if let rssi = toPassenger.receive(at: nextAdvert.driver, receiver: walker.position, facing: walker.heading) {
+                atPassenger.append(Reception(time: nextAdvert.driver, rssi: rssi))
+            }
+            nextAdvert.driver += Self.advertInterval + rng.uniform(0...0.01)
+        }
+        while nextAdvert.passenger < end {
+            if let rssi = toDriver.receive(at: nextAdvert.passenger, receiver: walker.position, facing: walker.heading) {
+                atDriver.append(Reception(time: nextAdvert.passenger, rssi: rssi))
+            }
+            nextAdvert.passenger += Self.advertInterval + rng.uniform(0...0.01)
+        }
+        time = end
+        history.append(walker.distance)
+        return (atPassenger, atDriver)
+    }
+
+    public mutating func hear(_ hint: WalkerHint) { walker.hear(hint, at: time) }
+    public mutating func walkerConfirmed() { walker.confirmed() }
+
+    /// Whether a direction cue now contradicts the truth: "closer" while the true distance grew
+    /// by more than 10 cm over the last second, or "farther" while it shrank as much. Cues while
+    /// standing or turning are not counted either way.
+    public func isWrongDirection(closer: Bool) -> Bool {
+        let back = Int((1.0 / Self.step).rounded())
+        guard history.count > back else { return false }
+        let change = history[history.count - 1] - history[history.count - 1 - back]
+        return closer ? change > 0.1 : change < -0.1
+    }
+
+    /// Seconds a sighted walker needs from the start point to the car.
+    public static func straightLineSeconds(startDistance: Double, walker: Walker.Parameters = Walker.Parameters()) -> Double {
+        startDistance / walker.speed
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// What a walker takes from the cues it hears, whoever produced them.
+public enum WalkerHint: Equatable, Sendable {
+    /// "Closer": keep going.
+    case towards
+    /// "Farther" (or, for a policy that only says "closer", a long silence): wrong way.
+    case away
+    /// "Very close, reach out": slow down, feel ahead.
+    case veryClose
+    /// "Signal lost, keep still".
+    case keepStill
+    /// Any sign of signal after a loss.
+    case signal
+    /// "Touch detected, press Enter".
+    case touchPrompt
+}
+
+/// A blind passenger following cues: walks where they believe the car is, with a plausible
+/// initial heading error and veer; on "wrong way" turns to probe (a quarter turn to one side,
+/// then the other side, then back), keeps a heading that earns "closer"; slows when told the
+/// car is within reach; finds the car body with the cane at arm's length and then reaches the
+/// driver's phone; stops while the signal is lost; presses Enter a moment after a touch prompt.
+public struct Walker: Sendable {
+    public struct Parameters: Sendable, Equatable {
+        public var speed = 1.0
+        public var slowSpeed = 0.4
+        /// Turning on the spot, rad/s (a careful quarter turn takes about a second).
+        public var turnRate = Double.pi / 2
+        /// Heading drift while walking without sight, rad/√s.
+        public var veer = 0.06
+        /// Initial heading error, σ, rad (clipped to ±2.5σ).
+        public var headingError = 25.0 * .pi / 180
+        /// How far ahead the cane finds the car body, m.
+        public var caneReach = 0.8
+        /// Within this of the driver's phone the hand takes over from the feet, m.
+        public var armReach = 0.6
+        /// Hand speed reaching for the driver's phone, m/s, and how close "touching" is, m.
+        public var reachSpeed = 0.3
+        public var contact = 0.02
+        /// Delay from hearing a cue to acting on it, s.
+        public var reaction = 0.5
+        /// Delay from the touch prompt to pressing Enter, s.
+        public var confirmDelay = 1.0
+        /// "Wrong way" hints this soon after a turn are the old heading's echo: ignored, s.
+        public var settle = 2.5
+        /// Walking this long without a "closer" makes the walker doubt the heading and probe the
+        /// next direction, s.
+        public var doubt = 15.0
+        /// How long "keep still" is obeyed without news, s.
+        public var patience = 8.0
+        public init() {}
+    }
+
+    public let parameters: Parameters
+    public private(set) var position: Point
+    public private(set) var heading: Double
+    /// The cane has found the car: the walker follows the body to the driver's door.
+    public private(set) var atCar = false
+    /// The car, as a rectangle around the driver's phone at the origin (its window).
+    public let car: CarBody
+    public private(set) var confirmAt: Double?
+    private var rng: SeededRandom
+    private var targetHeading: Double?
+    private var slow = false
+    private var still = false
+    private var stillUntil = 0.0
+    private var lastTurn = -Double.infinity
+    private var lastEncouraged = 0.0
+    /// Headings still to try since the last "closer", relative to where probing began.
+    private var probes: [Double] = []
+    private var pending: [(time: Double, hint: WalkerHint)] = []
+
+    /// A walker `distance` metres from the car (at the origin), facing roughly towards it.
+    public init(distance: Double, parameters: Parameters = Parameters(), rng: SeededRandom) {
+        self.parameters = parameters
+        self.rng = rng
+        let bearing = self.rng.uniform(-Double.pi...Double.pi)
+        position = Point(x: 0, y: 0).moved(by: distance, heading: bearing)
+        let error = max(-2.5, min(2.5, self.rng.gaussian())) * parameters.headingError
+        car = CarBody(orientation: self.rng.uniform(-Double.pi...Double.pi))
+        heading = wrapAngle(bearing + .pi + error)
+    }
+
+    public var distance: Double { position.length }
+
+    /// A cue heard at `time`; acted upon after the reaction delay.
+    public mutating func hear(_ hint: WalkerHint, at time: Double) {
+        pending.append((time + parameters.reaction, hint))
+    }
+
+    /// Advances the walker by `dt` seconds ending at `time`.
+    public mutating func step(to time: Double, dt: Double) {
+        while let first = pending.first, first.time <= time {
+            pending.removeFirst()
+            act(on: first.hint, at: time)
+        }
+        if atCar {
+            // Along the body to the door (the pulse quickens), then the hand closes the last gap.
+            let gap = position.length
+            if gap > parameters.contact {
+                let speed = gap > parameters.armReach ? parameters.slowSpeed : parameters.reachSpeed
+                let move = min(speed * dt, gap - parameters.contact)
+                position = position.moved(by: move, heading: position.bearing(to: Point(x: 0, y: 0)))
+            }
+            heading = position.bearing(to: Point(x: 0, y: 0))
+            return
+        }
+        if let target = targetHeading {
+            let delta = wrapAngle(target - heading)
+            let turn = parameters.turnRate * dt
+            if abs(delta) <= turn {
+                heading = target
+                targetHeading = nil
+            } else {
+                heading = wrapAngle(heading + (delta > 0 ? turn : -turn))
+            }
+            return
+        }
+        if still, time < stillUntil { return }
+        still = false
+        if !slow, time - max(lastEncouraged, lastTurn) >= parameters.doubt {
+            act(on: .away, at: time)
+            return
+        }
+        heading = wrapAngle(heading + parameters.veer * dt.squareRoot() * rng.gaussian())
+        position = position.moved(by: (slow ? parameters.slowSpeed : parameters.speed) * dt, heading: heading)
+        if car.distance(from: position) <= parameters.caneReach { atCar = true }
+    }
+
+    private mutating func act(on hint: WalkerHint, at time: Double) {
+        switch hint {
+        case .towards:
+            lastEncouraged = time
+            probes = []
+            still = false
+        case .away:
+            guard !atCar, time - lastTurn >= parameters.settle, targetHeading == nil else { return }
+            if probes.isEmpty {
+                // Just passed the car, or set off wrong: it is to one side, or behind.
+                let side: Double = rng.chance(0.5) ? 1 : -1
+                probes = [heading + side * .pi / 2, heading - side * .pi / 2, heading + .pi]
+            }
+            targetHeading = wrapAngle(probes.removeFirst())
+            lastTurn = time
+            still = false
+        case .veryClose:
+            slow = true
+        case .keepStill:
+            // Someone told to keep still waits a while, then tries a few steps anyway.
+            still = true
+            stillUntil = time + parameters.patience
+        case .signal:
+            still = false
+        case .touchPrompt:
+            still = true
+            stillUntil = .infinity
+            if confirmAt == nil { confirmAt = time + parameters.confirmDelay }
+        }
+    }
+
+    /// The Enter press was made (or rejected): wait for the next prompt.
+    public mutating func confirmed() { confirmAt = nil }
+}
+
+/// A parked car, 4.6 m by 1.8 m, whose driver holds the phone out of the window: the phone
+/// (the origin) is on the driver's side, 1.6 m behind the front.
+public struct CarBody: Sendable, Equatable {
+    public static let front = 1.6, back = -3.0, width = 1.8
+    /// Direction the car points, radians.
+    public var orientation: Double
+
+    /// Distance from `point` to the body (0 inside).
+    public func distance(from point: Point) -> Double {
+        // Into the car's frame: x along the car, y across, body on the y < 0 side.
+        let c = cos(-orientation), s = sin(-orientation)
+        let x = point.x * c - point.y * s, y = point.x * s + point.y * c
+        let dx = max(Self.back - x, 0, x - Self.front)
+        let dy = max(-Self.width - y, 0, y)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// So many events per window, refilled continuously (a token bucket of `count` tokens that
+/// refills completely in `window`).
+public struct RateLimit: Sendable, Equatable {
+    public var count: Int
+    public var window: TimeInterval
+
+    public init(count: Int, per window: TimeInterval) {
+        self.count = count
+        self.window = window
+    }
+
+    public static func perMinute(_ count: Int) -> RateLimit { RateLimit(count: count, per: 60) }
+}
+
+/// Token buckets by key (a client address, a token's hash), in this process's memory: several
+/// servers behind one balancer each allow the full rate. Time comes from the server's clock so
+/// tests can step it.
+final class RateLimiter: @unchecked Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: Date
+    }
+
+    let limit: RateLimit
+    private let now: @Sendable () -> Date
+    private let lock = NSLock()
+    private var buckets: [String: Bucket] = [:]
+    /// Past this many keys, full buckets (clients quiet for a whole window) are forgotten, so
+    /// a flood of new addresses or tokens cannot grow memory without bound.
+    private let sweepThreshold: Int
+
+    init(_ limit: RateLimit, now: @escaping @Sendable () -> Date, sweepThreshold: Int = 50_000) {
+        self.limit = limit
+        self.now = now
+        self.sweepThreshold = sweepThreshold
+    }
+
+    /// How many clients the limiter currently remembers.
+    var trackedKeys: Int { lock.withLock { buckets.count } }
+
+    private var refillPerSecond: Double { Double(limit.count) / limit.window }
+
+    /// Whole seconds until `key` may act again, or nil when it may act now. Consumes nothing.
+    func retryAfter(_ key: String) -> Int? {
+        lock.withLock {
+            let bucket = refilled(key, at: now())
+            return bucket.tokens >= 1 ? nil : wait(for: bucket)
+        }
+    }
+
+    /// Spends one event for `key`: nil when allowed, else the seconds to wait (nothing spent).
+    func take(_ key: String) -> Int? {
+        lock.withLock {
+            var bucket = refilled(key, at: now())
+            guard bucket.tokens >= 1 else { return wait(for: bucket) }
+            bucket.tokens -= 1
+            store(bucket, for: key)
+            return nil
+        }
+    }
+
+    /// Counts an event that already happened (a failed authentication), even past the limit.
+    func record(_ key: String) {
+        lock.withLock {
+            var bucket = refilled(key, at: now())
+            bucket.tokens = max(0, bucket.tokens - 1)
+            store(bucket, for: key)
+        }
+    }
+
+    private func refilled(_ key: String, at time: Date) -> Bucket {
+        let capacity = Double(limit.count)
+        guard var bucket = buckets[key] else { return Bucket(tokens: capacity, updated: time) }
+        let elapsed = max(0, time.timeIntervalSince(bucket.updated))
+        bucket.tokens = min(capacity, bucket.tokens + elapsed * refillPerSecond)
+        bucket.updated = time
+        return bucket
+    }
+
+    private func wait(for bucket: Bucket) -> Int {
+        max(1, Int(((1 - bucket.tokens) / refillPerSecond).rounded(.up)))
+    }
+
+    private func store(_ bucket: Bucket, for key: String) {
+        buckets[key] = bucket
+        if buckets.count > sweepThreshold {
+            let time = now()
+            let capacity = Double(limit.count)
+            buckets = buckets.filter { _, b in b.tokens + time.timeIntervalSince(b.updated) * refillPerSecond < capacity }
+        }
+    }
+}

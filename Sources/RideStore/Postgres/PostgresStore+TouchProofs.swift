@@ -1,0 +1,74 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyKey?) async throws -> TouchProofOutcome {
+        try await idempotent(idempotency, operation: "touch-proof:\(proof.rideID)") { conn in
+            // FOR UPDATE serialises one ride's proofs: of two sides' proofs arriving together
+            // (possibly on two servers), the second sees the first and confirms.
+            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(proof.rideID) FOR UPDATE", logger: self.logger).all(Ride.init).first else {
+                throw StoreError.notFound("ride \(proof.rideID)")
+            }
+            guard ride.state == .arrived else { throw StoreError.illegalTransition(from: ride.state, to: .confirmed) }
+            // DO NOTHING rather than a unique violation, which would abort the transaction
+            // (and look like an idempotency race to `idempotent`).
+            let inserted = try await conn.query("""
+                INSERT INTO touch_proof (ride_id, side, account_id, slot, uuid, major, minor, peak_rssi_dbm, samples, observed_at, received_at)
+                VALUES (\(proof.rideID), \(proof.side.rawValue), \(proof.accountID), \(proof.slot), \(proof.uuid.uuidString), \(proof.major),
+                        \(proof.minor), \(proof.peakRssiDbm), \(proof.samples), \(proof.observedAt), \(proof.receivedAt))
+                ON CONFLICT DO NOTHING RETURNING id
+                """, logger: self.logger).all { $0 }
+            guard inserted.count == 1 else {
+                throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
+            }
+            guard try await self.policyMet(conn, by: proof, policy: policy) else { return TouchProofOutcome(ride: ride, confirmed: false) }
+            ride.state = .confirmed
+            ride.stateChangedAt = .storeNow
+            try await conn.query("UPDATE ride SET state = 'confirmed', state_changed_at = \(ride.stateChangedAt) WHERE id = \(ride.id)", logger: self.logger)
+            try await self.appendEvent(conn, requestID: ride.requestID, rideID: ride.id, state: .confirmed, actor: proof.accountID,
+                                       at: ride.stateChangedAt, detail: TouchProofRules.confirmationDetail(policy))
+            return TouchProofOutcome(ride: ride, confirmed: true)
+        }
+    }
+
+    private func policyMet(_ conn: PostgresConnection, by proof: VerifiedTouchProof, policy: TouchPolicy) async throws -> Bool {
+        switch policy {
+        case .passenger:
+            return proof.side == .passenger
+        case .mutual:
+            let earliest = proof.receivedAt.addingTimeInterval(-TouchProofRules.pairingWindow)
+            let latest = proof.receivedAt.addingTimeInterval(TouchProofRules.pairingWindow)
+            return try await conn.query("""
+                SELECT 1 FROM touch_proof WHERE ride_id = \(proof.rideID) AND side = \(proof.side.counterpart.rawValue)
+                AND received_at BETWEEN \(earliest) AND \(latest) LIMIT 1
+                """, logger: self.logger).all { $0 }.count == 1
+        }
+    }
+
+    public func touchProofs(rideID: String) async throws -> [VerifiedTouchProof] {
+        try await mapped {
+            try await self.client.query("""
+                SELECT ride_id, side, account_id, slot, uuid, major, minor, peak_rssi_dbm, samples, observed_at, received_at
+                FROM touch_proof WHERE ride_id = \(rideID) ORDER BY received_at, id
+                """, logger: self.logger).all { row in
+                let (ride, side, account, slot, uuid, major, minor, rssi, samples, observed, received) =
+                    try row.decode((String, String, String, Int64, String, Int, Int, Double, Int, Date, Date).self)
+                return VerifiedTouchProof(rideID: ride, side: try stored(side), accountID: account, slot: slot, uuid: UUID(uuidString: uuid) ?? UUID(),
+                                          major: major, minor: minor, peakRssiDbm: rssi, samples: samples,
+                                          observedAt: observed.wholeMilliseconds, receivedAt: received.wholeMilliseconds)
+            }
+        }
+    }
+
+    public func purgeLocations(finishedBefore cutoff: Date) async throws -> Int {
+        try await transaction { conn in
+            try await conn.query("""
+                UPDATE ride_request q SET pickup = '', dropoff = '', accessibility_notes = NULL, locations_purged_at = \(Date.storeNow)
+                WHERE q.locations_purged_at IS NULL
+                AND (q.status = 'cancelled' OR q.ride_id IN (SELECT id FROM ride WHERE state IN ('completed', 'cancelled')))
+                AND (SELECT MAX(at) FROM ride_event e WHERE e.request_id = q.id) < \(cutoff)
+                RETURNING q.id
+                """, logger: self.logger).all { $0 }.count
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import BeaconCore
+import Foundation
+import Guide
+import GuideAudio
+import RideClient
+import RideStore
+
+/// `ridebeacon demo`: the whole product on one machine. The real server (SQLite, temp dir),
+/// a passenger and a driver talking to it over HTTP, the driver's rotating identity on the
+/// simulated radio channel, and a simulated passenger guided by the real guide to touch and
+/// confirmation; the audio goes to `--audio-out`.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Guide a simulated passenger to a simulated car through the real server, guide and audio; prints a transcript and a JSON summary.",
+        discussion: """
+        The walk runs in virtual time on a simulated radio channel (path loss, shadowing, fading, \
+        body shadowing, lost adverts); the same seed gives the same walk. The audio of the walk is \
+        written to the audio output as it would have sounded.
+        """
+    )
+
+    @Option(help: "Where the walk starts, metres from the car (2 to 100).")
+    var startDistance = 25.0
+
+    @Option(help: "Simulator seed; the same seed gives the same walk.")
+    var seed: UInt64 = 1
+
+    @Option(help: "FILE.wav, - (raw PCM on stdout), auto (system player) or none.")
+    var audioOut = "demo.wav"
+
+    @Option(help: "earcons, brief or full.")
+    var verbosity = "full"
+
+    @Flag(help: "Print only the JSON summary.")
+    var json = false
+
+    func validate() throws {
+        guard (2...100).contains(startDistance) else { throw ValidationError("--start-distance must be 2 to 100 metres, not \(startDistance)") }
+        guard Verbosity(rawValue: verbosity) != nil else {
+            throw ValidationError("--verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
+        if audioOut == "-" && !json { throw ValidationError("--audio-out - writes PCM to stdout; add --json to keep the transcript off it") }
+    }
+
+    func run() async throws {
+        let transcript = Transcript(quiet: json)
+        let sink: any AudioSink
+        do {
+            sink = try AudioOutput.open(audioOut) { transcript.note($0) }
+        } catch {
+            throw CommandLineFailure(error.description)
+        }
+        let server = try await DemoServer()
+        do {
+            let summary = try await DemoSession(server: server, transcript: transcript, sink: sink,
+                                                configuration: GuidedWalk.Configuration(
+                                                    seed: seed, startDistance: startDistance,
+                                                    verbosity: Verbosity(rawValue: verbosity) ?? .full)).run()
+            await server.stop()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let line = String(decoding: try encoder.encode(summary), as: UTF8.self)
+            if audioOut == "-" {
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            } else {
+                print(line)
+            }
+            if !summary.confirmed { throw ExitCode(1) }
+        } catch let error as RideClientError {
+            await server.stop()
+            throw CommandLineFailure("demo: the ride service failed: \(error.description)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+}
+
+/// The transcript lines, timestamped in walk time, on stdout (or nowhere with --json).
+final class Transcript: @unchecked Sendable {
+    let quiet: Bool
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func note(_ line: String) {
+        guard !quiet else { return }
+        print(line)
+    }
+
+    func at(_ time: Double, _ text: String) {
+        note(String(format: "%7.2f s  ", time) + text)
+    }
+}

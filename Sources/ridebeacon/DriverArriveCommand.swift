@@ -1,0 +1,115 @@
+import ArgumentParser
+import BeaconCore
+import BlueZ
+import Foundation
+import RideClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `ridebeacon driver arrive RIDE`: marks the ride arrived, advertises the ride's rotating
+/// driver identity, and posts the driver's touch proof when the passenger's beacon touches.
+struct DriverArriveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "arrive",
+        abstract: "Tell the passenger you have arrived, and advertise the ride's beacon until the ride is confirmed.",
+        discussion: """
+            Marks the ride arrived, then advertises the ride's rotating beacon identity on --radio, \
+            switching to the next identity at every slot boundary. It also listens for the \
+            passenger's beacon: when the two devices touch it says "Touch detected" and, after you \
+            press Enter (or at once with --auto-confirm), sends the touch proof.
+            Ends when the ride is confirmed (exit 0) or cancelled (exit 1), or on Ctrl-C.
+            If the ride service cannot be reached it says "Cannot reach the ride service, \
+            retrying", keeps advertising and keeps trying.
+            """)
+
+    @Argument(help: ArgumentHelp("The ride id, from `ridebeacon driver accept`.", valueName: "RIDE"))
+    var ride: String
+    @Option(help: ArgumentHelp("The radio: h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:DEVICE[:BAUD], hci:hci0 or sim.", valueName: "RADIO"))
+    var radio: String
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Advertising interval, 20 to 10240 milliseconds.", valueName: "MS"))
+    var intervalMilliseconds = 100
+    @Option(name: .customLong("measured-power"), parsing: .unconditional,
+            help: ArgumentHelp("This transmitter's RSSI at 1 metre, dBm, for example -59.", valueName: "DBM"))
+    var measuredPower: Int8 = -59
+    @Option(name: .customLong("adv-type"), help: ArgumentHelp("nonconn (default), conn or scannable.", valueName: "TYPE"))
+    var advertisingType = "nonconn"
+    @Option(name: .customLong("identity-period"),
+            help: ArgumentHelp("Identity slot period in seconds (10 to 900), used only when the ride service does not send one.",
+                               valueName: "S"))
+    var identityPeriod = RotatingIdentity.defaultPeriod
+    @Option(help: ArgumentHelp("Calibration JSON from `ridebeacon calibrate`, for the touch threshold.", valueName: "FILE"))
+    var calibration: String?
+    @Option(name: .customLong("touch-rssi"), parsing: .unconditional,
+            help: ArgumentHelp("Touch threshold in dBm, overriding the calibration.", valueName: "DBM"))
+    var touchRSSI: Double?
+    @Flag(name: .customLong("auto-confirm"), help: "Send the touch proof without waiting for Enter.")
+    var autoConfirm = false
+    @OptionGroup var service: ServiceOptions
+
+    func validate() throws {
+        do { _ = try RadioSelection(parsing: radio) } catch { throw ValidationError(error.message) }
+        guard (20...10_240).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 20 to 10240") }
+        guard AdvertisingKind(rawValue: advertisingType) != nil else { throw ValidationError("--adv-type must be nonconn, conn or scannable") }
+        guard RotatingIdentity.periodRange.contains(identityPeriod) else {
+            throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
+        }
+        if let touchRSSI, !(-127...20).contains(touchRSSI) { throw ValidationError("--touch-rssi must be -127 to 20 dBm") }
+    }
+
+    func run() async throws {
+        let selection = try RadioSelection(parsing: radio)
+        let touch: Calibration
+        do { touch = try touchCalibration() } catch {
+            StandardError.writeLine("ridebeacon: \(error.message)")
+            throw ExitCode(1)
+        }
+        try await withService(service, waits: true) { client in
+            let arrived = try await arrive(client)
+            guard let key = arrived.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride)") }
+            let identity: RotatingIdentity
+            do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
+                throw CommandLineFailure("ride \(ride): \(error)")
+            }
+            Say.line("Arrived. Ride \(arrived.id) for \(arrived.passenger.name).")
+            let radio = try await openRadio(selection)
+            let beacon = DriverBeacon(
+                client: client, rideID: arrived.id, radio: radio, identity: identity, calibration: touch,
+                advertisement: BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
+                                                   intervalMilliseconds: intervalMilliseconds,
+                                                   type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable),
+                autoConfirm: autoConfirm)
+            let outcome = await beacon.run()
+            try? await radio.stopAdvertising()
+            await radio.shutdown()
+            switch outcome {
+            case .confirmed: Say.line("Ride confirmed.")
+            case .completed: Say.line("Ride completed.")
+            case .interrupted: throw ExitCode(130)
+            case .cancelled: throw CommandLineFailure("ride \(arrived.id) was cancelled")
+            case .failed(let message): throw CommandLineFailure(message)
+            }
+        }
+    }
+
+    /// Arrives; if this ride is already `arrived` (the command was restarted) carries on.
+    private func arrive(_ client: RideServiceClient) async throws -> Ride {
+        do {
+            return try await client.arrive(ride)
+        } catch {
+            // (A `catch .rejected(let p) where` pattern here crashes Swift 6.3.1's SILGen.)
+            guard case .rejected(let problem) = error, problem.code == .illegalTransition, problem.state == .arrived else { throw error }
+            return try await client.ride(ride)
+        }
+    }
+
+    private func touchCalibration() throws(CommandLineFailure) -> Calibration {
+        var result = Calibration(model: .default)
+        if let calibration {
+            let bytes = try readFile(calibration)
+            do { result = try Calibration.parse(json: bytes) } catch { throw CommandLineFailure("\(calibration): \(error)") }
+        }
+        if let touchRSSI { result.touchRSSI = touchRSSI }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import BeaconCore
+import BlueZ
+import Foundation
+import Guide
+import GuideAudio
+import RideClient
+
+/// `ridebeacon passenger guide [RIDE]`: waits for the driver, then guides the passenger to the
+/// car by sound. Settings come from the settings file; these flags override it for one run.
+struct PassengerGuideCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guide",
+        abstract: "Wait for your driver and be guided to the car by sound.",
+        discussion: """
+            Without RIDE, guides you on your newest ride that has not ended, waiting for a driver \
+            to accept your open request if there is no ride yet. Voice, rate, pitch, volume, \
+            verbosity and language default to the settings file (ridebeacon settings show); the \
+            flags here override it for this run only.
+            Audio goes to --audio-out: a .wav file, - for raw PCM on standard output, auto for \
+            the system player, or none.
+            If the ride service cannot be reached, you hear "Cannot reach the ride service, \
+            retrying" and the guide keeps trying.
+            """)
+
+    @Argument(help: ArgumentHelp("The ride id (default: your newest active ride).", valueName: "RIDE"))
+    var ride: String?
+    @Option(help: ArgumentHelp("The radio to scan with: bluez, hci:hci0, h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:DEVICE or sim.",
+                               valueName: "RADIO"))
+    var radio = "bluez"
+    @Option(name: .customLong("audio-out"), help: ArgumentHelp("FILE.wav, - (raw PCM to standard output), auto or none.", valueName: "OUT"))
+    var audioOut = "auto"
+    @Option(help: ArgumentHelp("espeak-ng voice, for example en or en-us.", valueName: "NAME"))
+    var voice: String?
+    @Option(help: ArgumentHelp("Speech rate, 80 to 450 words per minute.", valueName: "WPM"))
+    var rate: Int?
+    @Option(help: ArgumentHelp("Voice pitch, 0 to 99.", valueName: "N"))
+    var pitch: Int?
+    @Option(help: ArgumentHelp("Volume, 0 to 200 percent.", valueName: "PERCENT"))
+    var volume: Int?
+    @Option(help: ArgumentHelp("earcons, brief or full.", valueName: "LEVEL"))
+    var verbosity: String?
+    @Option(help: ArgumentHelp("Language of the spoken phrases, for example en.", valueName: "CODE"))
+    var language: String?
+    @Option(name: .customLong("identity-period"),
+            help: ArgumentHelp("Identity slot period in seconds (10 to 900), used only when the ride service does not send one.",
+                               valueName: "S"))
+    var identityPeriod = RotatingIdentity.defaultPeriod
+    @OptionGroup var service: ServiceOptions
+
+    func validate() throws {
+        do { _ = try RadioSelection(parsing: radio) } catch { throw ValidationError(error.message) }
+        guard RotatingIdentity.periodRange.contains(identityPeriod) else {
+            throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
+        }
+        guard audioOut == "-" || audioOut == "auto" || audioOut == "none" || audioOut.hasSuffix(".wav") else {
+            throw ValidationError("--audio-out must be a .wav file, -, auto or none, not \"\(audioOut)\"")
+        }
+    }
+
+    /// The settings file with this run's flags applied, validated.
+    func effectiveSettings() throws(CommandLineFailure) -> Settings {
+        var settings = try loadSettings()
+        if let voice { settings.voice.voice = voice }
+        if let rate { settings.voice.rate = rate }
+        if let pitch { settings.voice.pitch = pitch }
+        if let volume { settings.voice.volume = volume }
+        if let verbosity {
+            guard let level = Verbosity(rawValue: verbosity) else {
+                throw CommandLineFailure("--verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(verbosity)\"")
+            }
+            settings.verbosity = level
+        }
+        if let language { settings.language = language }
+        if let problem = settings.validationError { throw CommandLineFailure(problem) }
+        return settings
+    }
+
+    func run() async throws {
+        let settings: Settings
+        do { settings = try effectiveSettings() } catch {
+            StandardError.writeLine("ridebeacon: \(error.message)")
+            throw ExitCode(1)
+        }
+        let selection = try RadioSelection(parsing: radio)
+        try await withService(service, waits: true) { client in
+            let ride = try await PassengerRides.resolve(ride, client: client)
+            let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
+                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod)
+            try await launch.run()
+        }
+    }
+}
+
+/// Finding the passenger's ride when none is named.
+enum PassengerRides {
+    static func resolve(_ rideID: String?, client: RideServiceClient) async throws -> Ride {
+        if let rideID { return try await client.ride(rideID) }
+        var announced = false
+        while true {
+            if let ride = try await client.allRides().last(where: { !$0.state.isFinal }) { return ride }
+            guard try await client.allRideRequests().contains(where: { $0.status == .open }) else {
+                throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
+            }
+            if !announced {
+                Say.line("Waiting for a driver to accept your request.")
+                announced = true
+            }
+            // Passengers have no event stream before a ride exists; a driver's acceptance is
+            // rare enough that asking every 2 s costs nothing.
+            try await Task.sleep(for: .seconds(2))
+        }
+    }
+}

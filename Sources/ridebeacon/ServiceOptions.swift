@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import Guide
+import RideClient
+
+/// `--server` and `--token` of the role commands. Each falls back to the environment
+/// (`RIDEBEACON_SERVER`, `RIDEBEACON_TOKEN`), then to the settings file.
+struct ServiceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Ride service URL, for example http://127.0.0.1:8080. Default: RIDEBEACON_SERVER, then the settings file.",
+                               valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("API token of your account. Default: RIDEBEACON_TOKEN, then the settings file.", valueName: "TOKEN"))
+    var token: String?
+
+    /// The server and token to use, by precedence: flag, environment, settings file.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandLineFailure) -> (server: String, token: String) {
+        var server = self.server ?? environment["RIDEBEACON_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+        var token = self.token ?? environment["RIDEBEACON_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if server == nil || token == nil {
+            let settings = try loadSettings(environment: environment)
+            server = server ?? settings.server
+            token = token ?? settings.token
+        }
+        guard let server else {
+            throw CommandLineFailure("no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`")
+        }
+        guard let token else {
+            throw CommandLineFailure("no API token: pass --token, set RIDEBEACON_TOKEN, or run `ridebeacon settings set --token TOKEN`")
+        }
+        return (server, token)
+    }
+
+    /// A client for one command. Commands that wait anyway (`waits`) retry an unreachable or
+    /// failing service until interrupted, saying so each time; the others try a few times.
+    func client(waits: Bool) throws(CommandLineFailure) -> RideServiceClient {
+        let (server, token) = try resolve()
+        var configuration = RideServiceClient.Configuration()
+        configuration.retry = waits ? .untilCancelled : .standard
+        if waits {
+            configuration.onRetry = { _ in StandardError.writeLine(RideServiceMessages.retrying) }
+        }
+        do {
+            return try RideServiceClient(server: server, token: token, configuration: configuration)
+        } catch {
+            throw CommandLineFailure(error.description)
+        }
+    }
+}
+
+enum RideServiceMessages {
+    /// Said (and printed) whenever the service cannot be reached or fails and we try again.
+    static let retrying = "Cannot reach the ride service, retrying"
+}
+
+/// The settings file at its default place; problems name the file and the field.
+func loadSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandLineFailure) -> Settings {
+    do {
+        return try Settings.load(from: Settings.defaultPath(environment: environment))
+    } catch {
+        throw CommandLineFailure(error.description)
+    }
+}
+
+/// Runs a command that talks to the ride service: every failure is one stderr line
+/// `ridebeacon: ...` and exit status 1; the client is always shut down.
+func withService(_ options: ServiceOptions, waits: Bool = false,
+                 _ body: (RideServiceClient) async throws -> Void) async throws {
+    let client: RideServiceClient
+    do {
+        client = try options.client(waits: waits)
+    } catch {
+        StandardError.writeLine("ridebeacon: \(error.message)")
+        throw ExitCode(1)
+    }
+    var failure: String?
+    do {
+        try await body(client)
+    } catch let error as RideClientError {
+        failure = describe(error, server: client.server)
+    } catch let error as CommandLineFailure {
+        failure = error.message
+    } catch let exit as ExitCode {
+        await client.shutdown()
+        throw exit
+    } catch {
+        failure = String(describing: error)
+    }
+    await client.shutdown()
+    if let failure {
+        StandardError.writeLine("ridebeacon: \(failure)")
+        throw ExitCode(1)
+    }
+}
+
+func describe(_ error: RideClientError, server: String) -> String {
+    switch error {
+    case .unreachable(let reason): "cannot reach the ride service at \(server): \(reason)"
+    case .timeout: "the ride service at \(server) did not answer in time"
+    case .rejected(let problem): problem.message.isEmpty ? problem.description : "\(problem.message) (\(problem.code))"
+    default: error.description
+    }
+}
+
+/// Unbuffered standard output: progress lines of commands that run for a while must reach a
+/// pipe or a screen reader as they happen, not when a buffer fills.
+enum Say {
+    static func line(_ text: String) {
+        StandardOutputBytes.write(Array((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The role commands against a real `ridebeacon serve`, as passengers, drivers and dispatchers use them.
+@Suite("ridebeacon passenger, driver, dispatcher", .timeLimit(.minutes(3)))
+struct RoleCLITests {
+    /// Characters a screen reader reads out as noise: box drawing, blocks, ANSI escapes.
+    static func isPlain(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { (0x2500...0x259F).contains($0.value) || $0.value == 0x1B }
+    }
+
+    @Test func requestAcceptArriveConfirmCompleteOnTheSimRadio() async throws {
+        let service = try await RideServiceFixture()
+        let requested = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "Main St 1", "--dropoff", "Station"],
+                                        as: service.passengerToken)
+        #expect(requested.status == 0, "\(requested.stderr)")
+        let requestID = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!requestID.isEmpty && !requestID.contains("\n"))
+
+        let open = try service.run(["driver", "requests"], as: service.driverToken)
+        #expect(open.status == 0)
+        let lines = open.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("REQUEST  ") == true)
+        let row = try #require(lines.first { $0.hasPrefix(requestID) })
+        #expect(row.contains("  Ana  ") && row.contains("  Main St 1  ") && row.contains("  Station  "))
+        #expect(Self.isPlain(open.stdout))
+
+        let accepted = try service.run(["driver", "accept", requestID], as: service.driverToken)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let rideID = accepted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let arrive = try BackgroundCommand(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--auto-confirm"],
+                                           environment: service.environment(token: service.driverToken))
+        #expect(await arrive.wait { _, err in err.contains("advertising driver identity") }, "\(arrive.stderr)")
+        #expect(arrive.stdout.contains("Arrived. Ride \(rideID) for Ana."))
+
+        let board = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
+        #expect(board.status == 0 && Self.isPlain(board.stdout))
+        let boardRow = try #require(board.stdout.split(separator: "\n").first { $0.hasPrefix(rideID) })
+        #expect(boardRow.contains("  arrived  ") && boardRow.contains("  Ben  ") && boardRow.contains("  blue Prius  "))
+
+        // The operator's confirmation reaches the driver's event stream and ends `arrive`.
+        let confirmed = try CLI.run(["admin", "confirm-ride", rideID, "--database", service.database])
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        #expect(await arrive.exitStatus() == 0, "\(arrive.stderr)")
+        #expect(arrive.stdout.contains("Ride confirmed."))
+
+        let completed = try service.run(["driver", "complete", rideID], as: service.driverToken)
+        #expect(completed.status == 0 && completed.stdout.contains("completed"))
+        let empty = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
+        #expect(empty.stdout == "No active rides.\n")
+    }
+
+    @Test func dispatcherWatchPrintsEachChangeThenTheTable() async throws {
+        let service = try await RideServiceFixture()
+        let watch = try BackgroundCommand(["dispatcher", "rides", "--watch"], environment: service.environment(token: service.dispatcherToken))
+        #expect(await watch.wait { out, _ in out.contains("No active rides.") })
+        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(await watch.wait { out, _ in out.contains("new request \(requestID)") })
+        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(await watch.wait { out, _ in out.contains("ride \(rideID) is now accepted") })
+        #expect(await watch.wait { out, _ in out.split(separator: "\n").contains { $0.hasPrefix(rideID) && $0.contains("  accepted  ") } })
+        #expect(Self.isPlain(watch.stdout))
+        watch.stop()
+    }
+
+    @Test func passengerGuideAnnouncesTheRideAndReturnsWhenTheDriverArrives() async throws {
+        let service = try await RideServiceFixture()
+        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let guide = try BackgroundCommand(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
+                                          environment: service.environment(token: service.passengerToken))
+        #expect(await guide.wait { out, _ in out.contains("your driver is Ben, blue Prius. Your driver is on the way.") }, "\(guide.stderr)")
+        let arrive = try BackgroundCommand(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10"],
+                                           environment: service.environment(token: service.driverToken))
+        #expect(await guide.exitStatus() == 0, "\(guide.stderr)")
+        #expect(guide.stdout.contains("Your driver has arrived."))
+        arrive.stop()
+    }
+
+    @Test func cancelWithdrawsTheOpenRequest() async throws {
+        let service = try await RideServiceFixture()
+        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cancelled = try service.run(["passenger", "cancel"], as: service.passengerToken)
+        #expect(cancelled.status == 0 && cancelled.stdout.contains("Request \(requestID) cancelled."))
+        #expect(try service.run(["driver", "requests"], as: service.driverToken).stdout == "No open ride requests.\n")
+        let nothing = try service.run(["passenger", "cancel"], as: service.passengerToken)
+        #expect(nothing.status != 0 && nothing.stderrLines == ["ridebeacon: you have no open request or active ride to cancel"])
+    }
+
+    @Test func serverAndTokenComeFromFlagThenEnvironmentThenSettings() async throws {
+        let service = try await RideServiceFixture()
+        // Settings file only.
+        var environment = service.environment(token: nil)
+        environment.removeValue(forKey: "RIDEBEACON_SERVER")
+        let saved = try CLI.run(["settings", "set", "--server", service.url, "--token", service.driverToken], environment: environment)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(try CLI.run(["driver", "requests"], environment: environment).status == 0)
+        // The environment beats the file: a wrong token there is used, and refused.
+        environment["RIDEBEACON_TOKEN"] = "rb_wrong"
+        let refused = try CLI.run(["driver", "requests"], environment: environment)
+        #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains("unauthenticated"))
+        // The flag beats the environment.
+        #expect(try CLI.run(["driver", "requests", "--token", service.driverToken], environment: environment).status == 0)
+        environment["RIDEBEACON_SERVER"] = "http://127.0.0.1:1"
+        let unreachable = try CLI.run(["driver", "requests", "--token", service.driverToken], environment: environment)
+        #expect(unreachable.status != 0 && unreachable.stderrLines == ["ridebeacon: cannot reach the ride service at http://127.0.0.1:1: connection refused"])
+        let flagged = try CLI.run(["driver", "requests", "--server", service.url, "--token", service.driverToken], environment: environment)
+        #expect(flagged.status == 0)
+    }
+
+    @Test func serverErrorsAreOneLineWithTheServersReason() async throws {
+        let service = try await RideServiceFixture()
+        let missing = try service.run(["driver", "accept", "no-such-request"], as: service.driverToken)
+        #expect(missing.status != 0 && missing.stdout.isEmpty && missing.stderrLines.count == 1)
+        #expect(missing.stderr.hasPrefix("ridebeacon: ") && missing.stderr.contains("not_found"))
+        let wrongRole = try service.run(["driver", "requests"], as: service.passengerToken)
+        #expect(wrongRole.status == 0, "passengers list their own requests")
+        let forbidden = try service.run(["driver", "accept", "x"], as: service.passengerToken)
+        #expect(forbidden.status != 0 && forbidden.stderr.contains("forbidden"))
+        let noServer = try CLI.run(["driver", "requests"], environment: ["XDG_CONFIG_HOME": service.configHome.path, "PATH": "/usr/bin:/bin"])
+        #expect(noServer.status != 0 && noServer.stderrLines == ["ridebeacon: no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`"])
+    }
+}

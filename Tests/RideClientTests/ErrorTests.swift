@@ -1,0 +1,122 @@
+import Foundation
+import NIOConcurrencyHelpers
+import RideClient
+import Testing
+
+/// Every failure arrives typed: the server's code, message, field and state for 4xx; retryable
+/// kinds for an unreachable or failing service.
+@Suite("RideServiceClient errors", .timeLimit(.minutes(2)))
+struct ErrorTests {
+    static func problem(_ body: () async throws -> Void) async -> APIProblem? {
+        do {
+            try await body()
+            return nil
+        } catch let error as RideClientError {
+            guard case .rejected(let problem) = error else { return nil }
+            return problem
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func fourHundredsCarryTheServersCodeMessageFieldAndState() async throws {
+        let world = try await ServerWorld.make()
+        try await world.withServer { port in
+            let server = "http://127.0.0.1:\(port)"
+            try await withRideServiceClient(server: server, token: world.passenger.token) { passenger in
+            try await withRideServiceClient(server: server, token: world.driver.token) { driver in
+                let missing = await Self.problem { _ = try await passenger.ride("no-such-ride") }
+                #expect(missing?.status == 404 && missing?.code == .notFound)
+
+                let forbidden = await Self.problem { _ = try await passenger.acceptRideRequest("anything") }
+                #expect(forbidden?.status == 403 && forbidden?.code == .forbidden)
+
+                let blank = await Self.problem {
+                    _ = try await passenger.createRideRequest(NewRideRequest(passengerName: "  ", pickup: "A", dropoff: "B"))
+                }
+                #expect(blank?.status == 400 && blank?.code == .invalidField && blank?.field == "passengerName")
+
+                let request = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"))
+                let ride = try await driver.acceptRideRequest(request.id)
+                _ = try await driver.arrive(ride.id)
+                let twice = await Self.problem { _ = try await driver.complete(ride.id) }
+                #expect(twice?.status == 409 && twice?.code == .illegalTransition && twice?.state == .arrived)
+
+                let key = IdempotencyKey()
+                _ = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"), idempotencyKey: key)
+                let reused = await Self.problem { _ = try await passenger.cancelRideRequest(request.id, idempotencyKey: key) }
+                #expect(reused?.status == 422 && reused?.code == .idempotencyKeyReused)
+            }
+            }
+            let stranger = try RideServiceClient(server: server, token: "rb_not-a-real-token")
+            let unauthenticated = await Self.problem { _ = try await stranger.allRides() }
+            #expect(unauthenticated?.status == 401 && unauthenticated?.code == .unauthenticated)
+            #expect(unauthenticated.map { !$0.message.isEmpty } == true)
+            await stranger.shutdown()
+        }
+        await world.close()
+    }
+
+    @Test func aClosedPortIsUnreachableAndRetriedBeforeGivingUp() async throws {
+        let port = try await ClosedPort.make()
+        let retries = Counter()
+        var configuration = RideServiceClient.Configuration()
+        configuration.retry = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+        configuration.onRetry = { notice in
+            #expect(notice.error.isRetryable)
+            retries.increment()
+        }
+        let client = try RideServiceClient(server: "http://127.0.0.1:\(port)", token: "rb_x", configuration: configuration)
+        do {
+            _ = try await client.allRides()
+            Issue.record("a closed port answered")
+        } catch {
+            guard case .unreachable = error else { Issue.record("expected unreachable, got \(error)"); return }
+            #expect(error.isRetryable)
+        }
+        #expect(retries.value == 2, "3 attempts are 2 retries")
+        await client.shutdown()
+    }
+
+    @Test func aServerWhoseDatabaseIsGoneFailsRetryably() async throws {
+        let world = try await ServerWorld.make()
+        await world.close()
+        try await world.withServer { port in
+            var configuration = RideServiceClient.Configuration()
+            configuration.retry = RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+            try await withRideServiceClient(server: "http://127.0.0.1:\(port)", token: world.dispatcher.token,
+                                            configuration: configuration) { client in
+                do {
+                    _ = try await client.allRides()
+                    Issue.record("a server without its database answered")
+                } catch let error as RideClientError {
+                    guard case .serverFailure(let problem) = error else { Issue.record("expected a 5xx, got \(error)"); return }
+                    #expect(problem.status >= 500 && error.isRetryable)
+                }
+            }
+        }
+    }
+
+    @Test func badConfigurationIsRefusedBeforeAnythingIsSent() {
+        #expect(throws: RideClientError.self) { try RideServiceClient(server: "ftp://example.org", token: "rb_x") }
+        #expect(throws: RideClientError.self) { try RideServiceClient(server: "http://127.0.0.1:1", token: "has space") }
+        #expect(IdempotencyKey("with space") == nil && IdempotencyKey("ok-key_1") != nil)
+    }
+}
+
+final class Counter: Sendable {
+    private let box = NIOLockedValueBox(0)
+    func increment() { box.withLockedValue { $0 += 1 } }
+    var value: Int { box.withLockedValue { $0 } }
+}
+
+
+/// A loopback port with nothing listening (bound, then released).
+enum ClosedPort {
+    static func make() async throws -> Int {
+        let relay = try await TCPRelay(toPort: 9)
+        let port = relay.port
+        await relay.stop()
+        return port
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import RideClient
+import Testing
+
+/// A write whose response is lost is retried with the same Idempotency-Key: the server does
+/// the work once and the client gets the first answer.
+@Suite("RideServiceClient idempotent retries", .timeLimit(.minutes(2)))
+struct RetryTests {
+    @Test func aLostResponseIsRetriedAndTheWriteHappensOnce() async throws {
+        let world = try await ServerWorld.make()
+        try await world.withServer { port in
+            let relay = try await TCPRelay(toPort: port)
+            let retries = Counter()
+            var configuration = RideServiceClient.Configuration()
+            configuration.retry = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50))
+            configuration.onRetry = { _ in retries.increment() }
+            try await withRideServiceClient(server: "http://127.0.0.1:\(relay.port)", token: world.passenger.token,
+                                            configuration: configuration) { passenger in
+                relay.dropResponses(1)
+                let request = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"))
+                #expect(retries.value == 1, "the first response was lost, so exactly one retry")
+                #expect(try await world.rideRequestCount(passengerID: world.passenger.id) == 1, "the server created one request, not two")
+                #expect(try await passenger.allRideRequests().map(\.id) == [request.id])
+
+                // Without a retry budget the same loss is reported, typed, and still changes nothing twice.
+                relay.dropResponses(1)
+                let key = IdempotencyKey()
+                do {
+                    _ = try await passenger.cancelRideRequest(request.id, idempotencyKey: key)
+                } catch let error as RideClientError {
+                    #expect(error.isRetryable)
+                }
+                // Retrying by hand with the same key returns the first success instead of a 409.
+                let again = try await passenger.cancelRideRequest(request.id, idempotencyKey: key)
+                #expect(again.status == .cancelled && again.id == request.id)
+            }
+            await relay.stop()
+        }
+        await world.close()
+    }
+}

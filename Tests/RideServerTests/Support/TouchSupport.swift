@@ -1,0 +1,54 @@
+import BeaconCore
+import Foundation
+import NIOConcurrencyHelpers
+import RideServer
+@testable import RideStore
+
+/// A server clock the test moves by hand, so "30 s later" takes no time.
+final class SteppedClock: Sendable {
+    private let current: NIOLockedValueBox<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_605)) {
+        current = NIOLockedValueBox(start)
+    }
+
+    var now: Date { current.withLockedValue { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLockedValue { $0.addTimeInterval(seconds) } }
+    var reading: @Sendable () -> Date { { self.now } }
+}
+
+/// What a device would post: the counterpart's identity for a slot, as JSON.
+struct ProofBody {
+    var identity: BeaconIdentity
+    var slot: UInt64
+    var observedAt: Date
+    var peakRssiDbm = -41.5
+    var samples = 12
+
+    /// The proof `side` posts after seeing its counterpart's beacon at `time` (its current slot).
+    init(ride key: Data, by side: BeaconSide, at time: Date, period: Int = 30) throws {
+        let identity = try RotatingIdentity(rideKey: key, period: period)
+        slot = identity.slot(at: time.timeIntervalSince1970)
+        self.identity = identity.identity(of: side.counterpart, slot: slot)
+        observedAt = time
+    }
+
+    var json: String {
+        let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(observedAt)
+        return #"{"uuid":"\#(identity.uuid.uuidString)","major":\#(identity.major),"minor":\#(identity.minor),"slot":\#(slot),"peakRssiDbm":\#(peakRssiDbm),"samples":\#(samples),"observedAt":"\#(time)"}"#
+    }
+}
+
+extension World {
+    /// A ride accepted and arrived, with its own random key.
+    func arrivedRide(key: Data = Data((0..<32).map { _ in UInt8.random(in: 0...255) })) async throws -> Ride {
+        let ride = try await acceptedRide(key: key)
+        return try await store.transition(rideID: ride.id, to: .arrived, by: driver.id, detail: nil, idempotency: nil)
+    }
+
+    func acceptedRide(key: Data) async throws -> Ride {
+        let request = try await store.createRideRequest(
+            NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"), passengerID: passenger.id, idempotency: nil)
+        return try await store.accept(requestID: request.id, driverID: driver.id, rideKey: key, idempotency: nil)
+    }
+}

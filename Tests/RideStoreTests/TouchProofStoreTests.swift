@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import RideStore
+
+/// Recording touch proofs, confirming by policy, refusing replays, and the location
+/// retention purge, on every store.
+@Suite("Store contract: touch proofs and retention")
+struct TouchProofStoreTests {
+    static let base = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// A ride its driver has marked arrived.
+    static func arrivedRide(_ store: any Store, _ cast: Cast) async throws -> Ride {
+        let request = try await cast.request(store)
+        let ride = try await store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        return try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
+    }
+
+    static func proof(_ ride: Ride, _ side: TouchSide, receivedAfter seconds: TimeInterval = 0, slot: Int64 = 58_840_853) -> VerifiedTouchProof {
+        VerifiedTouchProof(rideID: ride.id, side: side, accountID: side == .passenger ? ride.passengerID : ride.driverID, slot: slot,
+                           uuid: UUID(), major: 1, minor: 2, peakRssiDbm: -42.5, samples: 9,
+                           observedAt: base.addingTimeInterval(seconds - 1), receivedAt: base.addingTimeInterval(seconds))
+    }
+
+    @Test(arguments: StoreKind.available)
+    func mutualNeedsBothSidesWithinTenSeconds(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        let alone = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .mutual, idempotency: nil)
+        #expect(!alone.confirmed && alone.ride.state == .arrived)
+        #expect(try await store.ride(id: ride.id)?.state == .arrived)
+        let both = try await store.recordTouchProof(Self.proof(ride, .driver, receivedAfter: 9.5), policy: .mutual, idempotency: nil)
+        #expect(both.confirmed && both.ride.state == .confirmed)
+        #expect(try await store.ride(id: ride.id)?.state == .confirmed)
+        let last = try #require(try await store.events(rideID: ride.id, after: 0).last)
+        #expect(last.state == .confirmed && last.actorID == cast.driver.id && last.detail == "touch proofs of passenger and driver")
+        #expect(try await store.touchProofs(rideID: ride.id).map(\.side) == [.passenger, .driver])
+    }
+
+    @Test(arguments: StoreKind.available)
+    func mutualProofsThirtySecondsApartDoNotConfirm(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        _ = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .mutual, idempotency: nil)
+        let late = try await store.recordTouchProof(Self.proof(ride, .driver, receivedAfter: 30), policy: .mutual, idempotency: nil)
+        #expect(!late.confirmed)
+        #expect(try await store.ride(id: ride.id)?.state == .arrived)
+        // The passenger touching again, now next to the driver's proof, does confirm.
+        let again = try await store.recordTouchProof(Self.proof(ride, .passenger, receivedAfter: 31), policy: .mutual, idempotency: nil)
+        #expect(again.confirmed)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func passengerPolicyConfirmsOnThePassengersProofOnly(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        let driverOnly = try await store.recordTouchProof(Self.proof(ride, .driver), policy: .passenger, idempotency: nil)
+        #expect(!driverOnly.confirmed)
+        let passenger = try await store.recordTouchProof(Self.proof(ride, .passenger, receivedAfter: 60), policy: .passenger, idempotency: nil)
+        #expect(passenger.confirmed && passenger.ride.state == .confirmed)
+        #expect(try await store.events(rideID: ride.id, after: 0).last?.detail == "touch proof of the passenger")
+    }
+
+    @Test(arguments: StoreKind.available)
+    func replayIsRefusedAndStoresNothing(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        let proof = Self.proof(ride, .passenger)
+        _ = try await store.recordTouchProof(proof, policy: .mutual, idempotency: nil)
+        var replay = proof
+        replay.receivedAt = proof.receivedAt.addingTimeInterval(3)
+        let refusal = await #expect(throws: StoreError.self) { try await store.recordTouchProof(replay, policy: .mutual, idempotency: nil) }
+        guard case .replayed = refusal else { Issue.record("expected replayed, got \(String(describing: refusal))"); return }
+        #expect(try await store.touchProofs(rideID: ride.id).count == 1)
+        #expect(try await store.ride(id: ride.id)?.state == .arrived)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func proofsOutsideArrivedAreRefusedAndNotKept(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let request = try await cast.request(store)
+        let ride = try await store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        await #expect(throws: StoreError.illegalTransition(from: .accepted, to: .confirmed)) {
+            try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .passenger, idempotency: nil)
+        }
+        #expect(try await store.touchProofs(rideID: ride.id).isEmpty)
+        #expect(try await store.events(rideID: ride.id, after: 0).map(\.state) == [.requested, .accepted])
+    }
+
+    @Test(arguments: StoreKind.available)
+    func simultaneousProofsOfBothSidesConfirmExactlyOnce(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        for _ in 0..<5 {
+            let ride = try await Self.arrivedRide(store, cast)
+            async let passenger = store.recordTouchProof(Self.proof(ride, .passenger), policy: .mutual, idempotency: nil)
+            async let driver = store.recordTouchProof(Self.proof(ride, .driver, receivedAfter: 0.5), policy: .mutual, idempotency: nil)
+            let outcomes = try await [passenger, driver]
+            // Serialised per ride: whichever is second sees the first and confirms.
+            #expect(outcomes.filter(\.confirmed).count == 1)
+            #expect(try await store.events(rideID: ride.id, after: 0).filter { $0.state == .confirmed }.count == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func idempotentRetryReturnsTheFirstOutcome(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        let key = IdempotencyKey(accountID: cast.passenger.id, key: "touch-1")
+        let first = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .passenger, idempotency: key)
+        let retry = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .passenger, idempotency: key)
+        #expect(first.confirmed && retry == first)
+        #expect(try await store.touchProofs(rideID: ride.id).count == 1)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func purgeErasesLocationsOfFinishedRidesOnly(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let completed = try await Self.arrivedRide(store, cast)
+        _ = try await store.transition(rideID: completed.id, to: .confirmed, by: "operator", detail: nil, idempotency: nil)
+        _ = try await store.transition(rideID: completed.id, to: .completed, by: cast.driver.id, detail: nil, idempotency: nil)
+        let active = try await Self.arrivedRide(store, cast)
+        let cancelledRide = try await Self.arrivedRide(store, cast)
+        _ = try await store.transition(rideID: cancelledRide.id, to: .cancelled, by: cast.passenger.id, detail: nil, idempotency: nil)
+        let withdrawn = try await store.createRideRequest(
+            NewRideRequest(passengerName: "Ana", pickup: "Elm St 5", dropoff: "Museum", accessibilityNotes: "guide dog"),
+            passengerID: cast.passenger.id, idempotency: nil)
+        _ = try await store.cancelRideRequest(id: withdrawn.id, by: cast.passenger.id, idempotency: nil)
+        let open = try await cast.request(store)
+
+        // Everything ended just now: a retention that reaches back an hour keeps it all.
+        #expect(try await store.purgeLocations(finishedBefore: Date().addingTimeInterval(-3600)) == 0)
+        #expect(try await store.purgeLocations(finishedBefore: Date().addingTimeInterval(3600)) == 3)
+        for request in [completed.requestID, cancelledRide.requestID, withdrawn.id] {
+            let purged = try #require(try await store.rideRequest(id: request))
+            #expect(purged.pickup == "" && purged.dropoff == "" && purged.accessibilityNotes == nil)
+            #expect(purged.passengerName == "Ana", "only locations and notes are erased")
+        }
+        for request in [active.requestID, open.id] {
+            #expect(try await store.rideRequest(id: request)?.pickup == "Main St 1")
+        }
+        #expect(try await store.purgeLocations(finishedBefore: Date().addingTimeInterval(3600)) == 0, "purged once, counted once")
+        #expect(try await store.ride(id: completed.id)?.state == .completed, "the ride and its history stay")
+    }
+}
