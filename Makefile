@@ -139,6 +139,7 @@ RELIABILITY_PG_PORT ?= 55433
 RELIABILITY_RESULTS ?= .build/reliability
 durability-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/test_checks.py
 	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
 		--db-restarts 2 --db-down-seconds 4 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
@@ -150,11 +151,13 @@ durability: build
 		--db-restarts 5 --kills 4 --races 100 --workers 8 --results $(RELIABILITY_RESULTS)/durability.jsonl
 
 # Mixed load with SSE listeners and RSS sampling (Benchmarks/Load/run.sh), SQLite and
-# PostgreSQL; its private PostgreSQL listens on LOAD_PG_PORT.
+# PostgreSQL; the full run's private PostgreSQL listens on LOAD_PG_PORT, the short one shares
+# the durability run's.
 LOAD_PG_PORT ?= 55434
 load-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
-	BUILD=debug RIDES=300 RATE=100 SECONDS_=5 RIDE_LISTENERS=45 DISPATCHER_LISTENERS=5 LOAD_PG_PORT=$(LOAD_PG_PORT) \
+	BUILD=debug RIDES=300 RATE=100 SECONDS_=5 RIDE_LISTENERS=45 DISPATCHER_LISTENERS=5 \
+		LOAD_PG_PORT=$(RELIABILITY_PG_PORT) LOAD_PG_DIR=/tmp/ridebeacon-reliability-pg-$(RELIABILITY_PG_PORT) \
 		RESULTS=$(RELIABILITY_RESULTS)/load-smoke.jsonl Benchmarks/Load/run.sh
 
 load: deps

@@ -227,7 +227,8 @@ public final class RideServiceClient: Sendable {
         if error is CancellationError || Task.isCancelled { return .cancelled }
         if let error = error as? HTTPClientError {
             switch error {
-            case .cancelled: return .cancelled
+            // A client shut down under a running stream is the owner stopping it, not an outage.
+            case .cancelled, .alreadyShutdown: return .cancelled
             case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
                 return .timeout(String(describing: error))
             case .invalidURL, .emptyHost, .emptyScheme:

@@ -119,6 +119,20 @@ struct EventStreamTests {
         await world.close()
     }
 
+    @Test func shuttingTheClientDownEndsItsStreamsQuietly() async throws {
+        let world = try await ServerWorld.make()
+        try await world.withServer { port in
+            let client = try RideServiceClient(server: "http://127.0.0.1:\(port)", token: world.dispatcher.token)
+            let stream = Collector(client.allEvents())
+            #expect(await stream.wait { $0.contains(.connected) })
+            await client.shutdown()
+            for _ in 0..<500 where stream.ended == nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(stream.ended == .some(nil), "ended without an error, and without reconnecting forever")
+            #expect(!stream.all.contains { if case .interrupted = $0 { true } else { false } })
+        }
+        await world.close()
+    }
+
     @Test func aRefusedStreamEndsWithTheServersReason() async throws {
         let world = try await ServerWorld.make()
         try await world.withServer { port in

@@ -5,7 +5,6 @@ Standard library only, so it runs with the system python3 as well as in .venv.""
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import sqlite3
@@ -210,7 +209,3 @@ def percentile(values, fraction):
         return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
-def copy_sqlite(source, destination):
-    shutil.copyfile(source, destination)

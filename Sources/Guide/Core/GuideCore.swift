@@ -19,7 +19,7 @@ public struct GuideCore: Sendable {
         /// Full verbosity: distance and trend again after this long without speech while moving, s.
         public var reassurance = 10.0
         /// Samples before the first distance is spoken (the filter's first level is a median of few).
-        public var samplesBeforeSpeaking = 5
+        public var samplesBeforeSpeaking = 10
         /// A new band is spoken once the estimate has been in it this long, s; a farther band
         /// without a "farther" trend only after `awayDwell`.
         public var bandDwell = 1.0
@@ -308,7 +308,7 @@ public struct GuideCore: Sendable {
     private mutating func pulse(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         guard estimate.distance.isFinite else { return }
         let interval = min(timing.slowestPulse, max(timing.fastestPulse, 0.1 * estimate.distance))
-        if let current = pulseInterval, abs(interval - current) < 0.15 * current { return }
+        if let current = pulseInterval, abs(interval - current) < 0.25 * current { return }
         pulseInterval = interval
         out.append(.pulse(interval: (interval * 100).rounded() / 100))
     }

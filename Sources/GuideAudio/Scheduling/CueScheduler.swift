@@ -42,6 +42,8 @@ public final class CueScheduler {
     private var lastTickStart: Int?
     private var pulseQuietUntil = 0
     private var phraseFreeAt = 0
+    /// Start times of sounded phrases, oldest first, trimmed to the rate period (the log keeps all).
+    private var phraseStarts: [Double] = []
 
     private static let rate = Double(AudioFormat.sampleRate)
     private static let preemptFade = 66
@@ -172,10 +174,7 @@ public final class CueScheduler {
     }
 
     private func phrasesStarted(after time: Double) -> Int {
-        log.reduce(0) { count, record in
-            guard case .speech = record.kind, record.fate == .sounded, let start = record.start, start > time else { return count }
-            return count + 1
-        }
+        phraseStarts.reversed().prefix { $0 > time }.count
     }
 
     /// Keeps `requests` in time order; equal times keep request order.
@@ -264,6 +263,9 @@ public final class CueScheduler {
             let gap = [Int16](repeating: 0, count: Int(policy.attentionGap * Self.rate))
             let samples = attention + gap + words
             log[id].speechStart = time(ofSample: renderedSamples + attention.count + gap.count)
+            let now = time(ofSample: renderedSamples)
+            phraseStarts.removeAll { $0 <= now - policy.ratePeriod }
+            phraseStarts.append(now)
             begin(Playing(samples: samples, isPhrase: true), record: id)
         } else if !waitingEarcons.isEmpty {
             let earcon = waitingEarcons.removeFirst()

@@ -70,21 +70,33 @@ public final class NullSink: AudioSink {
 }
 
 /// Keeps everything in memory, with the wall-clock time of each write: for tests and benchmarks.
-public final class MemorySink: AudioSink {
+/// Locked, so a test may read it while a `LiveCuePlayer` writes.
+public final class MemorySink: AudioSink, @unchecked Sendable {
     public let name = "memory"
-    public private(set) var samples: [Int16] = []
-    /// (sample index of the write's first sample, when it was written) for every write.
-    public private(set) var writes: [(firstSample: Int, at: ContinuousClock.Instant)] = []
+    private let lock = NSLock()
+    private var stored: [Int16] = []
+    private var writeLog: [(firstSample: Int, at: ContinuousClock.Instant)] = []
+
     public init() {}
+
+    public var samples: [Int16] { lock.withLock { stored } }
+    /// (index of the write's first sample, when it was written) for every write.
+    public var writes: [(firstSample: Int, at: ContinuousClock.Instant)] { lock.withLock { writeLog } }
+
     public func write(_ samples: [Int16]) throws {
-        writes.append((self.samples.count, ContinuousClock.now))
-        self.samples.append(contentsOf: samples)
+        lock.withLock {
+            writeLog.append((stored.count, ContinuousClock.now))
+            stored.append(contentsOf: samples)
+        }
     }
+
     public func close() throws {}
 
     /// When the write holding sample `index` happened; nil if not written yet.
     public func writeTime(ofSample index: Int) -> ContinuousClock.Instant? {
-        guard index < samples.count else { return nil }
-        return writes.last { $0.firstSample <= index }?.at
+        lock.withLock {
+            guard index < stored.count else { return nil }
+            return writeLog.last { $0.firstSample <= index }?.at
+        }
     }
 }

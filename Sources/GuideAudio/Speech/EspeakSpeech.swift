@@ -39,6 +39,7 @@ public final class EspeakSpeech: SpeechEngine, @unchecked Sendable {
 
     public func synthesize(_ text: String, voice settings: VoiceSettings) throws(SpeechError) -> SpokenPhrase {
         if let problem = settings.validationError { throw SpeechError(problem) }
+        guard text.contains(where: { !$0.isWhitespace }) else { throw SpeechError("nothing to say: the phrase is empty") }
         lock.lock()
         defer { lock.unlock() }
         let started = ContinuousClock.now

@@ -1,0 +1,156 @@
+import BeaconCore
+import Guide
+import GuideAudio
+import Testing
+
+/// Scripted walks through the guide's state machine; each asserts the exact cue sequence.
+@Suite struct GuideCoreTests {
+    static let opening = ["\"Waiting for your driver.\"", "[attention]",
+                          "\"Your driver has arrived. Ben, blue Toyota Prius. Follow the sound.\""]
+
+    @Test func approachSpeaksEachBandOnceWithConfidentCloserMotifsAndAQuickeningPulse() {
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 20) { t in max(0.3, 14 - 0.8 * t) }
+        #expect(guide.cues == Self.opening + [
+            "\"About 15 meters.\"", "[closer]", "[closer]", "\"About 10 meters.\"", "[closer]", "\"About 6 meters.\"",
+            "[closer]", "\"About 3 meters.\"", "[closer]", "\"Very close, reach out.\"", "[closer]",
+        ])
+        let intervals = guide.pulseChanges(after: 0).compactMap { $0 }
+        #expect(intervals.first == 1.5)
+        #expect(intervals.last == 0.15)
+        #expect(intervals == intervals.sorted(by: >), "the pulse only quickens on an approach")
+        #expect(!guide.cues.contains("[farther]"))
+    }
+
+    @Test func retreatSaysFartherAndTheFartherBandNeverCloser() {
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 4) { _ in 2 }
+        guide.walk(seconds: 12) { t in 2 + 0.8 * t }
+        #expect(guide.cues == Self.opening + ["\"About 3 meters.\"", "[farther]", "[farther]", "\"About 6 meters.\"", "[farther]", "[farther]"])
+        let intervals = guide.pulseChanges(after: 4).compactMap { $0 }
+        #expect(intervals == intervals.sorted(), "the pulse only slows on a retreat")
+    }
+
+    @Test func signalLossSilencesThePulseAndSaysSoThenRecovers() {
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 6) { _ in 5 }
+        guide.walk(seconds: 5) { _ in nil }
+        #expect(guide.core.state == .signalLost)
+        guide.walk(seconds: 3) { _ in 5 }
+        #expect(guide.cues == Self.opening + ["\"About 6 meters.\"", "[signal_lost]", "\"Signal lost, keep still.\"",
+                                              "\"Signal back.\"", "\"About 6 meters.\""])
+        // Silence means "no signal": the pulse stops exactly when the loss is announced.
+        let changes = guide.pulseChanges(after: 6)
+        #expect(changes.first == .some(nil))
+        #expect(changes.dropFirst().allSatisfy { $0 != nil })
+        let lostAt = guide.actions.first { if case .cue(let c) = $0.action { c.description == "[signal_lost]" } else { false } }!.time
+        let lastHeard = 5.9
+        #expect(lostAt > lastHeard + Ranger.defaultStaleAfter && lostAt <= lastHeard + Ranger.defaultStaleAfter + 0.1)
+    }
+
+    @Test func touchThenEnterPostsTheProofOfTheDriversIdentityAndTheAnswerConfirms() throws {
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 4) { _ in 1.0 }
+        guide.walk(seconds: 3) { t in max(0.02, 1.0 - 0.5 * t) }
+        guide.walk(seconds: 1) { _ in 0.02 }
+        #expect(guide.core.state == .touch)
+        guide.press(.confirm)
+        #expect(guide.cues == Self.opening + ["\"Very close, reach out.\"", "[closer]", "[touch]",
+                                              "\"Touch detected. Press Enter to confirm your ride.\"", "\"Confirming.\""])
+        guard case .postProof(let proof) = guide.actions.last?.action else {
+            Issue.record("Enter at touch must post a proof")
+            return
+        }
+        let slot = ScriptedGuide.identity.slot(at: proof.unixTime)
+        #expect(proof.slot == slot)
+        #expect(proof.identity == ScriptedGuide.identity.identity(of: .driver, slot: slot))
+        #expect(proof.peakFilteredRSSI > -30 && proof.samples >= 3)
+        #expect(guide.pulseChanges(after: 4).last == .some(nil), "the touch chime replaces the pulse")
+        guide.record(guide.core.handle(.proofAnswered(time: guide.time, .awaitingCounterpart)))
+        guide.record(guide.core.handle(.rideConfirmed(time: guide.time + 1)))
+        #expect(guide.cues.suffix(3) == ["\"Waiting for your driver to confirm.\"", "[touch]",
+                                         "\"Ride confirmed. Your driver is Ben, blue Toyota Prius.\""])
+        #expect(guide.actions.last?.action == .finished)
+        #expect(guide.core.state == .confirmed)
+    }
+
+    @Test func enterWithoutTouchPostsNothing() {
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 3) { _ in 4 }
+        guide.press(.confirm)
+        #expect(guide.cues.last == "\"Not touching yet. Hold your phone to your driver's phone.\"")
+        #expect(!guide.actions.contains { if case .postProof = $0.action { true } else { false } })
+    }
+
+    @Test func rotationKeepsGuidingWithTheSameFilterAndAReplayFromTwoSlotsAgoIsIgnored() {
+        // Starts 10 s into a 30 s slot; 40 s of walking crosses a rotation.
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 40) { t in max(0.5, 30 - 0.7 * t) }
+        #expect(!guide.cues.contains("[signal_lost]"))
+        #expect(guide.cues.contains("\"About 3 meters.\""))
+        var replayed = ScriptedGuide()
+        replayed.walk(seconds: 10, beacon: { ScriptedGuide.driverBeacon(at: $0, slotOffset: -2) }) { _ in 3 }
+        #expect(replayed.cues == Self.opening)
+        #expect(replayed.core.lastEstimate == nil)
+        #expect(replayed.core.state == .searching)
+    }
+
+    @Test func keysRepeatSayWhereTheDriverIsAndQuit() {
+        var guide = ScriptedGuide()
+        guide.walk(seconds: 4) { _ in 5 }
+        guide.press(.repeatLast)
+        guide.press(.whereIsDriver)
+        guide.press(.quit)
+        #expect(Array(guide.cues.suffix(4)) == ["\"About 6 meters.\"", "\"About 6 meters.\"",
+                                                "\"Your driver is about 6 meters away.\"", "\"Guide stopped.\""])
+        #expect(guide.actions.last?.action == .finished)
+        #expect(guide.core.state == .stopped)
+    }
+
+    @Test func earconsOnlySpeaksNothingButTheConfirmation() {
+        var guide = ScriptedGuide(verbosity: .earcons)
+        guide.walk(seconds: 20) { t in max(0.02, 12 - 0.8 * t) }
+        guide.press(.confirm)
+        guide.record(guide.core.handle(.proofAnswered(time: guide.time, .confirmed)))
+        #expect(guide.cues == ["[attention]", "[closer]", "[closer]", "[closer]", "[closer]", "[closer]", "[closer]", "[touch]", "[touch]",
+                               "\"Ride confirmed. Your driver is Ben, blue Toyota Prius.\""])
+    }
+
+    @Test func fullVerbosityAddsTheTrendToBands() {
+        var guide = ScriptedGuide(verbosity: .full)
+        guide.walk(seconds: 14) { t in max(0.3, 14 - 0.8 * t) }
+        #expect(guide.cues.contains("\"About 6 meters. Getting closer.\""))
+    }
+
+    @Test func standingStillGoesQuietOnceTheFilterHasSettled() {
+        // 2 dB of packet noise at 7 m: the filter settles within ~15 s (its first level is a
+        // median of few samples); after that nothing is spoken and the pulse holds its cadence.
+        var guide = ScriptedGuide(noise: 2)
+        guide.walk(seconds: 60) { _ in 7 }
+        let settled = guide.cues(after: 15)
+        #expect(!settled.contains { $0.hasPrefix("\"") }, "nothing spoken at rest: \(settled)")
+        #expect(settled.filter { $0 == "[closer]" || $0 == "[farther]" }.count <= 1)
+        #expect(guide.pulseChanges(after: 15).isEmpty)
+        #expect(guide.cues.filter { $0.hasPrefix("\"About") } == ["\"About 10 meters.\"", "\"About 6 meters.\""])
+    }
+
+    @Test func bandsHoldNearAnEdge() {
+        var bands = DistanceBands()
+        #expect(bands.update(distance: 4.4) == .about(3))
+        #expect(bands.update(distance: 4.6) == .about(3), "just past the edge is within the margin")
+        #expect(bands.update(distance: 5.5) == .about(6))
+        #expect(bands.update(distance: 4.0) == .about(6))
+        #expect(bands.update(distance: 3.5) == .about(3))
+        #expect(bands.update(distance: 1.0) == .about(3))
+        #expect(bands.update(distance: 0.9) == .veryClose)
+        #expect(bands.update(distance: 60) == .moreThan(20))
+    }
+
+    @Test func everyPhraseHasEnglishText() {
+        for key in PhraseKey.allCases where key != .trendSteady {
+            #expect(PhraseTable.english.entries[key]?.isEmpty == false, "\(key)")
+        }
+        #expect(PhraseTable.english.text(for: Phrase(.confirmed, ["name": "Ben", "vehicle": "a red van"]))
+                == "Ride confirmed. Your driver is Ben, a red van.")
+    }
+}

@@ -1,0 +1,70 @@
+import BeaconCore
+import Foundation
+import Guide
+import GuideAudio
+
+/// Drives a `GuideCore` through a scripted walk: true distance as a function of time, turned
+/// into 10 Hz sightings by the mean path loss plus seeded noise, with ticks every 50 ms.
+struct ScriptedGuide {
+    static let base = 1_700_000_010.0  // 10 s into a 30 s slot
+    static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 42, count: 32))
+    static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: identity)
+
+    var core: GuideCore
+    var actions: [(time: Double, action: GuideAction)] = []
+    var time = 0.0
+    private var rng = SeededRandom(seed: 5)
+    private let noise: Double
+
+    init(verbosity: Verbosity = .brief, noise: Double = 1.5) {
+        core = GuideCore(ride: Self.ride, verbosity: verbosity)
+        self.noise = noise
+        record(core.start(time: 0))
+        record(core.handle(.arrived(time: 0)))
+    }
+
+    mutating func record(_ new: [GuideAction]) {
+        actions += new.map { (time, $0) }
+    }
+
+    /// Walks from `time` for `seconds`; `distance(t)` is the true distance at seconds since the
+    /// start of this segment, nil while the beacon is not heard.
+    mutating func walk(seconds: Double, beacon: ((Double) -> IBeacon)? = nil, distance: (Double) -> Double?) {
+        let start = time
+        var nextAdvert = time
+        while time < start + seconds - 1e-9 {
+            time += 0.05
+            while nextAdvert <= time {
+                if let d = distance(nextAdvert - start) {
+                    let rssi = (ChannelModel(parameters: .ideal, rng: rng).meanRSSI(atDistance: d) + noise * rng.gaussian()).rounded()
+                    let unix = Self.base + nextAdvert
+                    let seen = beacon?(unix) ?? Self.driverBeacon(at: unix)
+                    record(core.handle(.sighting(time: nextAdvert, unixTime: unix, rssi: rssi, beacon: seen)))
+                }
+                nextAdvert += 0.1
+            }
+            record(core.handle(.tick(time: time)))
+        }
+    }
+
+    mutating func press(_ key: GuideKey) { record(core.handle(.key(time: time, key))) }
+
+    static func driverBeacon(at unix: Double, slotOffset: Int64 = 0) -> IBeacon {
+        let slot = UInt64(Int64(identity.slot(at: unix)) + slotOffset)
+        return identity.identity(of: .driver, slot: slot).beacon(measuredPower: -59)
+    }
+
+    /// The cues in order: earcon names in brackets, spoken text in quotes.
+    var cues: [String] {
+        actions.compactMap { if case .cue(let cue) = $0.action { cue.description } else { nil } }
+    }
+
+    /// Cues from `time` on.
+    func cues(after time: Double) -> [String] {
+        actions.filter { $0.time >= time }.compactMap { if case .cue(let cue) = $0.action { cue.description } else { nil } }
+    }
+
+    func pulseChanges(after time: Double) -> [Double?] {
+        actions.filter { $0.time >= time }.compactMap { if case .pulse(let interval) = $0.action { .some(interval) } else { nil } }
+    }
+}
