@@ -11,7 +11,7 @@ import NIOHTTP1
 // Tokens come from PASSENGER_TOKEN, DRIVER_TOKEN and DISPATCHER_TOKEN (the seeded accounts).
 // Requests are started on a fixed schedule whatever the answers do, and latency counts from the
 // scheduled moment, so a slow server cannot hide its queueing. Prints one JSON object; exits 1
-// on any error (non-2xx, transport error, a listener cut off).
+// on any error (non-2xx, transport error, a listener cut off or never connected).
 
 func option(_ name: String, _ fallback: String) -> String {
     let arguments = CommandLine.arguments
@@ -226,7 +226,8 @@ func main() async throws {
     if !state.listenerFailures.isEmpty {
         FileHandle.standardError.write(Data("listener failures: \(state.listenerFailures.prefix(3))\n".utf8))
     }
-    let failed = errors > 0 || !state.listenerFailures.isEmpty || state.listenersOpen < listeners || state.late > 0
+    // Correctness fails the run; a backlog (the server slower than the schedule) is a figure to report.
+    let failed = errors > 0 || !state.listenerFailures.isEmpty || state.listenersOpen < listeners
     exit(failed ? 1 : 0)
 }
 

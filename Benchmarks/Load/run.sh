@@ -3,7 +3,7 @@
 # (RELIABILITY.md, "Load"). For each database: seed RIDES active rides
 # (ServerBenchmarkSetup), start the server, hold the listeners open, send RATE req/s for
 # SECONDS (open loop: bounded and self-stopping), sample the server's RSS. One JSON line per
-# database goes to RESULTS; a non-zero exit means an error, a dropped listener or a backlog.
+# database goes to RESULTS; a non-zero exit means an error or a dropped listener.
 #   make load         full: release, 10 000 rides, 480 + 20 listeners, 1 000 req/s, 60 s
 #   make load-smoke   short: debug, 300 rides, 45 + 5 listeners, 100 req/s, 5 s
 set -euo pipefail

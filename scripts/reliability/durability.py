@@ -27,9 +27,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from after_load import check_backups, race_and_cross  # noqa: E402
 from checks import verify, verify_final_states  # noqa: E402
-from harness import (REPO, EventStream, Fatal, Postgres, Server, admin, create_account,  # noqa: E402
-                     free_port, percentile, read_database, request)
+from faults import chaos  # noqa: E402
+from harness import REPO, Fatal, Postgres, Server, admin, create_account, free_port, percentile, read_database, request  # noqa: E402
 
 RIDE_BODY = {"passengerName": "Ana", "pickup": "Main St 1", "dropoff": "Central Station"}
 
@@ -163,157 +164,6 @@ def make_people(binary, database):
         "dispatcher": create_account(binary, database, "dispatcher", "Dot"),
         "racers": [create_account(binary, database, "driver", f"Racer {i}", vehicle="red car") for i in range(2)],
     }
-
-
-def kill_and_restart(run, server, report):
-    """kill -9 now; restart at once; time until /health answers and until a client write is acknowledged."""
-    killed = time.monotonic()
-    server.kill9()
-    server.start()
-    restart = server.wait_healthy()
-    report.append({"event": "kill -9 server", "port": server.port, "healthy_after_s": round(time.monotonic() - killed, 3),
-                   "startup_s": round(restart, 3), "_moment": killed})
-
-
-def crash_database(run, postgres, report):
-    """The database dies under running servers: they must answer 503, then recover alone."""
-    crashed = time.monotonic()
-    postgres.crash()
-    statuses, latencies = [], []
-    down_until = crashed + run.args.db_down_seconds
-
-    def probe(server):
-        # One prober per server: an answer can take the store's whole operation deadline.
-        while time.monotonic() < down_until:
-            asked = time.monotonic()
-            try:
-                status = request(server.port, "GET", "/health", timeout=10)[0]
-            except Exception:
-                status = None
-            with run.lock:
-                statuses.append(status)
-                latencies.append(time.monotonic() - asked)
-            time.sleep(0.1)
-    probers = [threading.Thread(target=probe, args=(s,)) for s in run.servers]
-    for thread in probers:
-        thread.start()
-    for thread in probers:
-        thread.join()
-    postgres.start()
-    back = time.monotonic()
-    for server in run.servers:
-        server.wait_healthy(timeout=60)
-    healthy = time.monotonic() - back
-    report.append({"event": "database crash", "down_s": round(back - crashed, 2),
-                   "health_while_down": {str(s): statuses.count(s) for s in sorted(set(statuses), key=str)},
-                   "health_answer_while_down_s": {"median": round(percentile(latencies, 0.5), 3), "max": round(max(latencies), 3)},
-                   "all_servers_healthy_after_s": round(healthy, 3), "_moment": back})
-
-
-def backup_now(run, number, results):
-    target = os.path.join(run.work, f"backup-{number}.sqlite")
-    with run.lock:
-        acked_before = list(run.acks)
-    started = time.monotonic()
-    admin(run.binary, run.database, "backup", "--to", target)
-    results.append({"file": target, "acked_before": acked_before, "seconds": round(time.monotonic() - started, 3)})
-
-
-def chaos(run, postgres, report, backups):
-    rng = run.rng
-    try:
-        time.sleep(rng.uniform(0.5, 1.5))
-        backup_threads = []
-        for n in range(max(run.args.kills, run.args.db_restarts)):
-            if postgres is not None and n < run.args.db_restarts:
-                crash_database(run, postgres, report)
-                time.sleep(rng.uniform(0.5, 1.5))
-            if n < run.args.kills:
-                if postgres is None and n < run.args.backups:
-                    thread = threading.Thread(target=backup_now, args=(run, n, backups))
-                    thread.start()
-                    backup_threads.append(thread)
-                time.sleep(rng.uniform(0.2, 1.2))
-                kill_and_restart(run, run.servers[n % len(run.servers)], report)
-                time.sleep(rng.uniform(0.3, 1.5))
-        for thread in backup_threads:
-            thread.join()
-        time.sleep(run.args.tail_seconds)
-    except Fatal as failure:
-        with run.lock:
-            run.unexpected.append(str(failure))
-    finally:
-        run.stop.set()
-
-
-def race_and_cross(run, people):
-    """Two servers, one database: racing accepts (one per server) have exactly one winner; a
-    ride written through one server streams through the other."""
-    a, b = run.servers
-    passenger = people["passengers"][0]
-    outcomes = []
-    rides = 0
-    for n in range(run.args.races):
-        _, created = request(a.port, "POST", "/v1/ride-requests", passenger, RIDE_BODY, key=f"race-{run.args.seed}-{n}")
-        barrier = threading.Barrier(2)
-        results = [None, None]
-
-        def accept(slot, server, token, request_id=created["id"]):
-            barrier.wait()
-            results[slot] = request(server.port, "POST", f"/v1/ride-requests/{request_id}/accept", token)[0]
-        threads = [threading.Thread(target=accept, args=(i, s, people["racers"][i])) for i, s in enumerate((a, b))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        outcomes.append(tuple(results))
-        rides += results.count(200)
-    one_winner = sum(1 for o in outcomes if sorted(o) == [200, 409])
-
-    _, created = request(a.port, "POST", "/v1/ride-requests", passenger, RIDE_BODY, key=f"cross-{run.args.seed}")
-    _, ride = request(a.port, "POST", f"/v1/ride-requests/{created['id']}/accept", people["drivers"][0], key=f"cross-acc-{run.args.seed}")
-    status, seen = request(b.port, "GET", f"/v1/rides/{ride['id']}", people["dispatcher"])
-    visible = status == 200 and seen["state"] == "accepted"
-    stream = EventStream(b.port, f"/v1/rides/{ride['id']}/events", passenger)
-    history = [stream.next_event(), stream.next_event()]
-    started = time.monotonic()
-    request(a.port, "POST", f"/v1/rides/{ride['id']}/arrive", people["drivers"][0], key=f"cross-arr-{run.args.seed}")
-    history.append(stream.next_event())
-    streamed_after = time.monotonic() - started
-    stream.close()
-    run.ack(created["id"], ride["id"], "arrived")
-    return {"races": len(outcomes), "exactly_one_winner": one_winner, "race_outcomes": sorted(set(outcomes)),
-            "accepted_on_a_visible_on_b": visible, "stream_on_b": history,
-            "arrive_on_a_streamed_on_b_after_s": round(streamed_after, 3)}, rides + 1, len(outcomes) + 1
-
-
-def check_backups(run, backups, people):
-    """Each backup is a consistent snapshot holding every write acknowledged before it began;
-    restored (copied into place and served), it answers."""
-    results = []
-    for number, backup in enumerate(backups):
-        tables = read_database("sqlite:" + backup["file"])
-        acks = [(r, ride, s) for _, r, ride, s in backup["acked_before"]]
-        counts, problems = verify(tables, acks, None, None)
-        restored = os.path.join(run.work, f"restored-{number}.sqlite")
-        with open(backup["file"], "rb") as src, open(restored, "wb") as dst:
-            dst.write(src.read())
-        server = Server(run.binary, "sqlite:" + restored, free_port(), os.path.join(run.work, f"restored-{number}.log"))
-        server.start()
-        try:
-            server.wait_healthy()
-            ride_id = next((ride for _, _, ride, _ in reversed(backup["acked_before"]) if ride), None)
-            if ride_id:
-                status, view = request(server.port, "GET", f"/v1/rides/{ride_id}", people["dispatcher"])
-                stored = next(row for row in tables["rides"] if row[0] == ride_id)
-                if status != 200 or view["state"] != stored[2]:
-                    problems.append(f"restored server answers {status} for ride {ride_id}")
-        finally:
-            server.stop()
-        results.append({"backup_seconds": backup["seconds"], "acknowledged_before_backup": counts["acknowledged"],
-                        "found_in_backup": counts["found"], "rides_in_backup": counts["rides"],
-                        "restored_and_served": not problems, "problems": problems[:5]})
-    return results
 
 
 def main():

@@ -1,0 +1,31 @@
+import Foundation
+import RideStore
+import Testing
+
+/// `ridebeacon admin backup`: what an operator sees (the copy under load, restored and
+/// checked, is scripts/reliability/durability.py's).
+@Suite("ridebeacon admin backup", .timeLimit(.minutes(2)))
+struct AdminBackupCLITests {
+    @Test func backsUpACheckedCopyAndNeverOverwrites() async throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = "sqlite:" + directory.appendingPathComponent("rides.sqlite").path
+        let target = directory.appendingPathComponent("backup.sqlite").path
+        #expect(try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "van", "--database", database]).status == 0)
+
+        let backup = try CLI.run(["admin", "backup", "--database", database, "--to", target])
+        #expect(backup.status == 0 && backup.stdout == target + "\n")
+        #expect(backup.stderr.contains("backed up 1 accounts") && backup.stderr.contains("integrity check ok"))
+        let copy = try await StoreLocation.open("sqlite:" + target)
+        #expect(try await copy.accounts().map(\.displayName) == ["Ben"])
+        await copy.close()
+        #expect(!FileManager.default.fileExists(atPath: target + ".partial"))
+
+        let again = try CLI.run(["admin", "backup", "--database", database, "--to", target])
+        #expect(again.status != 0 && again.stderr.contains("already exists; back up to a new file"))
+    }
+
+    @Test func refusesPostgreSQLAndSaysWhatToUse() throws {
+        let result = try CLI.run(["admin", "backup", "--database", "postgres://u@127.0.0.1:1/x", "--to", "/tmp/never.sqlite"])
+        #expect(result.status != 0 && result.stderr.contains("admin backup is for sqlite: databases; back up PostgreSQL with pg_dump"))
+    }
+}
