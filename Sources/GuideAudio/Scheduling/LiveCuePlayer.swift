@@ -35,10 +35,7 @@ public final class LiveCuePlayer: @unchecked Sendable {
     }
 
     /// Seconds since the player was created: the timeline of `log`.
-    public var now: Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    public var now: Double { (ContinuousClock.now - epoch).inSeconds }
 
     /// Starts the background rendering thread.
     public func start() {
