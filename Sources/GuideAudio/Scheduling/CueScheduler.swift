@@ -162,6 +162,7 @@ public final class CueScheduler {
         var isPhrase: Bool
         /// Set for pulse ticks, whose end moves when a cue cuts them short.
         var record: Int? = nil
+        var fadingOut = false
         var remaining: Int { samples.count - offset }
     }
 
@@ -240,7 +241,9 @@ public final class CueScheduler {
         let ready = waitingPhrase.map { _ in renderedSamples >= phraseFreeAt } ?? !waitingEarcons.isEmpty
         guard ready else { return }
         if var playing = tick {
+            guard !playing.fadingOut else { return }
             // Cut the tick short with a fade rather than delay the cue by the rest of it.
+            playing.fadingOut = true
             let tail = min(playing.remaining, Self.preemptFade)
             if let id = playing.record { log[id].end = time(ofSample: renderedSamples + tail) }
             playing.samples = (0..<tail).map { index in

@@ -100,8 +100,7 @@ public final class PlayerSink: AudioSink {
                 let code = errno
                 if code == EINTR { continue }
                 guard code == EAGAIN || code == EWOULDBLOCK else { return code }
-                let waited = ContinuousClock.now - lastProgress
-                let left = Self.stallTimeout - Double(waited.components.seconds) - Double(waited.components.attoseconds) * 1e-18
+                let left = Self.stallTimeout - (ContinuousClock.now - lastProgress).inSeconds
                 var ready = pollfd(fd: input.fileDescriptor, events: Int16(POLLOUT), revents: 0)
                 if left <= 0 || poll(&ready, 1, Int32(left * 1000) + 1) == 0 { return ETIMEDOUT }
             }
