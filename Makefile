@@ -119,6 +119,7 @@ bench-server: deps
 bench-guide:
 	$(SWIFT) build -c release --product GuideBenchmark
 	.build/release/GuideBenchmark --seeds 100
+	.build/release/GuideBenchmark --core-cost
 
 bench: deps venv
 	$(SWIFT) build -c release --product PerAdvertisementBenchmark

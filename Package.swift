@@ -113,6 +113,8 @@ let package = Package(
             path: "Benchmarks/Ranging",
             exclude: ["synth_walks.py", "rest_issuance.py"]
         ),
+        // Cue latency, espeak-ng synthesis time and virtual-time rendering (BENCHMARKS.md, "Audio cues").
+        .executableTarget(name: "AudioCueBenchmark", dependencies: ["GuideAudio"], path: "Benchmarks/AudioCues"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
         .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/Guide"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).

@@ -15,6 +15,7 @@ while let argument = arguments.popFirst() {
     case "--seeds": seeds = Int(arguments.popFirst() ?? "") ?? seeds
     case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
     case "--verbose": verbose = true
+    case "--core-cost": break
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
     default:
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
@@ -58,6 +59,34 @@ if let seed = traceSeed {
     print(summary)
     exit(0)
 }
+/// The guide's share of cue latency: a sighting through `GuideCore.handle` (identity match,
+/// ranger, bands, trend, pulse) against the ranger alone, same samples, same run.
+func coreCost() {
+    let count = 200_000
+    var rng = SeededRandom(seed: 1)
+    let times = (0..<count).map { Double($0) * 0.1 }
+    let levels = times.map { t in -59 - 20 * log10(max(0.3, 30 - 0.02 * t.truncatingRemainder(dividingBy: 1400))) + 2 * rng.gaussian() }
+    let beacons = times.map { identity.identity(of: .driver, slot: identity.slot(at: base + $0)).beacon(measuredPower: -59) }
+    var ranger = Ranger(model: .default)
+    var sink = 0.0
+    let clock = ContinuousClock()
+    let rangerTime = clock.measure {
+        for i in 0..<count { sink += ranger.update(time: times[i], rssi: levels[i]).distance }
+    }
+    var core = GuideCore(ride: ride, verbosity: .full)
+    _ = core.handle(.arrived(time: 0))
+    var actions = 0
+    let coreTime = clock.measure {
+        for i in 0..<count {
+            actions += core.handle(.sighting(time: times[i], unixTime: base + times[i], rssi: levels[i], beacon: beacons[i])).count
+        }
+    }
+    func perSample(_ d: Duration) -> Double { Double(d.components.attoseconds) / 1e12 / Double(count) + Double(d.components.seconds) * 1e6 / Double(count) }
+    print(String(format: "per sighting: ranger alone %.2f µs, GuideCore.handle %.2f µs (%.1fx), %d actions; checksum %.0f",
+                 perSample(rangerTime), perSample(coreTime), perSample(coreTime) / perSample(rangerTime), actions, sink))
+}
+if CommandLine.arguments.contains("--core-cost") { coreCost(); exit(0) }
+
 var ours = Tally(), handiGo = Tally()
 for seed in 1...UInt64(seeds) {
     let configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)

@@ -1,11 +1,13 @@
+import ArgumentParser
 import BlueZ
 import Foundation
 import Guide
+import GuideAudio
+import BeaconCore
 import RideClient
 
-/// Everything `passenger guide` resolved before guiding: the seam where the Guide state
-/// machine (Sources/Guide) takes over. Until it does, this announces the ride and waits for
-/// the driver's arrival on the ride's live event stream.
+/// Everything `passenger guide` resolved before guiding, and the hand-over to the live guide
+/// (Sources/Guide/Runtime): radio, audio player and keys opened here, guiding there.
 struct GuideLaunch {
     let client: RideServiceClient
     let ride: Ride
@@ -14,29 +16,61 @@ struct GuideLaunch {
     let audioOut: String
     /// For servers that do not send `identityPeriodSeconds` with the ride key.
     let fallbackIdentityPeriod: Int
+    let calibration: Calibration
 
     func run() async throws {
         Say.line("Ride \(ride.id): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
-        if ride.state == .arrived || ride.state == .confirmed { return }
-        var current = ride.state
-        for try await update in client.rideEvents(ride.id) {
-            switch update {
-            case .connected:
-                continue
-            case .interrupted:
-                StandardError.writeLine(RideServiceMessages.retrying)
-            case .event(let event):
-                // The stream starts with the ride's history: only what is news is said.
-                guard RideWords.progress(event.state) > RideWords.progress(current) else { continue }
-                current = event.state
-                Say.line(RideWords.state(event.state))
-                switch event.state {
-                case .arrived, .confirmed, .completed: return
-                case .cancelled: throw CommandLineFailure("ride \(ride.id) was cancelled")
-                case .requested, .accepted: continue
+        if ride.state == .confirmed || ride.state.isFinal { return }
+        guard let key = ride.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride.id)") }
+        let identity: RotatingIdentity
+        do { identity = try key.identity(fallbackPeriod: fallbackIdentityPeriod) } catch {
+            throw CommandLineFailure("ride \(ride.id): \(error)")
+        }
+        let sink: any AudioSink
+        do { sink = try AudioOutput.open(audioOut) { StandardError.writeLine("ridebeacon: \($0)") } } catch {
+            throw CommandLineFailure(error.description)
+        }
+        var speech: (any SpeechEngine)?
+        do {
+            let engine = try EspeakSpeech.shared()
+            if let fallback = try engine.resolveVoice(settings.voice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
+            speech = engine
+        } catch {
+            StandardError.writeLine("ridebeacon: speech is off: \(error)")
+        }
+        let player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
+        let radio = try await openRadio(self.radio)
+        let guide = LiveGuide(
+            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
+                            identity: identity),
+            initialState: ride.state, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
+            calibration: calibration, radio: radio, client: client, player: player, keys: KeyboardKeys.stream()) { Say.line($0) }
+        let outcome = await guide.run()
+        await radio.shutdown()
+        switch outcome {
+        case .confirmed: return
+        case .cancelled: throw CommandLineFailure("ride \(ride.id) was cancelled")
+        default: throw ExitCode(130)
+        }
+    }
+}
+
+/// The passenger's keys from standard input, a line at a time (a screen reader's terminal and
+/// a pipe alike): "r" repeat, "d" where is my driver, "q" quit, an empty line is Enter.
+enum KeyboardKeys {
+    static func stream() -> AsyncStream<GuideKey> {
+        let (keys, continuation) = AsyncStream<GuideKey>.makeStream()
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if let key = trimmed.isEmpty ? GuideKey.confirm : trimmed.first.flatMap(GuideKey.init(character:)) {
+                    continuation.yield(key)
                 }
             }
+            continuation.finish()
         }
+        thread.start()
+        return keys
     }
 }
 

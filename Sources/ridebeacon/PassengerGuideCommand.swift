@@ -46,6 +46,12 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             help: ArgumentHelp("Identity slot period in seconds (10 to 900), used only when the ride service does not send one.",
                                valueName: "S"))
     var identityPeriod = RotatingIdentity.defaultPeriod
+    @Option(help: ArgumentHelp("Calibration JSON from `ridebeacon calibrate` for this phone pair (path loss and touch threshold).",
+                               valueName: "FILE"))
+    var calibration: String?
+    @Option(name: .customLong("touch-rssi"), parsing: .unconditional,
+            help: ArgumentHelp("Touch threshold, dBm, overriding the calibration's.", valueName: "DBM"))
+    var touchRSSI: Double?
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
@@ -83,10 +89,23 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let selection = try RadioSelection(parsing: radio)
+        var ranging = Calibration(model: .default)
+        if let calibration {
+            do {
+                ranging = try Calibration.parse(json: try readFile(calibration))
+            } catch let error as CommandLineFailure {
+                StandardError.writeLine("ridebeacon: \(error.message)")
+                throw ExitCode(1)
+            } catch {
+                StandardError.writeLine("ridebeacon: \(calibration): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if let touchRSSI { ranging.touchRSSI = touchRSSI }
         try await withService(service, waits: true) { client in
             let ride = try await PassengerRides.resolve(ride, client: client)
             let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
-                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod)
+                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging)
             try await launch.run()
         }
     }

@@ -99,6 +99,19 @@ struct BlueZRadioTests {
         await mock.stop()
     }
 
+    @Test("bluetoothd releasing our advertisement (Release) makes the radio register it again")
+    func releasedByBluetoothd() async throws {
+        let mock = try await BluezMock.start()
+        let radio = try await Self.radio(mock)
+        try await radio.startAdvertising(BeaconAdvertisement(beacon: Beacons.first))
+        try await mock.mock("ReleaseAdvertisements")
+        #expect(await mock.wait { try await mock.advertisingLog().compactMap { $0["event"] as? String } == ["register", "released", "register"] })
+        #expect(Self.beacon(in: try await mock.advertisingLog()[2]) == Self.payload(Beacons.first))
+        await radio.shutdown()
+        #expect(try await mock.advertisingLog().last?["event"] as? String == "unregister")
+        await mock.stop()
+    }
+
     @Test("bluetoothd killed and restarted: radio lost, then restored with the advertisement re-registered and discovery restarted")
     func serviceRestart() async throws {
         let mock = try await BluezMock.start()
@@ -124,6 +137,21 @@ struct BlueZRadioTests {
         #expect(await log.wait { $0.count(of: Beacons.rotated) == 1 })
         #expect(log.all.filter { if case .lost = $0 { true } else { false } }.count == 1)
         #expect(await radio.restorations == 1)
+        await radio.shutdown()
+        await mock.stop()
+    }
+
+    @Test("a new bluetoothd taking the name straight over (NameOwnerChanged old -> new): lost, then restored on the new one")
+    func ownerReplaced() async throws {
+        let mock = try await BluezMock.start()
+        let radio = try await Self.radio(mock)
+        let log = EventLog(radio.connectionEvents())
+        try await radio.startAdvertising(BeaconAdvertisement(beacon: Beacons.first))
+        try await mock.startMock()   // the first mock keeps running but no longer owns org.bluez
+        #expect(await log.wait { $0.all.first == .lost(RadioLoss(reason: "bluez:hci0: org.bluez changed owner (bluetoothd restarted)")) })
+        try await mock.addAdapter("hci0")
+        #expect(await log.wait { $0.all.last == .restored })
+        #expect(Self.registrations(try await mock.advertisingLog()).count == 1, "registered with the new owner")
         await radio.shutdown()
         await mock.stop()
     }

@@ -22,6 +22,8 @@ final class BluezMock: @unchecked Sendable {
     let address: String
     private var daemonProcess: Process?
     private var mockProcess: Process?
+    /// Mocks whose name a newer one took over (still running until stop).
+    private var replacedMocks: [Process] = []
     private var control: DBusConnection?
 
     /// Starts the bus and the mock with adapter `hci0` (LEAdvertisingManager1 included).
@@ -43,7 +45,7 @@ final class BluezMock: @unchecked Sendable {
     }
 
     deinit {
-        for process in [mockProcess, daemonProcess].compactMap({ $0 }) where process.isRunning {
+        for process in replacedMocks + [mockProcess, daemonProcess].compactMap({ $0 }) where process.isRunning {
             Glibc.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
@@ -85,6 +87,11 @@ final class BluezMock: @unchecked Sendable {
     /// Ends the mock, the control connection and the bus.
     func stop() async {
         killMock()
+        for process in replacedMocks where process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        replacedMocks = []
         await killDaemon()
     }
 
@@ -96,7 +103,9 @@ final class BluezMock: @unchecked Sendable {
         daemonProcess = nil
     }
 
+    /// Starts a mock; with one running, the new one takes org.bluez over (dbusmock replaces the owner).
     func startMock() async throws {
+        if let mockProcess { replacedMocks.append(mockProcess) }
         mockProcess = try launch(Self.python, ["-m", "dbusmock", "--system", "--template", Self.template], log: "dbusmock.log")
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {

@@ -8,6 +8,8 @@ Run as `/usr/bin/python3 -m dbusmock --system --template THIS_FILE` on a private
   RegisterAdvertisement reads the advertisement's properties back from the caller with
   Properties.GetAll *before* replying, as bluetoothd does.
 - AdvertisingLog(): JSON list of register/unregister calls with the properties read back.
+- ReleaseAdvertisements(): drops every registered advertisement and calls its Release, as
+  bluetoothd does when it removes one on its own.
 - DiscoveryFilter(adapter): JSON of the last SetDiscoveryFilter dict and Discovering.
 - SetBeacon(adapter, address, manufacturer data hex, rssi): adds the device if new, then emits
   Device1 PropertiesChanged {RSSI, ManufacturerData} as bluetoothd does per advertising report.
@@ -97,6 +99,19 @@ def AddLEAdapter(self, name):
 @dbus.service.method(MOCK_IFACE, in_signature='', out_signature='s')
 def AdvertisingLog(self):
     return json.dumps(advertising_log)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='', out_signature='')
+def ReleaseAdvertisements(self):
+    last = {}
+    for entry in advertising_log:
+        last[(entry['owner'], entry['path'])] = entry['event']
+    for (owner, path), event in last.items():
+        if event == 'register':
+            advertising_log.append({'event': 'released', 'path': path, 'owner': owner})
+            release = dbus.lowlevel.MethodCallMessage(owner, path, LE_ADVERTISEMENT_IFACE, 'Release')
+            release.set_no_reply(True)
+            self.connection.send_message(release)
 
 
 @dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='s')

@@ -26,4 +26,19 @@ import Testing
         try player.stop()
         #expect(PCMAnalysis.peak(sink.samples) > 0.2)
     }
+
+    @Test(arguments: [CueKind.earcon(.closer), .earcon(.touch), .speech("About three meters.")])
+    func aRequestedCueIsInTheSinkWhenTheCallReturns(_ cue: CueKind) throws {
+        let sink = MemorySink()
+        let player = LiveCuePlayer(speech: try espeak(), sink: sink, log: { _ in })
+        player.start()
+        player.setPulse(interval: 0)  // continuous ticks: the cue has to cut one short first
+        let outcome = switch cue {
+        case .earcon(let earcon): player.play(earcon)
+        case .speech(let text): player.say(text)
+        }
+        let start = try #require(player.log[outcome.id].startSample, "started at once")
+        #expect(sink.samples.count > start, "first sample written before the call returned")
+        try player.stop()
+    }
 }

@@ -142,3 +142,22 @@ final class Messages: @unchecked Sendable {
     var all: [String] { lock.withLock { lines } }
     func append(_ line: String) { lock.withLock { lines.append(line) } }
 }
+
+@Suite struct StalledPlayerTests {
+    @Test func playerThatStopsReadingIsLeftForTheNext() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path + "/played.raw"
+        // Alive but never reading: what a suspended sound server looks like from here.
+        try directory.script("pw-play", "exec /bin/sleep 60")
+        try directory.script("paplay", "exec /bin/cat > '\(output)'")
+        let messages = Messages()
+        let sink = try AudioOutput.open("auto", environment: ["PATH": directory.path], log: messages.append)
+        let chunk = [Int16](repeating: 300, count: 22_050)
+        for _ in 0..<4 { try sink.write(chunk) }
+        try sink.close()
+        #expect(sink.name == "paplay")
+        #expect(messages.all.contains { $0.contains("pw-play accepted no audio") && $0.contains("falling back to paplay") }, "\(messages.all)")
+        let played = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(played.count >= chunk.count * 2)
+    }
+}

@@ -91,3 +91,12 @@ import Testing
         }
     }
 }
+
+@Test func emptyPhraseIsAnErrorNotSilence() throws {
+    #expect(throws: SpeechError("nothing to say: the phrase is empty")) {
+        try espeak().synthesize("  \n", voice: .standard)
+    }
+    let cues = CueScheduler(speech: try espeak())
+    #expect(cues.say(" ", at: 0) == .failed(id: 0, "nothing to say: the phrase is empty"))
+    #expect(PCMAnalysis.peak(cues.render(upTo: 1)) == 0, "no attention tone for nothing")
+}

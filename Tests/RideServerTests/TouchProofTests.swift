@@ -9,6 +9,14 @@ import Testing
 /// confirm exactly when they should. The server's clock is stepped, never waited for.
 @Suite("Touch proofs", .timeLimit(.minutes(2)))
 struct TouchProofTests {
+    /// One world per store kind: the tests only look at their own rides, and every new
+    /// PostgreSQL database is a burst of fsyncs on a shared, loaded machine.
+    static let sharedSQLite = Task { try await World.make(.sqlite) }
+    static let sharedPostgres = Task { try await World.make(.postgres) }
+    static func world(_ kind: StoreKind) async throws -> World {
+        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
+    }
+
     /// The ride's state and history length, which a rejected proof must leave alone.
     static func snapshot(_ world: World, _ ride: Ride) async throws -> (RideState?, Int, Int) {
         (try await world.store.ride(id: ride.id)?.state, try await world.store.events(rideID: ride.id, after: 0).count,
@@ -17,7 +25,7 @@ struct TouchProofTests {
 
     @Test(arguments: StoreKind.available)
     func eachRejectionHasItsOwnReasonAndChangesNothing(kind: StoreKind) async throws {
-        let world = try await World.make(kind)
+        let world = try await Self.world(kind)
         let clock = SteppedClock()
         let ride = try await world.arrivedRide()
         let otherRide = try await world.arrivedRide()
@@ -81,7 +89,7 @@ struct TouchProofTests {
     }
 
     @Test func aSlotOfClockSkewIsTolerated() async throws {
-        let world = try await World.make(.sqlite)
+        let world = try await Self.world(.sqlite)
         let clock = SteppedClock()
         let ride = try await world.arrivedRide()
         try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
@@ -95,7 +103,7 @@ struct TouchProofTests {
 
     @Test(arguments: StoreKind.available)
     func mutualPolicyNeedsBothSidesWithinTenSeconds(kind: StoreKind) async throws {
-        let world = try await World.make(kind)
+        let world = try await Self.world(kind)
         let clock = SteppedClock()
         let together = try await world.arrivedRide()
         let apart = try await world.arrivedRide()
@@ -126,7 +134,7 @@ struct TouchProofTests {
 
     @Test(arguments: StoreKind.available)
     func passengerPolicyConfirmsOnThePassengersProof(kind: StoreKind) async throws {
-        let world = try await World.make(kind)
+        let world = try await Self.world(kind)
         let clock = SteppedClock()
         let ride = try await world.arrivedRide()
         let other = try await world.arrivedRide()
@@ -145,7 +153,7 @@ struct TouchProofTests {
     /// Both sides and dispatchers hear the confirmation on their live streams.
     @Test(arguments: StoreKind.available)
     func confirmationReachesEveryStream(kind: StoreKind) async throws {
-        let world = try await World.make(kind)
+        let world = try await Self.world(kind)
         let clock = SteppedClock()
         let ride = try await world.arrivedRide()
         try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
@@ -161,8 +169,9 @@ struct TouchProofTests {
                                           json: ProofBody(ride: ride.key, by: side, at: clock.now).json)
             }
             for stream in streams {
-                let seen = await stream.wait { $0.contains { $0.event == "confirmed" } }
-                let confirmed = try #require(seen.first { $0.event == "confirmed" })
+                let ours = { (message: SSEMessage) in message.event == "confirmed" && message.json["rideId"] as? String == ride.id }
+                let seen = await stream.wait { $0.contains(where: ours) }
+                let confirmed = try #require(seen.first(where: ours))
                 #expect(confirmed.json["rideId"] as? String == ride.id && confirmed.json["actorId"] as? String == world.driver.id)
             }
         }
@@ -170,7 +179,7 @@ struct TouchProofTests {
 
     /// A retry with the same Idempotency-Key gets the first answer, even after the ride moved on.
     @Test func idempotentRetryAfterConfirmationReturnsTheFirstAnswer() async throws {
-        let world = try await World.make(.sqlite)
+        let world = try await Self.world(.sqlite)
         let clock = SteppedClock()
         let ride = try await world.arrivedRide()
         try await world.app(configure: { $0.now = clock.reading; $0.touch.policy = .passenger }).test(.live) { client in

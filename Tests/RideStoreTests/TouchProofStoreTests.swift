@@ -6,6 +6,15 @@ import Testing
 /// retention purge, on every store.
 @Suite("Store contract: touch proofs and retention")
 struct TouchProofStoreTests {
+    /// One database per kind for the tests that only look at their own rides: every CREATE
+    /// DATABASE costs the shared PostgreSQL a burst of fsyncs, and a loaded machine then misses
+    /// the store's 5 s deadline.
+    static let sharedSQLite = Task { try await StoreKind.sqlite.make() }
+    static let sharedPostgres = Task { try await StoreKind.postgres.make() }
+    static func shared(_ kind: StoreKind) async throws -> any Store {
+        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
+    }
+
     static let base = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// A ride its driver has marked arrived.
@@ -23,7 +32,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func mutualNeedsBothSidesWithinTenSeconds(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let ride = try await Self.arrivedRide(store, cast)
         let alone = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .mutual, idempotency: nil)
@@ -39,7 +48,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func mutualProofsThirtySecondsApartDoNotConfirm(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let ride = try await Self.arrivedRide(store, cast)
         _ = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .mutual, idempotency: nil)
@@ -53,7 +62,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func passengerPolicyConfirmsOnThePassengersProofOnly(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let ride = try await Self.arrivedRide(store, cast)
         let driverOnly = try await store.recordTouchProof(Self.proof(ride, .driver), policy: .passenger, idempotency: nil)
@@ -65,7 +74,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func replayIsRefusedAndStoresNothing(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let ride = try await Self.arrivedRide(store, cast)
         let proof = Self.proof(ride, .passenger)
@@ -80,7 +89,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func proofsOutsideArrivedAreRefusedAndNotKept(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let request = try await cast.request(store)
         let ride = try await store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
@@ -93,7 +102,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func simultaneousProofsOfBothSidesConfirmExactlyOnce(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         for _ in 0..<5 {
             let ride = try await Self.arrivedRide(store, cast)
@@ -108,7 +117,7 @@ struct TouchProofStoreTests {
 
     @Test(arguments: StoreKind.available)
     func idempotentRetryReturnsTheFirstOutcome(kind: StoreKind) async throws {
-        let store = try await kind.make()
+        let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let ride = try await Self.arrivedRide(store, cast)
         let key = IdempotencyKey(accountID: cast.passenger.id, key: "touch-1")

@@ -235,12 +235,9 @@ public actor BlueZRadio: Radio {
         let receivedAt = ContinuousClock.now
         switch (signal.interface, signal.member) {
         case (BlueZName.bus?, "NameOwnerChanged"?):
-            guard signal.body.count == 3, signal.body[0].stringValue == BlueZName.service else { return }
-            if signal.body[2].stringValue?.isEmpty ?? true {
-                Task { await self.lost("org.bluez left the bus (bluetoothd stopped or restarted)") }
-            } else {
-                Task { await self.wake() }
-            }
+            guard signal.body.count == 3, signal.body[0].stringValue == BlueZName.service,
+                  let old = signal.body[1].stringValue, let new = signal.body[2].stringValue else { return }
+            Task { await self.ownerChanged(old: old, new: new) }
         case (BlueZName.objectManager?, "InterfacesAdded"?):
             guard let path = signal.body.first?.stringValue, let interfaces = signal.body.dropFirst().first?.stringKeyedDictionary else { return }
             if path == adapterPath, interfaces[BlueZName.adapter] != nil { Task { await self.wake() } }
@@ -280,6 +277,15 @@ public actor BlueZRadio: Radio {
         subscribers.yield(event)
         watchers.yield(event)
         if recovery == nil { recovery = Task { await self.recover() } }
+    }
+
+    /// A new bluetoothd may take the name straight from the old one (old -> new, no gap): both
+    /// mean our registration and discovery are gone.
+    private func ownerChanged(old: String, new: String) {
+        if !old.isEmpty {
+            lost(new.isEmpty ? "org.bluez left the bus (bluetoothd stopped or restarted)" : "org.bluez changed owner (bluetoothd restarted)")
+        }
+        if !new.isEmpty { wake() }
     }
 
     /// bluetoothd dropped our advertisement on its own (its Release call); ask for it again.

@@ -1,5 +1,4 @@
 import CDBus
-import Foundation
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +23,7 @@ public final class DBusConnection: @unchecked Sendable {
         var jobs: [Job] = []
         var closed = false
         var stopRequested = false
+        var pipeClosed = false
         var methodHandler: MethodHandler?
         var signalHandler: SignalHandler?
         var onDisconnect: (@Sendable () -> Void)?
@@ -155,13 +155,22 @@ public final class DBusConnection: @unchecked Sendable {
             wake()
         }
         // The thread has nothing left to do but return, so the join waits microseconds; it makes
-        // "no thread left behind" exact. Only here is the pipe closed: `wake()` never hits a reused fd.
+        // "no thread left behind" exact.
         let join = lifecycle.withLockedValue { state in
             defer { state.joined = true }
             return !state.joined
         }
         if join {
             pthread_join(thread, nil)
+            closePipe()
+        }
+    }
+
+    /// Under the lock `wake()` writes in, so no wake ever writes to a closed (or reused) fd.
+    private func closePipe() {
+        shared.withLockedValue { state in
+            guard !state.pipeClosed else { return }
+            state.pipeClosed = true
             Glibc.close(wakeFD)
             Glibc.close(wakeWriteFD)
         }
@@ -171,8 +180,7 @@ public final class DBusConnection: @unchecked Sendable {
         // Only reached after the thread ended (it holds the connection); without a close() it was not joined.
         if !lifecycle.withLockedValue({ $0.joined }) {
             pthread_detach(thread)
-            Glibc.close(wakeFD)
-            Glibc.close(wakeWriteFD)
+            closePipe()
         }
     }
 
@@ -186,8 +194,11 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func wake() {
-        var one: UInt8 = 1
-        _ = Glibc.write(wakeWriteFD, &one, 1)
+        shared.withLockedValue { state in
+            guard !state.pipeClosed else { return }
+            var one: UInt8 = 1
+            _ = Glibc.write(wakeWriteFD, &one, 1)   // non-blocking: a full pipe already means "wake up"
+        }
     }
 
     // MARK: bus thread

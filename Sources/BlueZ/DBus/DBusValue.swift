@@ -141,12 +141,14 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let timeoutName = "org.freedesktop.DBus.Error.Timeout"
     public static let disconnectedName = "org.freedesktop.DBus.Error.Disconnected"
 
-    /// The peer is gone (not running, exited, never answered) rather than refusing the request.
+    /// The peer (or the object) is gone — not running, exited, never answered, adapter unplugged —
+    /// rather than refusing the request. UnknownMethod is a refusal: an adapter without
+    /// LEAdvertisingManager1 will not grow one by retrying.
     public var meansPeerGone: Bool {
         [
             "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
             "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.UnknownObject",
-            "org.freedesktop.DBus.Error.UnknownMethod", Self.timeoutName, Self.disconnectedName,
+            Self.timeoutName, Self.disconnectedName,
         ].contains(name)
     }
 }

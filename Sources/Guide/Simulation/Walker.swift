@@ -40,8 +40,8 @@ public struct Walker: Sendable {
         public var contact = 0.02
         /// Delay from hearing a cue to acting on it, s.
         public var reaction = 0.5
-        /// Delay from the touch prompt to pressing Enter, s.
-        public var confirmDelay = 1.0
+        /// Delay from the touch prompt to pressing Enter, s: after the prompt has been spoken.
+        public var confirmDelay = 3.5
         /// "Wrong way" hints this soon after a turn are the old heading's echo: ignored, s.
         public var settle = 2.5
         /// Walking this long without a "closer" makes the walker doubt the heading and probe the

@@ -72,7 +72,8 @@ extension Array where Element == CueRecord {
 /// What `CueScheduler.say` / `play` decided at request time. The final fate (sounded,
 /// replaced, dropped) is in the scheduler's `log` under `id`.
 public enum CueOutcome: Equatable, Sendable {
-    /// Accepted: will sound unless a newer phrase replaces it or it goes stale.
+    /// Accepted: will sound unless a newer phrase replaces it, it goes stale, or (requested
+    /// ahead of rendering) the rate limit refuses it when it would start.
     case accepted(id: Int)
     /// Refused by the phrase rate limit.
     case rateLimited(id: Int)

@@ -42,6 +42,8 @@ public final class CueScheduler {
     private var lastTickStart: Int?
     private var pulseQuietUntil = 0
     private var phraseFreeAt = 0
+    /// Start times of sounded phrases, oldest first, trimmed to the rate period (the log keeps all).
+    private var phraseStarts: [Double] = []
 
     private static let rate = Double(AudioFormat.sampleRate)
     private static let preemptFade = 66
@@ -160,6 +162,7 @@ public final class CueScheduler {
         var isPhrase: Bool
         /// Set for pulse ticks, whose end moves when a cue cuts them short.
         var record: Int? = nil
+        var fadingOut = false
         var remaining: Int { samples.count - offset }
     }
 
@@ -172,10 +175,7 @@ public final class CueScheduler {
     }
 
     private func phrasesStarted(after time: Double) -> Int {
-        log.reduce(0) { count, record in
-            guard case .speech = record.kind, record.fate == .sounded, let start = record.start, start > time else { return count }
-            return count + 1
-        }
+        phraseStarts.reversed().prefix { $0 > time }.count
     }
 
     /// Keeps `requests` in time order; equal times keep request order.
@@ -241,7 +241,9 @@ public final class CueScheduler {
         let ready = waitingPhrase.map { _ in renderedSamples >= phraseFreeAt } ?? !waitingEarcons.isEmpty
         guard ready else { return }
         if var playing = tick {
+            guard !playing.fadingOut else { return }
             // Cut the tick short with a fade rather than delay the cue by the rest of it.
+            playing.fadingOut = true
             let tail = min(playing.remaining, Self.preemptFade)
             if let id = playing.record { log[id].end = time(ofSample: renderedSamples + tail) }
             playing.samples = (0..<tail).map { index in
@@ -264,6 +266,9 @@ public final class CueScheduler {
             let gap = [Int16](repeating: 0, count: Int(policy.attentionGap * Self.rate))
             let samples = attention + gap + words
             log[id].speechStart = time(ofSample: renderedSamples + attention.count + gap.count)
+            let now = time(ofSample: renderedSamples)
+            phraseStarts.removeAll { $0 <= now - policy.ratePeriod }
+            phraseStarts.append(now)
             begin(Playing(samples: samples, isPhrase: true), record: id)
         } else if !waitingEarcons.isEmpty {
             let earcon = waitingEarcons.removeFirst()

@@ -35,10 +35,7 @@ public final class LiveCuePlayer: @unchecked Sendable {
     }
 
     /// Seconds since the player was created: the timeline of `log`.
-    public var now: Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    public var now: Double { (ContinuousClock.now - epoch).inSeconds }
 
     /// Starts the background rendering thread.
     public func start() {
@@ -103,14 +100,20 @@ public final class LiveCuePlayer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let result = body(scheduler)
-        if running { renderAhead() }
+        // At least 5 ms past what is already written: a cue that must first fade out a pulse
+        // tick (3 ms) still gets its first sample out in this call. Capped, so a burst of
+        // requests cannot run far ahead of the clock.
+        if running {
+            let clock = now
+            renderAhead(upTo: max(clock + lookahead, min(scheduler.renderedUpTo + 0.005, clock + 2 * lookahead)))
+        }
         return result
     }
 
     /// Must be called with the lock held.
-    private func renderAhead() {
+    private func renderAhead(upTo target: Double? = nil) {
         do {
-            try scheduler.render(upTo: now + lookahead, into: sink)
+            try scheduler.render(upTo: target ?? now + lookahead, into: sink)
         } catch {
             report("audio: \(sink.name) failed (\(error)); audio is off")
             sink = NullSink()

@@ -12,11 +12,17 @@ public struct AudioPlayer: Equatable, Sendable {
     public var program: String
     public var arguments: [String]
 
-    /// In order of preference: PipeWire, PulseAudio, ALSA.
+    public init(program: String, arguments: [String]) {
+        self.program = program
+        self.arguments = arguments
+    }
+
+    /// In order of preference: PipeWire, PulseAudio, ALSA; each asked for a short device buffer,
+    /// since a cue heard 0.5 s late (aplay's default) points at where the passenger was.
     public static let known: [AudioPlayer] = [
-        AudioPlayer(program: "pw-play", arguments: ["--rate", "\(AudioFormat.sampleRate)", "--channels", "1", "--format", "s16", "-"]),
-        AudioPlayer(program: "paplay", arguments: ["--raw", "--rate=\(AudioFormat.sampleRate)", "--channels=1", "--format=s16le"]),
-        AudioPlayer(program: "aplay", arguments: ["-q", "-t", "raw", "-f", "S16_LE", "-r", "\(AudioFormat.sampleRate)", "-c", "1", "-"]),
+        AudioPlayer(program: "pw-play", arguments: ["--rate", "\(AudioFormat.sampleRate)", "--channels", "1", "--format", "s16", "--latency=50ms", "-"]),
+        AudioPlayer(program: "paplay", arguments: ["--raw", "--rate=\(AudioFormat.sampleRate)", "--channels=1", "--format=s16le", "--latency-msec=50"]),
+        AudioPlayer(program: "aplay", arguments: ["-q", "-t", "raw", "-f", "S16_LE", "-r", "\(AudioFormat.sampleRate)", "-c", "1", "--buffer-time=100000", "-"]),
     ]
 
     /// The executable's path on `PATH`, or nil.
@@ -38,6 +44,8 @@ public final class PlayerSink: AudioSink {
     private let input: FileHandle
     private let errors: FileHandle
     private var closed = false
+    /// Set once the player failed: `close()` then stops it instead of waiting for it.
+    private var broken = false
 
     public init(player: AudioPlayer, path: String, environment: [String: String]) throws(AudioSinkError) {
         // A dead player must surface as EPIPE from write(2), not kill us with SIGPIPE.
@@ -61,39 +69,69 @@ public final class PlayerSink: AudioSink {
         input = stdin.fileHandleForWriting
         errors = stderr.fileHandleForReading
         _ = fcntl(errors.fileDescriptor, F_SETFL, fcntl(errors.fileDescriptor, F_GETFL) | O_NONBLOCK)
+        #if os(Linux)
+        // F_SETPIPE_SZ: a small pipe bounds how much audio can queue behind the player (≈ 0.19 s)
+        // if its device clock runs slower than ours or it stalled; a full pipe then paces us.
+        _ = fcntl(input.fileDescriptor, 1031, 8192)
+        #endif
+        _ = fcntl(input.fileDescriptor, F_SETFL, fcntl(input.fileDescriptor, F_GETFL) | O_NONBLOCK)
     }
+
+    /// Seconds a player may refuse audio before it counts as stalled (device busy, sound server
+    /// suspended): the cue must not wait on it, and neither must the guide.
+    public static let stallTimeout = 0.5
+    /// Seconds `close()` lets the player play out what it holds before stopping it.
+    public static let drainTimeout = 5.0
 
     public func write(_ samples: [Int16]) throws {
         guard !closed else { throw AudioSinkError("\(name): written after close") }
-        if !process.isRunning { throw failure() }
+        if !process.isRunning { throw fail(errno: 0) }
         let bytes = pcmBytes(samples)
-        let written = bytes.withUnsafeBytes { raw -> Bool in
+        let problem = bytes.withUnsafeBytes { raw -> Int32? in
             var offset = 0
+            var lastProgress = ContinuousClock.now
             while offset < raw.count {
                 let result = posixWrite(input.fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
+                if result > 0 {
+                    offset += result
+                    lastProgress = ContinuousClock.now
+                    continue
                 }
-                offset += result
+                let code = errno
+                if code == EINTR { continue }
+                guard code == EAGAIN || code == EWOULDBLOCK else { return code }
+                let left = Self.stallTimeout - (ContinuousClock.now - lastProgress).inSeconds
+                var ready = pollfd(fd: input.fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                if left <= 0 || poll(&ready, 1, Int32(left * 1000) + 1) == 0 { return ETIMEDOUT }
             }
-            return true
+            return nil
         }
-        if !written { throw failure() }
+        if let problem { throw fail(errno: problem) }
     }
 
-    /// Ends the input and waits for the player to finish playing what it was given.
+    /// Ends the input and lets the player finish playing what it was given (a player that
+    /// failed or does not finish within `drainTimeout` is stopped).
     public func close() throws {
         guard !closed else { return }
         closed = true
         try? input.close()
+        let deadline = ContinuousClock.now + .milliseconds(Int(Self.drainTimeout * 1000))
+        while process.isRunning && !broken && ContinuousClock.now < deadline { usleep(10_000) }
+        // SIGKILL: a stalled player has nothing to save, and SIGTERM was seen not to stop one here.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        if process.terminationReason != .exit || process.terminationStatus != 0 { throw failure() }
+        if broken { return }
+        if process.terminationReason != .exit || process.terminationStatus != 0 { throw fail(errno: 0) }
     }
 
-    private func failure() -> AudioSinkError {
+    /// Marks the player broken and describes why, with the first line it printed.
+    private func fail(errno code: Int32) -> AudioSinkError {
+        broken = true
+        if code == ETIMEDOUT {
+            return AudioSinkError("\(name) accepted no audio for \(Self.stallTimeout) s (device busy or stalled)")
+        }
         if process.isRunning {
-            return AudioSinkError("\(name): stopped reading audio (\(String(cString: strerror(errno))))")
+            return AudioSinkError("\(name): stopped reading audio (\(String(cString: strerror(code))))")
         }
         let status = process.terminationReason == .exit ? "exited with status \(process.terminationStatus)" : "was killed by signal \(process.terminationStatus)"
         let said = String(decoding: (try? errors.read(upToCount: 2048)) ?? Data(), as: UTF8.self)

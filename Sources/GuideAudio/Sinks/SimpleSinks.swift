@@ -50,9 +50,11 @@ public final class WAVFileSink: AudioSink {
 }
 
 /// Raw s16le PCM on standard output (`--audio-out -`), e.g. for `| aplay -f S16_LE -r 22050`.
+/// If the reader goes away the write fails (and the live player turns audio off, saying so)
+/// instead of SIGPIPE ending the guide mid-walk.
 public final class StandardOutputSink: AudioSink {
     public let name = "stdout"
-    public init() {}
+    public init() { signal(SIGPIPE, SIG_IGN) }
     public func write(_ samples: [Int16]) throws {
         do { try FileHandle.standardOutput.write(contentsOf: pcmBytes(samples)) } catch {
             throw AudioSinkError("stdout: cannot write audio: \(error.localizedDescription)")

@@ -39,6 +39,7 @@ public final class EspeakSpeech: SpeechEngine, @unchecked Sendable {
 
     public func synthesize(_ text: String, voice settings: VoiceSettings) throws(SpeechError) -> SpokenPhrase {
         if let problem = settings.validationError { throw SpeechError(problem) }
+        guard text.contains(where: { !$0.isWhitespace }) else { throw SpeechError("nothing to say: the phrase is empty") }
         lock.lock()
         defer { lock.unlock() }
         let started = ContinuousClock.now
@@ -53,11 +54,10 @@ public final class EspeakSpeech: SpeechEngine, @unchecked Sendable {
             espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
         }
         guard status == EE_OK else { throw SpeechError("espeak-ng could not synthesise \"\(text)\" (error \(status.rawValue))") }
-        let elapsed = ContinuousClock.now - started
         let fallback = used == settings.voice ? nil : VoiceFallback(requested: settings.voice, used: used)
         return SpokenPhrase(
             text: text, samples: collector.samples, voice: used, fallback: fallback,
-            synthesisSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            synthesisSeconds: (ContinuousClock.now - started).inSeconds
         )
     }
 

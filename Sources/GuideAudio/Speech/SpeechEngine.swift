@@ -43,4 +43,11 @@ public protocol SpeechEngine: Sendable {
     /// Synthesises `text` with `voice`, falling back to the engine's default voice when the
     /// requested one is missing (reported in `SpokenPhrase.fallback`, never thrown).
     func synthesize(_ text: String, voice: VoiceSettings) throws(SpeechError) -> SpokenPhrase
+    /// Which voice would speak for `name`: nil when it is installed, else the fallback, so the
+    /// caller can announce it before the first phrase.
+    func resolveVoice(_ name: String) throws(SpeechError) -> VoiceFallback?
+}
+
+extension SpeechEngine {
+    public func resolveVoice(_ name: String) throws(SpeechError) -> VoiceFallback? { nil }
 }

@@ -24,8 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Where the walk starts, metres from the car (2 to 100).")
     var startDistance = 25.0
 
+    /// 13 is a median walk of `make bench-guide` (BENCHMARKS.md, "Guide"), not a lucky one.
     @Option(help: "Simulator seed; the same seed gives the same walk.")
-    var seed: UInt64 = 1
+    var seed: UInt64 = 13
 
     @Option(help: "FILE.wav, - (raw PCM on stdout), auto (system player) or none.")
     var audioOut = "demo.wav"
@@ -55,10 +56,11 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let server = try await DemoServer()
         do {
-            let summary = try await DemoSession(server: server, transcript: transcript, sink: sink,
-                                                configuration: GuidedWalk.Configuration(
-                                                    seed: seed, startDistance: startDistance,
-                                                    verbosity: Verbosity(rawValue: verbosity) ?? .full)).run()
+            var walk = GuidedWalk.Configuration(seed: seed, startDistance: startDistance,
+                                                verbosity: Verbosity(rawValue: verbosity) ?? .full)
+            // A passenger does not give up after the benchmark's 300 s cap.
+            walk.timeLimit = 600
+            let summary = try await DemoSession(server: server, transcript: transcript, sink: sink, configuration: walk).run()
             await server.stop()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

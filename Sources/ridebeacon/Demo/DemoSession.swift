@@ -46,7 +46,9 @@ struct DemoSession {
 
         let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
                                   identity: identity)
-        let audio = DemoAudio(sink: sink, transcript: transcript)
+        var speech: (any SpeechEngine)?
+        do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
+        let audio = WalkAudio(speech: speech, sink: sink)
         var walk = GuidedWalk(ride: guideRide, configuration: configuration)
         transcript.note("      time  true     estimate  cue")
         let summary = await walk.run(
@@ -108,55 +110,5 @@ struct DemoSession {
         case .accepted(let result): "\(result.outcome.rawValue) (ride \(result.ride.state.rawValue))"
         case .notVerified(let message): "not verified by this server (\(message))"
         }
-    }
-}
-
-/// The guide's cues on the audio scheduler's timeline (walk seconds), rendered into the sink
-/// up to each cue's time before it is requested, so rate limits and staleness see the same
-/// timeline a live passenger would hear.
-final class DemoAudio {
-    private let scheduler: CueScheduler
-    private let sink: any AudioSink
-    private let transcript: Transcript
-    private(set) var lastTime = 0.0
-    private(set) var failure: String?
-
-    init(sink: any AudioSink, transcript: Transcript) {
-        self.sink = sink
-        self.transcript = transcript
-        var speech: (any SpeechEngine)?
-        do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
-        scheduler = CueScheduler(speech: speech)
-    }
-
-    func cue(_ cue: GuideCue) {
-        advance(to: cue.time)
-        switch cue.sound {
-        case .earcon(let earcon): scheduler.play(earcon, at: cue.time)
-        case .speech(let utterance):
-            let urgent = utterance.keys.contains { [.touchDetected, .confirmed, .signalLost].contains($0) }
-            scheduler.say(utterance.text, at: cue.time, urgent: urgent)
-        }
-    }
-
-    func pulse(_ interval: Double?, at time: Double) {
-        advance(to: time)
-        scheduler.setPulse(interval: interval, at: time)
-    }
-
-    func finish() {
-        scheduler.setPulse(interval: nil, at: lastTime)
-        do {
-            try scheduler.renderUntilQuiet(limit: 30, into: sink)
-            try sink.close()
-        } catch {
-            failure = "\(sink.name): \(error)"
-        }
-    }
-
-    private func advance(to time: Double) {
-        lastTime = max(lastTime, time)
-        guard failure == nil else { return }
-        do { try scheduler.render(upTo: time, into: sink) } catch { failure = "\(sink.name): \(error)" }
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Issue 5's "done when" on real parts: a real `ridebeacon serve`; `ridebeacon driver arrive`
+/// advertising the ride's rotating identity through one Bumble virtual controller over
+/// h4:tcp; `ridebeacon passenger guide` on the other hearing of the arrival from the event
+/// stream, recognising the driver, guiding to touch, and, after Enter, both touch proofs
+/// verified and the ride confirmed aloud. Bumble reports a fixed RSSI (-50 dBm), so both sides
+/// are told that -55 dBm is touch range for this "phone pair".
+@Suite("Guide over Bumble radios with the real server", .timeLimit(.minutes(3)))
+struct GuideOverBumbleTests {
+    @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
+    func passengerIsGuidedToTouchAndTheRideIsConfirmed() async throws {
+        let server = try await LiveServer()
+        defer { server.stop() }
+        let api = TestAPI(base: server.baseURL)
+        let passenger = try server.createAccount(role: "passenger", name: "Ana")
+        let driver = try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
+        let request = try await api.call(.POST, "/v1/ride-requests", token: passenger,
+                                          json: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}"#)
+        let requestID = try #require(request.json["id"] as? String)
+        let rideID = try #require(try await api.call(.POST, "/v1/ride-requests/\(requestID)/accept", token: driver).json["id"] as? String)
+
+        let bumble = try BumblePair()
+        defer { bumble.stop() }
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("guide-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let guide = try Interactive(["passenger", "guide", rideID, "--radio", bumble.radioArgument(1), "--touch-rssi", "-55",
+                                     "--audio-out", wav.path, "--server", server.baseURL], token: passenger)
+        defer { guide.stop() }
+        #expect(await guide.wait { $0.contains("Your driver is on the way.") }, "\(guide.stderr)")
+
+        let arrive = try Interactive(["driver", "arrive", rideID, "--radio", bumble.radioArgument(0), "--adv-type", "conn",
+                                      "--touch-rssi", "-55", "--auto-confirm", "--server", server.baseURL], token: driver)
+        defer { arrive.stop() }
+        #expect(await guide.wait { $0.contains("Your driver has arrived. Ben, blue Toyota Prius. Follow the sound.") }, "\(guide.stderr)")
+        #expect(await guide.wait { $0.contains("Touch detected. Press Enter to confirm your ride.") }, "\(guide.stdout)\n\(guide.stderr)")
+        guide.type("\n")
+        #expect(await guide.wait { $0.contains("Ride confirmed. Your driver is Ben, blue Toyota Prius.") },
+                "\(guide.stdout)\n\(guide.stderr)\n\(arrive.stderr)")
+        #expect(await guide.exitStatus() == 0)
+        #expect(try await api.call(.GET, "/v1/rides/\(rideID)", token: passenger).json["state"] as? String == "confirmed")
+        // What the passenger heard was written out: well over a second of audio.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int)
+        #expect(size > 44 + 22_050 * 2)
+    }
+}
+
+/// A `ridebeacon` process whose stdin the test types into and whose output it watches.
+final class Interactive: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let directory: URL
+
+    init(_ arguments: [String], token: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("interactive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let out = directory.appendingPathComponent("stdout"), err = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.executableURL = try #require(LiveServer.binary)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["RIDEBEACON_TOKEN"] = token
+        environment["XDG_CONFIG_HOME"] = directory.path
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+    }
+
+    var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
+
+    func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+    func wait(seconds: Double = 60, until condition: (String) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(stdout) { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return condition(stdout)
+    }
+
+    func exitStatus(within seconds: Double = 30) async -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(100)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+}
