@@ -25,7 +25,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp("The ride id, from `ridebeacon driver accept`.", valueName: "RIDE"))
     var ride: String
-    @Option(help: ArgumentHelp("The radio: h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:DEVICE[:BAUD], hci:hci0 or sim.", valueName: "RADIO"))
+    @Option(help: ArgumentHelp("The radio: bluez[:hci0], hci:hci0, h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:DEVICE[:BAUD] or sim.", valueName: "RADIO"))
     var radio: String
     @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Advertising interval, 20 to 10240 milliseconds.", valueName: "MS"))
     var intervalMilliseconds = 100
@@ -48,7 +48,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
-        do { _ = try RadioSelection(parsing: radio) } catch { throw ValidationError(error.message) }
+        _ = try parseRadio(radio)
         guard (20...10_240).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 20 to 10240") }
         guard AdvertisingKind(rawValue: advertisingType) != nil else { throw ValidationError("--adv-type must be nonconn, conn or scannable") }
         guard RotatingIdentity.periodRange.contains(identityPeriod) else {

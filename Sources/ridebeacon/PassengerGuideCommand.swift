@@ -55,7 +55,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
-        do { _ = try RadioSelection(parsing: radio) } catch { throw ValidationError(error.message) }
+        _ = try parseRadio(radio)
         guard RotatingIdentity.periodRange.contains(identityPeriod) else {
             throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
         }
