@@ -183,20 +183,22 @@ struct BlueZRadioTests {
         await mock.stop()
     }
 
-    /// Threads named like the bus thread, from /proc (Foundation's Thread.name is per-thread only).
-    static func busThreads() -> Int {
+    /// Threads serving this mock's bus, from /proc (Foundation's Thread.name is per-thread only).
+    /// Other suites run their own buses in parallel; their threads have other names.
+    static func busThreads(_ mock: BluezMock) -> Int {
+        let name = DBusConnection.threadName(forAddress: mock.address)
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { BumbleControllers.procFile("/proc/self/task/\($0)/comm")?.hasPrefix("ridebeacon-dbus") == true }.count
+        return tasks.filter { BumbleControllers.procFile("/proc/self/task/\($0)/comm")?.hasPrefix(name) == true }.count
     }
 
     @Test("the bus itself dies and comes back: lost, restored; shutdown leaves no bus thread behind")
     func busRestartAndNoLeaks() async throws {
         let mock = try await BluezMock.start()
-        let threadsBefore = Self.busThreads()
+        let threadsBefore = Self.busThreads(mock)   // the harness's own connection to this bus
         let radio = try await Self.radio(mock)
         let log = EventLog(radio.scan())
         try await radio.startAdvertising(BeaconAdvertisement(beacon: Beacons.first))
-        #expect(Self.busThreads() == threadsBefore + 1)
+        #expect(Self.busThreads(mock) == threadsBefore + 1)
         await mock.killDaemon()
         #expect(await log.wait { $0.all.contains { if case .lost(let loss) = $0 { loss.reason.contains("system bus connection closed") } else { false } } })
         try await mock.startDaemon()
@@ -204,9 +206,9 @@ struct BlueZRadioTests {
         try await mock.addAdapter("hci0")
         #expect(await log.wait { $0.all.contains(.restored) })
         #expect(Self.registrations(try await mock.advertisingLog()).count == 1)
-        #expect(Self.busThreads() == threadsBefore + 1, "one bus thread: the dead connection's thread ended")
+        #expect(Self.busThreads(mock) == threadsBefore + 1, "one bus thread: the dead connection's thread ended")
         await radio.shutdown()
-        #expect(Self.busThreads() == threadsBefore)
+        #expect(Self.busThreads(mock) == threadsBefore)
         await mock.stop()
     }
 }

@@ -203,12 +203,21 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: bus thread
 
+    /// "rbdbus-" and 8 hex digits of the address's FNV-1a hash: 15 characters, the kernel's limit.
+    static func threadName(forAddress address: String) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in address.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        return "rbdbus-" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
     private func threadMain(address: String, _ opened: CheckedContinuation<Void, any Error>) {
-        // Named so leak checks and `top -H` can tell it apart.
+        // Named after its bus so leak checks and `top -H` can tell one bus's thread from another's.
         // (pthread_setname_np is not imported without _GNU_SOURCE; this is what it does on Linux.)
         let comm = Glibc.open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         if comm >= 0 {
-            _ = Glibc.write(comm, "ridebeacon-dbus", 15)
+            let name = Array(Self.threadName(forAddress: address).utf8)
+            _ = Glibc.write(comm, name, name.count)
             Glibc.close(comm)
         }
         dbus_threads_init_default()
