@@ -115,6 +115,8 @@ struct DriverBeacon: Sendable {
                     if isNew {
                         Say.line(autoConfirm ? "Touch detected. Confirming." : "Touch detected. Press Enter to confirm the ride.")
                         if autoConfirm { await submit(touches) }
+                    } else if await touches.resendDue(now: Date()) {
+                        await submit(touches, repeating: true)
                     }
                 }
             }
@@ -131,8 +133,9 @@ struct DriverBeacon: Sendable {
         return nil
     }
 
-    /// Posts the latest touch as the driver's proof, if it is fresh enough for the server.
-    private func submit(_ touches: TouchLedger) async {
+    /// Posts the latest touch as the driver's proof, if it is fresh enough for the server. A
+    /// repeat (the touch goes on, the passenger has not confirmed yet) speaks only on news.
+    private func submit(_ touches: TouchLedger, repeating: Bool = false) async {
         guard let proof = await touches.proofToSend(now: Date()) else {
             Say.line("No touch in the last few seconds. Touch the devices together again.")
             return
@@ -140,12 +143,16 @@ struct DriverBeacon: Sendable {
         do {
             switch try await client.submitTouchProof(proof, rideID: rideID) {
             case .accepted(let result):
-                Say.line(result.outcome == .confirmed ? "Touch proof accepted." : "Touch proof accepted. Waiting for the passenger's.")
+                if result.outcome == .confirmed {
+                    Say.line("Touch proof accepted.")
+                } else if !repeating {
+                    Say.line("Touch proof accepted. Waiting for the passenger's.")
+                }
             case .notVerified(let message):
                 StandardError.writeLine("ridebeacon: the ride service cannot verify touch proofs yet (\(message)); the operator can confirm the ride")
             }
         } catch {
-            await touches.forgetSent()
+            await touches.stopResending()
             StandardError.writeLine("ridebeacon: touch proof not accepted: \(describe(error, server: client.server))")
         }
     }
@@ -188,16 +195,25 @@ actor TouchLedger {
 
     /// Proofs older than this are refused by the server (10 s); keep a margin for the trip.
     static let freshness: TimeInterval = 8
+    /// Under the mutual policy the server pairs the two sides' proofs within 10 s of each other;
+    /// repeating ours this often while the devices still touch keeps one inside that window
+    /// whenever the passenger confirms.
+    static let resendInterval: TimeInterval = 5
     private var current: Touch?
     private var touching = false
-    private var sent = false
+    /// Set once the user has confirmed this touch (Enter, or --auto-confirm).
+    private var confirming = false
+    private var sentAt: Date?
 
     /// Adds a touching sample; true when it starts a new touch.
     func record(identity: BeaconIdentity, slot: UInt64, level: Double, at time: Date) -> Bool {
         let isNew = !touching
         var touch = isNew ? Touch(identity: identity, slot: slot, peak: level, samples: 0, last: time) : current
             ?? Touch(identity: identity, slot: slot, peak: level, samples: 0, last: time)
-        if isNew { sent = false }
+        if isNew {
+            confirming = false
+            sentAt = nil
+        }
         touching = true
         touch.identity = identity
         touch.slot = slot
@@ -210,16 +226,23 @@ actor TouchLedger {
 
     func release() { touching = false }
 
-    /// The latest touch as a proof, once per touch, if fresh.
+    /// The latest touch as a proof, if fresh; from now on the touch counts as confirmed.
     func proofToSend(now: Date) -> TouchProof? {
-        guard let touch = current, !sent, now.timeIntervalSince(touch.last) <= Self.freshness else { return nil }
-        sent = true
+        guard let touch = current, now.timeIntervalSince(touch.last) <= Self.freshness else { return nil }
+        confirming = true
+        sentAt = now
         return TouchProof(identity: touch.identity, slot: touch.slot, peakRSSI: touch.peak,
                           samples: max(1, touch.samples), observedAt: touch.last)
     }
 
-    /// A refused proof may be tried again (another Enter) while the touch is fresh.
-    func forgetSent() { sent = false }
+    /// True when a confirmed touch still going on has not been proven for `resendInterval`.
+    func resendDue(now: Date) -> Bool {
+        guard confirming, touching, let sentAt else { return false }
+        return now.timeIntervalSince(sentAt) >= Self.resendInterval
+    }
+
+    /// A refused proof is not repeated; another Enter may try again while the touch is fresh.
+    func stopResending() { confirming = false }
 }
 
 /// Enter presses on standard input, read on a thread of their own (reading blocks).

@@ -73,8 +73,17 @@ struct DriverArriveBumbleTests {
             out.contains("Touch proof accepted") || err.contains("cannot verify touch proofs yet")
         }, "\(arrive.stdout)\n\(arrive.stderr)")
 
-        let confirmed = try CLI.run(["admin", "confirm-ride", rideID, "--database", service.database])
-        if confirmed.status != 0 { #expect(confirmed.stderr.contains("confirmed"), "already confirmed by the proofs") }
+        // The passenger confirms later than the server's 10 s pairing window after the driver's
+        // first proof: the driver kept proving the ongoing touch, so the ride confirms.
+        for _ in 0..<12 {
+            try await Task.sleep(for: .seconds(1))
+            let current = identity.slot(at: Date().timeIntervalSince1970)
+            try await peer.replaceAdvertisedBeacon(identity.identity(of: .passenger, slot: current).beacon(measuredPower: -59))
+        }
+        let slot = identity.slot(at: Date().timeIntervalSince1970)
+        let (status, result) = try await service.postPassengerProof(rideID, driver: identity.identity(of: .driver, slot: slot), slot: slot)
+        #expect(status == 200, "\(result)")
+        #expect(result["outcome"] as? String == "confirmed", "\(result); driver: \(arrive.stdout)\n\(arrive.stderr)")
         #expect(await arrive.exitStatus() == 0, "\(arrive.stderr)")
         #expect(arrive.stdout.contains("Ride confirmed."))
         heard.stop()

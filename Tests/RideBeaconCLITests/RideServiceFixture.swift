@@ -1,3 +1,4 @@
+import BeaconCore
 import AsyncHTTPClient
 import Foundation
 import Testing
@@ -69,6 +70,25 @@ final class RideServiceFixture: @unchecked Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 1 << 20)
         return (try JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    /// Posts the passenger's touch proof of `driver` (the driver's identity as observed now);
+    /// returns the HTTP status and the body.
+    func postPassengerProof(_ rideID: String, driver: BeaconIdentity, slot: UInt64) async throws -> (UInt, [String: Any]) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let proof: [String: Any] = [
+            "uuid": driver.uuid.uuidString, "major": Int(driver.major), "minor": Int(driver.minor), "slot": Int(slot),
+            "peakRssiDbm": -45.0, "samples": 20, "observedAt": formatter.string(from: Date()),
+        ]
+        var request = HTTPClientRequest(url: "\(url)/v1/rides/\(rideID)/touch-proofs")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(passengerToken)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(try JSONSerialization.data(withJSONObject: proof))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (response.status.code, (try JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:])
     }
 }
 
