@@ -1,11 +1,12 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
-// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--verbose]
+// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--verbose]
 import BeaconCore
 import Foundation
 import Guide
 
 var seeds = 100
+var otherCars = 0
 var startDistance = 25.0
 var verbose = false
 var traceSeed: UInt64?
@@ -14,6 +15,7 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--seeds": seeds = Int(arguments.popFirst() ?? "") ?? seeds
     case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
+    case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
     case "--core-cost": break
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
@@ -89,7 +91,8 @@ if CommandLine.arguments.contains("--core-cost") { coreCost(); exit(0) }
 
 var ours = Tally(), handiGo = Tally()
 for seed in 1...UInt64(seeds) {
-    let configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
+    var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
+    configuration.otherCars = otherCars
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { _, _ in }, confirm: { _, _ in .confirmed })
     var baseline = HandiGoWalk(configuration: configuration)
@@ -101,7 +104,7 @@ for seed in 1...UInt64(seeds) {
                      seed, summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, theirs.secondsToConfirm ?? -1, theirs.wrongDirectionCues))
     }
 }
-print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s")
+print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars)")
 print("ridebeacon: " + ours.line)
 print("handigo:    " + handiGo.line)
 let meanOurs = ours.wrong.reduce(0, +) / Double(seeds), meanTheirs = handiGo.wrong.reduce(0, +) / Double(seeds)

@@ -73,15 +73,21 @@ final class BluezMock: @unchecked Sendable {
     func startDaemon() async throws {
         try? FileManager.default.removeItem(atPath: "\(directory.path)/bus")
         daemonProcess = try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: "dbus-daemon.log")
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Generous: on a loaded 2-core CI machine the daemon and the Hello round trip can be slow.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var lastError = "no attempt"
         while ContinuousClock.now < deadline {
-            if let connection = try? await DBusConnection.open(address: address) {
-                control = connection
+            do {
+                control = try await DBusConnection.open(address: address)
                 return
+            } catch {
+                lastError = "\(error)"
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw BumbleControllers.PeerMissing(message: "dbus-daemon did not come up on \(address)")
+        let log = (try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8)) ?? ""
+        throw BumbleControllers.PeerMissing(message: "dbus-daemon did not come up on \(address) (last: \(lastError); "
+            + "running: \(daemonProcess?.isRunning ?? false); log: \(log.prefix(400)))")
     }
 
     /// Ends the mock, the control connection and the bus.

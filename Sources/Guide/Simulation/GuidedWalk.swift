@@ -49,6 +49,8 @@ public struct GuidedWalk {
         public var timeLimit = 300.0
         public var channel: ChannelModel.Parameters?
         public var walker = Walker.Parameters()
+        /// Other cars advertising their own rides at the same kerb (`CrowdedCurb`).
+        public var otherCars = 0
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -66,6 +68,7 @@ public struct GuidedWalk {
     private var wrongCues = 0
     private var secondsTo1m: Double?
     private var lastBand: DistanceBands.Band?
+    private var curb: CrowdedCurb
 
     public init(ride: GuideRide, configuration: Configuration) {
         self.ride = ride
@@ -74,6 +77,7 @@ public struct GuidedWalk {
                                channel: configuration.channel, walker: configuration.walker)
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity)
         driverSide = CounterpartTouch(identity: ride.identity, lookingFor: .passenger)
+        curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
     }
 
     /// Runs the walk. `onCue` sees every cue with the moment it was made; `confirm` is the
@@ -110,14 +114,18 @@ public struct GuidedWalk {
             let now = world.time
             if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
             let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
-            for reception in heard.atDriver {
+            for reception in heard.atDriver where curb.survives() {
                 driverSide.sighting(time: reception.time, unixTime: unixTime(reception.time), rssi: Double(reception.rssi),
                                     beacon: passengerBeacon.beacon(measuredPower: -59))
             }
-            for reception in heard.atPassenger {
+            var sightings = curb.heard(until: now, unixTime: unixTime)
+            for reception in heard.atPassenger where curb.survives() {
                 let beacon = ride.identity.identity(of: .driver, slot: ride.identity.slot(at: unixTime(reception.time)))
-                pending += guide.handle(.sighting(time: reception.time, unixTime: unixTime(reception.time),
-                                                  rssi: Double(reception.rssi), beacon: beacon.beacon(measuredPower: -59)))
+                sightings.append((reception.time, Double(reception.rssi), beacon.beacon(measuredPower: -59)))
+            }
+            for sighting in sightings.sorted(by: { $0.time < $1.time }) {
+                pending += guide.handle(.sighting(time: sighting.time, unixTime: unixTime(sighting.time),
+                                                  rssi: sighting.rssi, beacon: sighting.beacon))
             }
             pending += guide.handle(.tick(time: now))
             if let at = world.walker.confirmAt, now >= at {
