@@ -19,11 +19,16 @@ final class BumblePair: @unchecked Sendable {
     }
 
     let ports: [Int]
-    private let process: Process
+    private var process = Process()
 
     init() throws {
-        guard let python = Self.python else { throw Missing(description: ".venv/bin/python with bumble is missing (make test creates it)") }
         ports = [try Self.freePort(), try Self.freePort()]
+        try start()
+    }
+
+    /// Starts the controllers on `ports` (again, after `stop()`: a dongle replugged).
+    func start() throws {
+        guard let python = Self.python else { throw Missing(description: ".venv/bin/python with bumble is missing (make test creates it)") }
         process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-m", "bumble.apps.controllers"] + ports.map { "tcp-server:127.0.0.1:\($0)" }
