@@ -9,10 +9,9 @@ import Testing
 /// are told that -55 dBm is touch range for this "phone pair".
 @Suite("Guide over Bumble radios with the real server", .timeLimit(.minutes(3)))
 struct GuideOverBumbleTests {
-    @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
-    func passengerIsGuidedToTouchAndTheRideIsConfirmed() async throws {
+    /// A real server with Ana's request accepted by Ben: (server, api, passenger token, driver token, ride id).
+    static func acceptedRide() async throws -> (LiveServer, TestAPI, String, String, String) {
         let server = try await LiveServer()
-        defer { server.stop() }
         let api = TestAPI(base: server.baseURL)
         let passenger = try server.createAccount(role: "passenger", name: "Ana")
         let driver = try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
@@ -20,6 +19,13 @@ struct GuideOverBumbleTests {
                                           json: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}"#)
         let requestID = try #require(request.json["id"] as? String)
         let rideID = try #require(try await api.call(.POST, "/v1/ride-requests/\(requestID)/accept", token: driver).json["id"] as? String)
+        return (server, api, passenger, driver, rideID)
+    }
+
+    @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
+    func passengerIsGuidedToTouchAndTheRideIsConfirmed() async throws {
+        let (server, api, passenger, driver, rideID) = try await Self.acceptedRide()
+        defer { server.stop() }
 
         let bumble = try BumblePair()
         defer { bumble.stop() }
@@ -51,15 +57,8 @@ struct GuideOverBumbleTests {
     /// still confirms through both touch proofs.
     @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
     func controllersKilledDuringGuidanceAndRestarted() async throws {
-        let server = try await LiveServer()
+        let (server, api, passenger, driver, rideID) = try await Self.acceptedRide()
         defer { server.stop() }
-        let api = TestAPI(base: server.baseURL)
-        let passenger = try server.createAccount(role: "passenger", name: "Ana")
-        let driver = try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
-        let request = try await api.call(.POST, "/v1/ride-requests", token: passenger,
-                                          json: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}"#)
-        let requestID = try #require(request.json["id"] as? String)
-        let rideID = try #require(try await api.call(.POST, "/v1/ride-requests/\(requestID)/accept", token: driver).json["id"] as? String)
 
         let bumble = try BumblePair()
         defer { bumble.stop() }
