@@ -30,18 +30,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     var radio = "bluez"
     @Option(name: .customLong("audio-out"), help: ArgumentHelp("FILE.wav, - (raw PCM to standard output), auto or none.", valueName: "OUT"))
     var audioOut = "auto"
-    @Option(help: ArgumentHelp("espeak-ng voice, for example en or en-us.", valueName: "NAME"))
-    var voice: String?
-    @Option(help: ArgumentHelp("Speech rate, 80 to 450 words per minute.", valueName: "WPM"))
-    var rate: Int?
-    @Option(help: ArgumentHelp("Voice pitch, 0 to 99.", valueName: "N"))
-    var pitch: Int?
-    @Option(help: ArgumentHelp("Volume, 0 to 200 percent.", valueName: "PERCENT"))
-    var volume: Int?
-    @Option(help: ArgumentHelp("earcons, brief or full.", valueName: "LEVEL"))
-    var verbosity: String?
-    @Option(help: ArgumentHelp("Language of the spoken phrases, for example en.", valueName: "CODE"))
-    var language: String?
+    @OptionGroup var voiceOptions: VoiceOptions
     @Option(name: .customLong("identity-period"),
             help: ArgumentHelp("Identity slot period in seconds (10 to 900), used only when the ride service does not send one.",
                                valueName: "S"))
@@ -67,17 +56,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     /// The settings file with this run's flags applied, validated.
     func effectiveSettings() throws(CommandLineFailure) -> Settings {
         var settings = try loadSettings()
-        if let voice { settings.voice.voice = voice }
-        if let rate { settings.voice.rate = rate }
-        if let pitch { settings.voice.pitch = pitch }
-        if let volume { settings.voice.volume = volume }
-        if let verbosity {
-            guard let level = Verbosity(rawValue: verbosity) else {
-                throw CommandLineFailure("--verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(verbosity)\"")
-            }
-            settings.verbosity = level
-        }
-        if let language { settings.language = language }
+        try voiceOptions.apply(to: &settings) { "--" + $0 }
         if let problem = settings.validationError { throw CommandLineFailure(problem) }
         return settings
     }

@@ -30,18 +30,7 @@ struct SettingsCommand: AsyncParsableCommand {
             abstract: "Change settings; the others keep their values.",
             discussion: "Nothing is saved when any value is out of range; the error names the setting and what is allowed.")
 
-        @Option(help: ArgumentHelp("espeak-ng voice, for example en or en-us.", valueName: "NAME"))
-        var voice: String?
-        @Option(help: ArgumentHelp("Speech rate, 80 to 450 words per minute.", valueName: "WPM"))
-        var rate: Int?
-        @Option(help: ArgumentHelp("Voice pitch, 0 to 99.", valueName: "N"))
-        var pitch: Int?
-        @Option(help: ArgumentHelp("Volume, 0 to 200 percent.", valueName: "PERCENT"))
-        var volume: Int?
-        @Option(help: ArgumentHelp("earcons, brief or full.", valueName: "LEVEL"))
-        var verbosity: String?
-        @Option(help: ArgumentHelp("Language of the spoken phrases: \(PhraseLanguage.supported.joined(separator: ", ")).", valueName: "CODE"))
-        var language: String?
+        @OptionGroup var voiceOptions: VoiceOptions
         @Option(help: ArgumentHelp("Ride service URL, for example https://rides.example.org.", valueName: "URL"))
         var server: String?
         @Option(help: ArgumentHelp("API token of your account.", valueName: "TOKEN"))
@@ -51,17 +40,7 @@ struct SettingsCommand: AsyncParsableCommand {
             try reportingFailures {
                 let path = Settings.defaultPath()
                 var settings = try loadSettings()
-                if let voice { settings.voice.voice = voice }
-                if let rate { settings.voice.rate = rate }
-                if let pitch { settings.voice.pitch = pitch }
-                if let volume { settings.voice.volume = volume }
-                if let verbosity {
-                    guard let level = Verbosity(rawValue: verbosity) else {
-                        throw CommandLineFailure("verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(verbosity)\"")
-                    }
-                    settings.verbosity = level
-                }
-                if let language { settings.language = language }
+                try voiceOptions.apply(to: &settings) { $0 }
                 if let server { settings.server = server }
                 if let token { settings.token = token }
                 if let problem = settings.validationError { throw CommandLineFailure(problem) }
