@@ -1,14 +1,17 @@
 # Two commands matter: `make demo` and `make test`. Each installs what it needs when missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-# postgresql: the tests start a private server from it (scripts/test-postgres.sh); curl: README walk-through;
-# dbus + python3-dbusmock: the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5 template.
-# chromium: the dispatcher page's browser test; wrk: `make bench-server`.
-# nginx, openssl: `make deploy-check` runs deploy/nginx's TLS proxy on its own ports (the packaged nginx service is
-# not used; in a container apt does not start it).
-APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config python3-venv postgresql curl \
-	dbus python3-dbusmock chromium wrk \
-	nginx openssl
+# What building needs (the demo needs nothing more): the C libraries behind CDBus, CBluetooth and
+# CEspeakNG, SQLite for GRDB, pkg-config.
+BUILD_APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config
+# What only the tests and benchmarks use: postgresql (the tests start a private server from it,
+# scripts/test-postgres.sh); python3-venv (Bumble peers, schemathesis); curl (README walk-through);
+# dbus + python3-dbusmock (the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5
+# template); chromium (the dispatcher page's browser test); wrk (`make bench-server`); nginx, openssl
+# (`make deploy-check` runs deploy/nginx's TLS proxy on its own ports; the packaged nginx service is
+# not used: in a container apt does not start it).
+TEST_APT_PACKAGES := python3-venv postgresql curl dbus python3-dbusmock chromium wrk nginx openssl
+APT_PACKAGES := $(BUILD_APT_PACKAGES) $(TEST_APT_PACKAGES)
 # Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
 BUMBLE_VERSION := 0.0.236
 VENV := .venv
@@ -21,21 +24,21 @@ SHARED ?= ../shared
 .PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
 
-.PHONY: demo demo-ranging bench-guide test serve build release deps venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+.PHONY: demo demo-ranging bench-guide test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
 # a simulated passenger guided by the real guide over the simulated radio channel to touch and
 # "Ride confirmed"; prints the transcript and a JSON summary, writes the audio to demo.wav.
 # DEMO_ARGS="--seed 7 --start-distance 40" varies it.
 DEMO_ARGS ?=
-demo: deps release
+demo: deps-build release
 	.build/release/ridebeacon demo --audio-out demo.wav $(DEMO_ARGS)
 
 # The Foundation stage's demo: calibrate on one phone pair's recordings at known distances, then
 # range the same pair's 2.5 m -> 0.3 m step with a plot.
 DEMO_POSITIONS := fixtures/traces/herald-test12B-positions.csv
 DEMO_TRACE := fixtures/traces/herald-test12B-step-2.5m-to-0.3m.csv
-demo-ranging: deps release
+demo-ranging: deps-build release
 	@mkdir -p out
 	.build/release/ridebeacon calibrate --trace $(DEMO_POSITIONS) > out/demo-calibration.json
 	.build/release/ridebeacon range --trace $(DEMO_TRACE) --calibration out/demo-calibration.json \
@@ -65,8 +68,10 @@ serve: build
 	.build/debug/ridebeacon serve
 
 # apt packages are installed only when one is missing, so a warm machine pays nothing.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+deps: PACKAGES = $(APT_PACKAGES)
+deps-build: PACKAGES = $(BUILD_APT_PACKAGES)
+deps deps-build:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=300 install -y -qq $$missing; \

@@ -55,18 +55,31 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // C behind system-library targets (pkg-config), each seen by one small Swift file in BlueZ.
+        // C behind system-library targets (pkg-config), each seen by one small Swift module.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
-        // Radios behind one protocol: h4 (tty/TCP/unix), hci (HCI_CHANNEL_USER), bluez (D-Bus), sim.
+        // The Radio seam, C-free: the protocol and its values, `--radio` parsing, the HCI host that
+        // drives any byte transport, and the in-process simulated controller (`sim`).
+        .target(
+            name: "RadioCore",
+            dependencies: ["BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
+        // HCI byte transports: h4 over TCP/unix/tty (SwiftNIO) and the hci user channel (libbluetooth).
+        .target(
+            name: "HCITransports",
+            dependencies: [
+                "RadioCore", "CBluetooth",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The `bluez` radio: bluetoothd's D-Bus API (libdbus).
         .target(
             name: "BlueZ",
             dependencies: [
-                "BeaconCore", "CDBus", "CBluetooth",
+                "BeaconCore", "RadioCore", "CDBus",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
@@ -81,18 +94,25 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
-        // Passenger guidance and driver advertising: state machines over a Radio, the ride client
-        // and an AudioSink; the simulated channel and walker of `ridebeacon demo`.
-        .target(name: "Guide", dependencies: ["BeaconCore", "BlueZ", "GuideAudio", "RideClient"]),
+        // Both sides of a ride at the kerb: the driver's pure core and its runtime, the one
+        // identity-advertising loop, and the seams both sides are driven through (clock, radio,
+        // RideService, which RideServiceClient implements).
+        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideClient"]),
+        // The passenger's guide: a pure core over sightings, keys and ride events; its live
+        // runtime (radio, RideService, AudioSink); the simulated channel and walker of `ridebeacon demo`.
+        .target(name: "Guide", dependencies: ["BeaconCore", "RadioCore", "GuideAudio", "RideSession"]),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
                 "BeaconCore",
                 "BlueZ",
+                "HCITransports",
+                "RadioCore",
                 "Guide",
                 "GuideAudio",
                 "RideClient",
                 "RideServer",
+                "RideSession",
                 "RideStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,7 +136,7 @@ let package = Package(
         // Cue latency, espeak-ng synthesis time and virtual-time rendering (BENCHMARKS.md, "Audio cues").
         .executableTarget(name: "AudioCueBenchmark", dependencies: ["GuideAudio"], path: "Benchmarks/AudioCues"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
-        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/Guide"),
+        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",
@@ -143,7 +163,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
-        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "RadioCore", "RideSession"]),
+        .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore"]),
         .testTarget(
             name: "RideClientTests",
             dependencies: [
@@ -158,7 +179,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "BlueZ", "HCITransports", "RadioCore", "BeaconCore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
@@ -187,7 +211,8 @@ let package = Package(
             dependencies: [
                 "ridebeacon",
                 "BeaconCore",
-                "BlueZ",
+                "HCITransports",
+                "RadioCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["dispatch_page.py"]
@@ -198,7 +223,8 @@ let package = Package(
                 "ridebeacon",
                 // The driver-arrive test scans for the ride's identities over a Bumble controller.
                 "BeaconCore",
-                "BlueZ",
+                "HCITransports",
+                "RadioCore",
                 "RideServer",
                 "RideStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

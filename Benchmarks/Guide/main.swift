@@ -4,6 +4,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import RideSession
 
 var seeds = 100
 var otherCars = 0
@@ -54,10 +55,11 @@ struct Tally {
 if let seed = traceSeed {
     var walk = GuidedWalk(ride: ride, configuration: GuidedWalk.Configuration(seed: seed, startDistance: startDistance))
     print(walk.world.channelParameters)
+    let policy = MutualProofPolicy()
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
         guard cue.kind != "pulse" else { return }
         print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
-    }, confirm: { _, _ in .confirmed })
+    }, prove: { side, observation in policy.prove(side, observation) })
     print(summary)
     exit(0)
 }
@@ -94,7 +96,8 @@ for seed in 1...UInt64(seeds) {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.otherCars = otherCars
     var walk = GuidedWalk(ride: ride, configuration: configuration)
-    let summary = await walk.run(unixTime: { base + $0 }, onCue: { _, _ in }, confirm: { _, _ in .confirmed })
+    let policy = MutualProofPolicy()
+    let summary = await walk.run(unixTime: { base + $0 }, onCue: { _, _ in }, prove: { side, observation in policy.prove(side, observation) })
     var baseline = HandiGoWalk(configuration: configuration)
     let theirs = baseline.run()
     ours.add(summary)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BeaconCore
-import BlueZ
+import RadioCore
 import Foundation
 
 /// `ridebeacon advertise`: advertise one iBeacon until interrupted or --seconds pass.

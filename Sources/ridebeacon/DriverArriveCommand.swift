@@ -1,6 +1,7 @@
 import ArgumentParser
 import BeaconCore
-import BlueZ
+import RadioCore
+import RideSession
 import Foundation
 import RideClient
 #if canImport(Glibc)
@@ -73,19 +74,27 @@ struct DriverArriveCommand: AsyncParsableCommand {
             }
             Say.line("Arrived. Ride \(arrived.id) for \(arrived.passenger.name).")
             let radio = try await openRadio(selection)
-            let beacon = DriverBeacon(
-                client: client, rideID: arrived.id, radio: radio, identity: identity, calibration: touch,
-                advertisement: BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
-                                                   intervalMilliseconds: intervalMilliseconds,
-                                                   type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable),
-                autoConfirm: autoConfirm)
-            let outcome = await beacon.run()
+            let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
+                                               intervalMilliseconds: intervalMilliseconds,
+                                               type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
+            let session = DriverSession(
+                rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
+                template: template, service: client, clock: SystemClock(),
+                confirmations: autoConfirm ? AsyncStream { $0.finish() } : KeyPresses.enter(),
+                say: { Say.line($0) }, log: { StandardError.writeLine("ridebeacon: \($0)") })
+            let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
+                group.addTask { await session.run() }
+                group.addTask { await Signals.next(); return nil }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
             try? await radio.stopAdvertising()
             await radio.shutdown()
             switch outcome {
             case .confirmed: Say.line("Ride confirmed.")
             case .completed: Say.line("Ride completed.")
-            case .interrupted: throw ExitCode(130)
+            case nil: throw ExitCode(130)
             case .cancelled: throw CommandLineFailure("ride \(arrived.id) was cancelled")
             case .failed(let message): throw CommandLineFailure(message)
             }

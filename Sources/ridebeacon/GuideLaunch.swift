@@ -1,5 +1,5 @@
 import ArgumentParser
-import BlueZ
+import RadioCore
 import Foundation
 import Guide
 import GuideAudio
@@ -43,8 +43,8 @@ struct GuideLaunch {
         let guide = LiveGuide(
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
                             identity: identity),
-            initialState: ride.state, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
-            calibration: calibration, radio: radio, client: client, player: player, keys: KeyboardKeys.stream()) { Say.line($0) }
+            alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
+            calibration: calibration, radio: radio, service: client, player: player, keys: KeyboardKeys.stream()) { Say.line($0) }
         let outcome = await guide.run()
         await radio.shutdown()
         switch outcome {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BeaconCore
 import BlueZ
+import HCITransports
+import RadioCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +57,10 @@ func parseRadio(_ text: String) throws -> RadioSelection {
 /// Opens a radio, turning failures into one stderr line.
 func openRadio(_ selection: RadioSelection) async throws -> any Radio {
     do {
-        return try await RadioFactory.open(selection)
+        switch selection {
+        case .bluez(let adapter): return try await BlueZRadio.connect(adapter: adapter)
+        default: return try await HCIRadio.connect(try selection.hciTransport())
+        }
     } catch {
         StandardError.writeLine("ridebeacon: \(selection): \(error)")
         throw ExitCode(1)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BeaconCore
-import BlueZ
+import RadioCore
 import Foundation
 import Guide
 import GuideAudio

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BeaconCore
-import BlueZ
+import RadioCore
 import Foundation
 
 /// `ridebeacon scan`: print every iBeacon sighting as CSV.

@@ -1,5 +1,7 @@
 import BeaconCore
 @testable import BlueZ
+@testable import HCITransports
+@testable import RadioCore
 import Testing
 
 /// The pure halves of the bluez radio: what we tell bluetoothd and how its Device1 properties

@@ -1,5 +1,7 @@
 import BeaconCore
 @testable import BlueZ
+@testable import HCITransports
+@testable import RadioCore
 import Foundation
 import Testing
 

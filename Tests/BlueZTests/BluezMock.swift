@@ -1,4 +1,6 @@
 @testable import BlueZ
+@testable import HCITransports
+@testable import RadioCore
 import Foundation
 import Testing
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
 import BeaconCore
 @testable import BlueZ
+@testable import HCITransports
+@testable import RadioCore
 import Testing
 
 /// Our advertiser on one Bumble virtual controller, our scanner on the other, over h4:tcp.
@@ -7,8 +9,8 @@ import Testing
 struct BumbleRadioTests {
     static func radios(_ bumble: BumbleControllers, commandSet: HCICommandSet = .automatic) async throws -> (HCIRadio, HCIRadio) {
         let options = HCIRadio.Options(commandSet: commandSet)
-        let advertiser = try await HCIRadio.connect(RadioFactory.transport(for: RadioSelection(parsing: bumble.radioArgument(0))), options: options)
-        let scanner = try await HCIRadio.connect(RadioFactory.transport(for: RadioSelection(parsing: bumble.radioArgument(1))), options: options)
+        let advertiser = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport(), options: options)
+        let scanner = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(1)).hciTransport(), options: options)
         return (advertiser, scanner)
     }
 

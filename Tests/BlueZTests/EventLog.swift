@@ -1,5 +1,7 @@
 import BeaconCore
 import BlueZ
+import HCITransports
+import RadioCore
 import Foundation
 import NIOConcurrencyHelpers
 

@@ -1,4 +1,6 @@
 import BlueZ
+import HCITransports
+import RadioCore
 import Foundation
 import NIOConcurrencyHelpers
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import BeaconCore
-import BlueZ
+import HCITransports
+import RadioCore
 import Foundation
 import NIOCore
 import Testing
@@ -38,8 +39,8 @@ struct TouchChainTests {
 
         let bumble = try BumblePair()
         defer { bumble.stop() }
-        let driverRadio = try await HCIRadio.connect(RadioFactory.transport(for: RadioSelection(parsing: bumble.radioArgument(0))))
-        let passengerRadio = try await HCIRadio.connect(RadioFactory.transport(for: RadioSelection(parsing: bumble.radioArgument(1))))
+        let driverRadio = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())
+        let passengerRadio = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(1)).hciTransport())
         let identity = try RotatingIdentity(rideKey: key, period: period)
         let slot = identity.slot(at: Date().timeIntervalSince1970)
         // Each side advertises its own label's identity for the current slot (Bumble relays

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import RideSession
 import Testing
 
 /// Issue 7's crowded kerb: 200 other cars advertise their own rides at once. The guide must
@@ -26,7 +27,10 @@ import Testing
                                      onCue: { _, moment in
                                          if let estimate = moment.estimatedDistance { estimatesAtTheEnd.append((moment.trueDistance, estimate)) }
                                      },
-                                     confirm: { passenger, _ in proven.append(passenger); return .confirmed })
+                                     prove: { side, observation in
+                                         if side == .passenger { proven.append(observation) }
+                                         return .confirmed
+                                     })
         #expect(summary.confirmed, "seed \(seed): \(summary)")
         // The proof names the ride's own driver identity, never one of the crowd's.
         let identity = Self.ride.identity

@@ -2,6 +2,7 @@ import BeaconCore
 import Foundation
 import Guide
 import GuideAudio
+import RideSession
 import Testing
 
 @Suite struct SimulationTests {
@@ -10,10 +11,11 @@ import Testing
     static func walk(seed: UInt64, audio: WalkAudio? = nil, verbosity: Verbosity = .full) async -> (WalkSummary, [String]) {
         var walk = GuidedWalk(ride: ride, configuration: GuidedWalk.Configuration(seed: seed, verbosity: verbosity))
         var cues: [String] = []
+        let policy = MutualProofPolicy()
         let summary = await walk.run(unixTime: { ScriptedGuide.base + $0 },
                                      onCue: { cue, _ in cues.append(cue.description); audio?.cue(cue) },
                                      onPulse: { interval, time in audio?.pulse(interval, at: time) },
-                                     confirm: { _, driver in driver == nil ? .rejected("no driver proof") : .confirmed })
+                                     prove: { side, observation in policy.prove(side, observation) })
         audio?.finish()
         return (summary, cues)
     }

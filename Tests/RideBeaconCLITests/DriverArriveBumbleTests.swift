@@ -1,5 +1,6 @@
 import BeaconCore
-import BlueZ
+import HCITransports
+import RadioCore
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ struct DriverArriveBumbleTests {
         let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
         let bumble = try BumblePeers()
-        let peer = try await RadioFactory.open(RadioSelection(parsing: bumble.radioArgument(0)))
+        let peer = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())
         let heard = Heard(peer.scan())
         // Bumble reports every advert at -50 dBm: a -60 dBm threshold makes the passenger's beacon "touching".
         let arrive = try BackgroundCommand(["driver", "arrive", rideID, "--radio", bumble.radioArgument(1), "--identity-period", "10",

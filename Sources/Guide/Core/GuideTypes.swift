@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import GuideAudio
+import RideSession
 
 /// What the guide knows about the ride it is guiding to.
 public struct GuideRide: Sendable {
@@ -38,14 +39,6 @@ public enum GuideKey: Sendable, Equatable {
         default: return nil
         }
     }
-}
-
-/// The server's answer to the passenger's touch proof.
-public enum ProofAnswer: Sendable, Equatable {
-    case confirmed
-    case awaitingCounterpart
-    /// Rejected; the reason in words ("stale slot", "wrong identity").
-    case rejected(String)
 }
 
 /// Everything that happens to the guide. Times are seconds on one monotonic clock; `unixTime`
@@ -101,15 +94,6 @@ public struct GuideCue: Equatable, Sendable, CustomStringConvertible {
         case .speech(let utterance): "\"\(utterance.text)\""
         }
     }
-}
-
-/// What the passenger's side proves after a touch (DESIGN.md "Touch confirmation").
-public struct TouchObservation: Equatable, Sendable {
-    public var identity: BeaconIdentity
-    public var slot: UInt64
-    public var peakFilteredRSSI: Double
-    public var samples: Int
-    public var unixTime: Double
 }
 
 /// What the guide asks its runtime to do.

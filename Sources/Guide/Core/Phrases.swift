@@ -31,6 +31,21 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case serviceBack = "service_back"
     case rideCancelled = "ride_cancelled"
     case goodbye
+
+    /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
+    /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
+    /// cutting the phrase before it.
+    public var isUrgent: Bool {
+        switch self {
+        case .driverArrived, .signalLost, .touchDetected, .confirmed: true
+        default: false
+        }
+    }
+}
+
+extension Utterance {
+    /// Whether any phrase in it is urgent (`PhraseKey.isUrgent`).
+    public var isUrgent: Bool { keys.contains { $0.isUrgent } }
 }
 
 /// One thing to say: a key and the values for its placeholders.

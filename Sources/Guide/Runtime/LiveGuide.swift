@@ -1,12 +1,12 @@
 import BeaconCore
-import BlueZ
 import Foundation
 import GuideAudio
-import RideClient
+import RadioCore
+import RideSession
 
 /// The guide in real time: `GuideCore` driven by a radio's sightings, the ride's live event
 /// stream, a 20 Hz tick and the passenger's keys, its cues played by a `LiveCuePlayer`, its
-/// touch proof posted through the ride client. Meanwhile the passenger's own rotating identity
+/// touch proof posted through the `RideService`. Meanwhile the passenger's own rotating identity
 /// is advertised (the driver's side proves the touch with it).
 ///
 /// The core's clock is the player's (`LiveCuePlayer.now`), so a cue is requested on the same
@@ -15,34 +15,38 @@ import RideClient
 public struct LiveGuide: Sendable {
     public let ride: GuideRide
     public let rideID: String
-    public let initialState: RideState
+    /// The driver had already arrived when guiding began.
+    public let alreadyArrived: Bool
     public let verbosity: Verbosity
     public let phrases: PhraseTable
     public let calibration: Calibration
     public let radio: any Radio
-    public let client: RideServiceClient
+    public let service: any RideService
+    /// Wall clock for the identity slots (the guide's own timeline is the player's).
+    public let clock: any SessionClock
     public let player: LiveCuePlayer
     public let keys: AsyncStream<GuideKey>
     public let log: @Sendable (String) -> Void
     /// Scan duty cycle before the driver arrives: on, then off, s.
     public var dutyCycle = (on: 2.0, off: 3.0)
-    /// Off by default: the h4 radio lost scanning for tens of seconds when a duty-cycle window's
-    /// scan stream ended and the continuous one began (GuideOverBumbleTests failed about one
-    /// run in three with it on, never in five with it off), so until the radio restarts scans
-    /// reliably the guide scans continuously from the start.
-    public var dutyCycling = false
+    /// Scanning duty-cycled until the driver arrives. (It was off while the HCI radio could
+    /// leave scanning stopped when one window's stream ended as the next began; its
+    /// reconciliations are serialised now, `ScanRestartTests`.)
+    public var dutyCycling = true
 
-    public init(ride: GuideRide, initialState: RideState, verbosity: Verbosity, phrases: PhraseTable = .english,
-                calibration: Calibration = Calibration(model: .default), radio: any Radio, client: RideServiceClient, player: LiveCuePlayer, keys: AsyncStream<GuideKey>,
+    public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
+                calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
+                clock: any SessionClock = SystemClock(), player: LiveCuePlayer, keys: AsyncStream<GuideKey>,
                 log: @escaping @Sendable (String) -> Void) {
         self.ride = ride
         self.rideID = ride.rideID
-        self.initialState = initialState
+        self.alreadyArrived = alreadyArrived
         self.verbosity = verbosity
         self.phrases = phrases
         self.calibration = calibration
         self.radio = radio
-        self.client = client
+        self.service = service
+        self.clock = clock
         self.player = player
         self.keys = keys
         self.log = log
@@ -69,12 +73,12 @@ public struct LiveGuide: Sendable {
             },
         ]
         var actions = core.start(time: player.now)
-        if initialState == .arrived { actions += core.handle(.arrived(time: player.now)) }
+        if alreadyArrived { actions += core.handle(.arrived(time: player.now)) }
         var finished = false
-        if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(dutyCycling || mode != .dutyCycled ? mode : .continuous) }
+        if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
         if !finished {
             for await input in inputs {
-                if let mode = perform(core.handle(input), feed: feed, finished: &finished) { await scanner.set(mode) }
+                if let mode = perform(core.handle(input), feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
                 if finished { break }
             }
         }
@@ -84,6 +88,8 @@ public struct LiveGuide: Sendable {
         do { try player.stop() } catch { log("audio: \(error)") }
         return core.state
     }
+
+    private func scanMode(_ asked: ScanMode) -> ScanMode { asked == .dutyCycled && !dutyCycling ? .continuous : asked }
 
     /// Plays, posts and notes the end; returns the scan mode asked for, if any (applied in order
     /// by the caller).
@@ -96,15 +102,14 @@ public struct LiveGuide: Sendable {
                 case .earcon(let earcon): player.play(earcon)
                 case .speech(let utterance):
                     log(utterance.text)
-                    let urgent = utterance.keys.contains { [.touchDetected, .confirmed, .signalLost, .driverArrived].contains($0) }
-                    player.say(utterance.text, urgent: urgent)
+                    player.say(utterance.text, urgent: utterance.isUrgent)
                 }
             case .pulse(let interval):
                 player.setPulse(interval: interval)
             case .scan(let mode):
                 scan = mode
             case .postProof(let observation):
-                Task { feed.yield(.proofAnswered(time: player.now, await post(observation))) }
+                Task { feed.yield(.proofAnswered(time: player.now, await service.submitProof(observation, rideID: rideID))) }
             case .finished:
                 finished = true
             }
@@ -112,60 +117,30 @@ public struct LiveGuide: Sendable {
         return scan
     }
 
-    private func post(_ observation: TouchObservation) async -> ProofAnswer {
-        let proof = TouchProof(identity: observation.identity, slot: observation.slot, peakRSSI: observation.peakFilteredRSSI,
-                               samples: observation.samples, observedAt: Date(timeIntervalSince1970: observation.unixTime))
-        do {
-            switch try await client.submitTouchProof(proof, rideID: rideID) {
-            case .accepted(let result): return result.outcome == .confirmed ? .confirmed : .awaitingCounterpart
-            case .notVerified(let message): return .rejected(message)
-            }
-        } catch {
-            if case .rejected(let problem) = error { return .rejected(problem.message) }
-            return .rejected(error.description)
-        }
-    }
-
     /// Ride events: arrival, confirmation (perhaps by the driver's proof, last), cancellation;
     /// a broken stream is the service being unreachable until it reconnects.
     private func followRide(_ feed: AsyncStream<GuideInput>.Continuation) async {
-        do {
-            for try await update in client.rideEvents(rideID) {
-                switch update {
-                case .connected: feed.yield(.service(time: player.now, reachable: true))
-                case .interrupted: feed.yield(.service(time: player.now, reachable: false))
-                case .event(let event):
-                    switch event.state {
-                    case .arrived: feed.yield(.arrived(time: player.now))
-                    case .confirmed: feed.yield(.rideConfirmed(time: player.now))
-                    case .cancelled: feed.yield(.rideCancelled(time: player.now))
-                    case .requested, .accepted, .completed: break
-                    }
-                }
+        for await update in service.rideUpdates(rideID) {
+            switch update {
+            case .reachable(let reachable): feed.yield(.service(time: player.now, reachable: reachable))
+            case .arrived: feed.yield(.arrived(time: player.now))
+            case .confirmed: feed.yield(.rideConfirmed(time: player.now))
+            case .cancelled: feed.yield(.rideCancelled(time: player.now))
+            case .completed: break
+            case .failed(let reason):
+                log("ride events: \(reason)")
+                feed.yield(.service(time: player.now, reachable: false))
             }
-        } catch {
-            log("ride events: \(error)")
-            feed.yield(.service(time: player.now, reachable: false))
         }
     }
 
     /// The passenger's own beacon, re-registered at every slot boundary.
     private func advertisePassengerIdentity() async {
-        func frame(_ slot: UInt64) -> IBeacon { ride.identity.identity(of: .passenger, slot: slot).beacon(measuredPower: -59) }
-        var slot = ride.identity.slot(at: Date().timeIntervalSince1970)
-        do {
-            try await radio.startAdvertising(BeaconAdvertisement(beacon: frame(slot), intervalMilliseconds: 100, type: .connectable))
-        } catch {
-            log("radio: cannot advertise the passenger's beacon: \(error)")
-            return
-        }
-        while !Task.isCancelled {
-            let wait = Double(slot + 1) * Double(ride.identity.period) - Date().timeIntervalSince1970
-            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) }
-            if Task.isCancelled { return }
-            slot = max(slot + 1, ride.identity.slot(at: Date().timeIntervalSince1970))
-            try? await radio.replaceAdvertisedBeacon(frame(slot))
-        }
+        let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -59),
+                                           intervalMilliseconds: 100, type: .connectable)
+        let advertiser = IdentityAdvertiser(radio: radio, identity: ride.identity, side: .passenger, template: template,
+                                            clock: clock, log: log)
+        if let failure = await advertiser.run() { log("radio: the passenger's beacon: \(failure)") }
     }
 }
 

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import GuideAudio
+import RideSession
 
 /// The outcome of one simulated walk, in the shape `ridebeacon demo --json` prints.
 public struct WalkSummary: Codable, Equatable, Sendable {
@@ -40,7 +41,8 @@ public struct WalkMoment: Sendable, Equatable {
 /// A simulated passenger guided by `GuideCore` from the driver's arrival to confirmation, over
 /// the simulated channel, in virtual time (a minute's walk takes a few milliseconds).
 /// The driver's beacon carries the ride's rotating identity for the slot at `unixTime(t)`, and
-/// the passenger's beacon its own, heard by the driver's `CounterpartTouch`.
+/// the passenger's beacon its own, heard by the product's own driver side (`DriverCore`, as
+/// `ridebeacon driver arrive --auto-confirm` runs it).
 public struct GuidedWalk {
     public struct Configuration: Sendable {
         public var seed: UInt64
@@ -63,7 +65,7 @@ public struct GuidedWalk {
     public let configuration: Configuration
     public private(set) var world: SimulatedWorld
     public private(set) var guide: GuideCore
-    private var driverSide: CounterpartTouch
+    public private(set) var driver: DriverCore
     private var cueCounts: [String: Int] = [:]
     private var wrongCues = 0
     private var secondsTo1m: Double?
@@ -76,17 +78,18 @@ public struct GuidedWalk {
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, walker: configuration.walker)
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity)
-        driverSide = CounterpartTouch(identity: ride.identity, lookingFor: .passenger)
+        driver = DriverCore(identity: ride.identity, autoConfirm: true)
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
     }
 
-    /// Runs the walk. `onCue` sees every cue with the moment it was made; `confirm` is the
-    /// Enter press: it gets the passenger's and the driver's touch observations, posts them (or
-    /// not) and answers as the server would. Returns the summary.
+    /// Runs the walk. `onCue` sees every cue with the moment it was made; `prove` posts one
+    /// side's touch proof (the passenger's after Enter, the driver's as its core decides) and
+    /// answers as the ride service would. Returns the summary.
     public mutating func run(unixTime: (Double) -> Double,
                              onCue: (GuideCue, WalkMoment) -> Void,
                              onPulse: (Double?, Double) -> Void = { _, _ in },
-                             confirm: (TouchObservation, TouchObservation?) async -> ProofAnswer) async -> WalkSummary {
+                             onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
+                             prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
         var confirmedAt: Double?
         // The walk begins at the arrival: what the guide said while waiting is not part of it.
         var pending = guide.start(time: 0).filter { if case .cue = $0 { false } else { true } } + guide.handle(.arrived(time: 0))
@@ -96,9 +99,10 @@ public struct GuidedWalk {
                 switch action {
                 case .cue(let cue): note(cue, onCue)
                 case .postProof(let observation):
-                    let answer = await confirm(observation, driverSide.observation)
+                    let answer = await prove(.passenger, observation)
                     world.walkerConfirmed()
                     pending += guide.handle(.proofAnswered(time: world.time, answer))
+                    if answer == .confirmed { _ = driver.handle(.ride(.confirmed)) }
                 case .pulse(let interval):
                     onPulse(interval, world.time)
                     if interval != nil { world.hear(.signal) }
@@ -115,8 +119,9 @@ public struct GuidedWalk {
             if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
             let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
             for reception in heard.atDriver where curb.survives() {
-                driverSide.sighting(time: reception.time, unixTime: unixTime(reception.time), rssi: Double(reception.rssi),
-                                    beacon: passengerBeacon.beacon(measuredPower: -59))
+                let actions = driver.handle(.sighting(time: reception.time, unixTime: unixTime(reception.time),
+                                                      rssi: Double(reception.rssi), beacon: passengerBeacon.beacon(measuredPower: -59)))
+                pending += await driverActs(actions, at: reception.time, onDriver: onDriver, prove: prove)
             }
             var sightings = curb.heard(until: now, unixTime: unixTime)
             for reception in heard.atPassenger where curb.survives() {
@@ -138,6 +143,26 @@ public struct GuidedWalk {
                            straightLineSeconds: Self.rounded(SimulatedWorld.straightLineSeconds(
                                startDistance: configuration.startDistance, walker: configuration.walker)),
                            cues: cueCounts, wrongDirectionCues: wrongCues, seed: configuration.seed)
+    }
+
+    /// Carries out the driver core's actions; a proof that confirms the ride reaches the guide
+    /// as the ride's event stream would bring it.
+    private mutating func driverActs(_ actions: [DriverCore.Action], at time: Double, onDriver: (DriverCore.Action, Double) -> Void,
+                                     prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
+        var guideActions: [GuideAction] = []
+        var queue = actions
+        while !queue.isEmpty {
+            let action = queue.removeFirst()
+            onDriver(action, time)
+            guard case .postProof(let observation, let repeating) = action else { continue }
+            let answer = await prove(.driver, observation)
+            queue += driver.handle(.proofAnswered(answer, repeating: repeating))
+            if answer == .confirmed {
+                queue += driver.handle(.ride(.confirmed))
+                guideActions += guide.handle(.rideConfirmed(time: time))
+            }
+        }
+        return guideActions
     }
 
     static func rounded(_ seconds: Double) -> Double { (seconds * 100).rounded() / 100 }

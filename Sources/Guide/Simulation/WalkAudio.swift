@@ -23,8 +23,7 @@ public final class WalkAudio {
         switch cue.sound {
         case .earcon(let earcon): scheduler.play(earcon, at: cue.time)
         case .speech(let utterance):
-            let urgent = utterance.keys.contains { [.touchDetected, .confirmed, .signalLost].contains($0) }
-            scheduler.say(utterance.text, at: cue.time, urgent: urgent)
+            scheduler.say(utterance.text, at: cue.time, urgent: utterance.isUrgent)
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Guide
 import GuideAudio
 import RideClient
+import RideSession
 
 /// One demo ride from request to confirmation: accounts, request → accept → arrive over the
 /// API, the passenger's live event stream announcing the arrival, the guided walk, both touch
@@ -59,44 +60,30 @@ struct DemoSession {
                 audio.cue(cue)
             },
             onPulse: { interval, time in audio.pulse(interval, at: time) },
-            confirm: { passengerSeen, driverSeen in
-                await confirm(rideID: ride.id, passenger: passenger, driver: driver, passengerSeen, driverSeen, at: audio.lastTime)
+            onDriver: { action, time in
+                if case .say(let phrase) = action { transcript.at(time, "driver: " + phrase.rawValue) }
+            },
+            prove: { side, seen in
+                await prove(side, seen, rideID: ride.id, client: side == .passenger ? passenger : driver, at: audio.lastTime)
             })
         audio.finish()
         if let line = audio.failure { transcript.note("audio: \(line)") }
         return summary
     }
 
-    /// Posts the passenger's proof then the driver's (mutual policy). A server that cannot
-    /// verify proofs yet (501) gets the operator override instead, and the transcript says so.
-    private func confirm(rideID: String, passenger: RideServiceClient, driver: RideServiceClient,
-                         _ passengerSeen: TouchObservation, _ driverSeen: TouchObservation?, at time: Double) async -> ProofAnswer {
+    /// Posts one side's proof to the real server (its mutual policy decides) and notes the answer.
+    private func prove(_ side: BeaconSide, _ seen: TouchObservation, rideID: String, client: RideServiceClient,
+                       at time: Double) async -> ProofAnswer {
         do {
-            let outcome = try await passenger.submitTouchProof(Self.proof(passengerSeen), rideID: rideID)
-            transcript.at(time, "passenger: touch proof posted: \(Self.describe(outcome))")
-            if case .accepted(let result) = outcome, result.outcome == .confirmed { return .confirmed }
-            guard let driverSeen else {
-                transcript.at(time, "driver: did not see the passenger's beacon at touch range; no driver proof")
-                return .rejected("your driver's phone did not see the touch")
+            let outcome = try await client.submitTouchProof(Self.proof(seen), rideID: rideID)
+            transcript.at(time, "\(side.rawValue): touch proof posted: \(Self.describe(outcome))")
+            switch outcome {
+            case .accepted(let result): return result.outcome == .confirmed ? .confirmed : .awaitingCounterpart
+            case .notVerified(let message): return .rejected(message)
             }
-            let second = try await driver.submitTouchProof(Self.proof(driverSeen), rideID: rideID)
-            transcript.at(time, "driver: touch proof posted: \(Self.describe(second))")
-            switch (outcome, second) {
-            case (_, .accepted(let result)) where result.outcome == .confirmed:
-                return .confirmed
-            case (.notVerified, _), (_, .notVerified):
-                try await server.confirmByOperator(rideID: rideID)
-                transcript.at(time, "server: this build answers 501 to touch proofs; ride confirmed by the operator override (admin confirm-ride)")
-                return .confirmed
-            default:
-                return .awaitingCounterpart
-            }
-        } catch let error as RideClientError {
-            transcript.at(time, "touch proof failed: \(error.description)")
-            return .rejected(error.description)
         } catch {
-            transcript.at(time, "confirmation failed: \(error)")
-            return .rejected("\(error)")
+            transcript.at(time, "\(side.rawValue): touch proof failed: \(error.description)")
+            return .rejected(error.description)
         }
     }
 

@@ -17,8 +17,9 @@ public actor HCIRadio: Radio {
         }
     }
 
-    /// One connected controller and what has been applied to it.
-    final class Session {
+    /// One connected controller and what has been applied to it. Only read and written on the
+    /// radio's actor (the closures that carry it into `serialised` run there).
+    final class Session: @unchecked Sendable {
         let host: HCIHost
         let link: HCILink
         let capabilities: ControllerCapabilities
@@ -42,6 +43,10 @@ public actor HCIRadio: Radio {
     private var session: Session?
     private var supervisor: Task<Void, Never>?
     private var isShutdown = false
+    /// The last reconciliation queued. Actor methods interleave at every `await`, so two
+    /// reconciliations running at once would each act on a state the other is changing (a scan
+    /// stopped for an old stream after a new one found it still on); each waits for this one.
+    private var tail: Task<Void, any Error>?
     /// Sessions opened, the first included.
     public private(set) var connectionCount = 0
 
@@ -78,7 +83,7 @@ public actor HCIRadio: Radio {
             let session = Session(host: host, link: link, capabilities: capabilities, reader: reader)
             connectionCount += 1
             self.session = session
-            try await reconcile(session)
+            try await serialised { try await $0.reconcile(session) }
             return session
         } catch {
             await link.close()
@@ -143,9 +148,24 @@ public actor HCIRadio: Radio {
         }
     }
 
+    /// Runs `body` after every reconciliation queued before it has finished.
+    private func serialised(_ body: @escaping @Sendable (isolated HCIRadio) async throws -> Void) async throws {
+        let previous = tail
+        let next = Task {
+            _ = await previous?.result
+            try await body(self)
+        }
+        tail = next
+        try await next.value
+    }
+
     /// Applies the wanted state now if connected. A controller that refuses a command is an
     /// error for the caller; a lost connection is not (the next session applies it).
     private func apply() async throws {
+        try await serialised { try await $0.applyNow() }
+    }
+
+    private func applyNow() async throws {
         guard let session else { return }
         do {
             try await reconcile(session)
@@ -191,7 +211,7 @@ public actor HCIRadio: Radio {
         isShutdown = true
         advertisement = nil
         if let session {
-            try? await reconcile(session)
+            try? await serialised { try await $0.reconcile(session) }
             await session.link.close()
         }
         supervisor?.cancel()

@@ -51,6 +51,10 @@ public enum H4Endpoint: Equatable, Sendable, CustomStringConvertible {
     case unix(path: String)
     case tty(path: String, baudRate: Int)
 
+    /// The rates a tty transport can set (termios B* constants).
+    public static let supportedBaudRates: [Int] = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600,
+                                                   1_000_000, 2_000_000, 3_000_000]
+
     init(parsing rest: String, whole: String) throws(RadioError) {
         let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let value = parts.count > 1 ? parts[1] : ""
@@ -70,7 +74,7 @@ public enum H4Endpoint: Equatable, Sendable, CustomStringConvertible {
         case "tty":
             guard value.hasPrefix("/") else { throw RadioError("--radio \(whole): expected h4:tty:/dev/DEVICE[:BAUD]") }
             if let colon = value.lastIndex(of: ":"), let baud = Int(value[value.index(after: colon)...]) {
-                guard TTY.supportedBaudRates.contains(baud) else {
+                guard Self.supportedBaudRates.contains(baud) else {
                     throw RadioError("--radio \(whole): unsupported baud rate \(baud)")
                 }
                 self = .tty(path: String(value[..<colon]), baudRate: baud)

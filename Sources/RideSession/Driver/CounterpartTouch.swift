@@ -1,7 +1,7 @@
 import BeaconCore
 
-/// The driver's side of the touch: recognises this ride's passenger beacon, ranges it and holds
-/// the observation a driver's proof is made of while the two devices touch.
+/// One side's view of the touch: recognises the other side's beacon for this ride, ranges it
+/// and holds the observation a touch proof is made of while the two devices touch.
 public struct CounterpartTouch: Sendable {
     private var matcher: IdentityMatcher
     private var ranger: Ranger
@@ -14,10 +14,11 @@ public struct CounterpartTouch: Sendable {
         ranger = Ranger(calibration: calibration)
     }
 
-    /// Feeds one advertisement; returns whether the devices touch now.
+    /// Feeds one advertisement: whether the devices touch now, or nil when it is not the
+    /// counterpart's beacon (another car's, an old slot's), which changes nothing.
     @discardableResult
-    public mutating func sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon) -> Bool {
-        guard let slot = matcher.match(beacon, at: unixTime) else { return false }
+    public mutating func sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon) -> Bool? {
+        guard let slot = matcher.match(beacon, at: unixTime) else { return nil }
         let estimate = ranger.update(time: time, rssi: rssi)
         guard estimate.touch else {
             peak = -.infinity

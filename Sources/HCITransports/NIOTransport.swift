@@ -1,3 +1,4 @@
+import RadioCore
 import NIOCore
 import NIOPosix
 

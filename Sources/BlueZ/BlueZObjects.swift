@@ -1,4 +1,5 @@
 import BeaconCore
+import RadioCore
 import NIOConcurrencyHelpers
 
 /// Names in BlueZ's D-Bus API (doc/org.bluez.Adapter.rst, org.bluez.Device.rst,

@@ -1,4 +1,5 @@
 import BeaconCore
+import RadioCore
 import NIOConcurrencyHelpers
 
 /// A `Radio` through bluetoothd's D-Bus API: advertising with LEAdvertisingManager1, scanning with

@@ -2,18 +2,20 @@ import NIOConcurrencyHelpers
 
 /// The open scan streams of one radio. Sightings are yielded from whichever thread decoded
 /// them, without hopping through the radio's actor.
-final class Subscribers: Sendable {
-    typealias Continuation = AsyncThrowingStream<RadioEvent, any Error>.Continuation
+package final class Subscribers: Sendable {
+    package typealias Continuation = AsyncThrowingStream<RadioEvent, any Error>.Continuation
     private struct State {
         var streams: [Int: Continuation] = [:]
         var nextID = 0
         var dropped = 0
     }
     private let state = NIOLockedValueBox(State())
-    /// Events each stream holds for a slow consumer before dropping the oldest.
-    static let bufferSize = 16_384
 
-    func make(onLast: @escaping @Sendable () -> Void) -> AsyncThrowingStream<RadioEvent, any Error> {
+    package init() {}
+    /// Events each stream holds for a slow consumer before dropping the oldest.
+    package static let bufferSize = 16_384
+
+    package func make(onLast: @escaping @Sendable () -> Void) -> AsyncThrowingStream<RadioEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: RadioEvent.self,
                                                                     bufferingPolicy: .bufferingNewest(Self.bufferSize))
         let id = state.withLockedValue { state in
@@ -32,12 +34,12 @@ final class Subscribers: Sendable {
         return stream
     }
 
-    var isEmpty: Bool { state.withLockedValue { $0.streams.isEmpty } }
+    package var isEmpty: Bool { state.withLockedValue { $0.streams.isEmpty } }
 
     /// Events dropped because a consumer fell `bufferSize` events behind.
-    var droppedCount: Int { state.withLockedValue { $0.dropped } }
+    package var droppedCount: Int { state.withLockedValue { $0.dropped } }
 
-    func yield(_ event: RadioEvent) {
+    package func yield(_ event: RadioEvent) {
         state.withLockedValue { state in
             for continuation in state.streams.values {
                 if case .dropped = continuation.yield(event) { state.dropped += 1 }
@@ -45,7 +47,7 @@ final class Subscribers: Sendable {
         }
     }
 
-    func finishAll() {
+    package func finishAll() {
         let streams = state.withLockedValue { state in
             defer { state.streams.removeAll() }
             return Array(state.streams.values)

@@ -1,3 +1,4 @@
+import RadioCore
 import CBluetooth
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import RadioCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,8 +7,6 @@ import Musl
 
 /// Opens a UART (USB CDC-ACM dongle, HCI UART) raw, 8N1, with RTS/CTS flow control, at a baud rate.
 enum TTY {
-    static let supportedBaudRates: [Int] = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600, 1_000_000, 2_000_000, 3_000_000]
-
     static func speed(_ baud: Int) -> speed_t? {
         switch baud {
         case 9600: speed_t(B9600)

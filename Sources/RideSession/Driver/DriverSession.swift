@@ -1,0 +1,94 @@
+import BeaconCore
+import RadioCore
+
+/// `DriverCore` in real time: the ride's identity advertised on a radio, the passenger's beacon
+/// heard on the same radio, the ride followed through a `RideService`, Enter presses from
+/// `confirmations`, and what the core says passed to `say` (spoken) and `log` (operator lines).
+public struct DriverSession: Sendable {
+    public let rideID: String
+    public let radio: any Radio
+    public let service: any RideService
+    public let clock: any SessionClock
+    public let advertiser: IdentityAdvertiser
+    public let confirmations: AsyncStream<Void>
+    public let say: @Sendable (String) -> Void
+    public let log: @Sendable (String) -> Void
+    private let core: DriverCore
+
+    /// `template` gives the advertising interval, PDU type and measured power.
+    public init(rideID: String, identity: RotatingIdentity, calibration: Calibration, autoConfirm: Bool,
+                radio: any Radio, template: BeaconAdvertisement, service: any RideService, clock: any SessionClock,
+                confirmations: AsyncStream<Void>, say: @escaping @Sendable (String) -> Void,
+                log: @escaping @Sendable (String) -> Void) {
+        self.rideID = rideID
+        self.radio = radio
+        self.service = service
+        self.clock = clock
+        self.confirmations = confirmations
+        self.say = say
+        self.log = log
+        var advertiser = IdentityAdvertiser(radio: radio, identity: identity, side: .driver, template: template,
+                                            clock: clock, log: log)
+        advertiser.onSlot = { slot, _ in
+            let id = identity.identity(of: .driver, slot: slot)
+            log("advertising driver identity \(id.uuid.uuidString) major \(id.major) minor \(id.minor) "
+                + "slot \(slot) period \(identity.period) s every \(template.intervalMilliseconds) ms")
+        }
+        self.advertiser = advertiser
+        core = DriverCore(identity: identity, calibration: calibration, autoConfirm: autoConfirm)
+    }
+
+    /// Runs until the ride is confirmed, completed or cancelled, the radio cannot advertise,
+    /// or the caller's task is cancelled (nil).
+    public func run() async -> DriverCore.Outcome? {
+        let (inputs, feed) = AsyncStream<DriverCore.Input>.makeStream()
+        let (advertiser, radio, clock, service, rideID, log) = (advertiser, radio, clock, service, rideID, log)
+        let confirmations = confirmations
+        let tasks: [Task<Void, Never>] = [
+            Task {
+                if let failure = await advertiser.run() { feed.yield(.ride(.failed(failure))) }
+            },
+            Task {
+                do {
+                    for try await event in radio.scan() {
+                        switch event {
+                        case .lost(let loss): log("radio lost: \(loss); reconnecting")
+                        case .restored: log("radio restored")
+                        case .sighting(let sighting):
+                            guard let beacon = sighting.beacon, let rssi = sighting.rssi else { continue }
+                            feed.yield(.sighting(time: clock.now, unixTime: Double(sighting.unixMicroseconds) / 1e6,
+                                                 rssi: Double(rssi), beacon: beacon))
+                        }
+                    }
+                } catch {
+                    feed.yield(.ride(.failed("radio: \(error)")))
+                }
+            },
+            Task {
+                for await update in service.rideUpdates(rideID) { feed.yield(.ride(update)) }
+            },
+            Task {
+                for await _ in confirmations { feed.yield(.confirm(time: clock.now)) }
+            },
+        ]
+        defer { tasks.forEach { $0.cancel() } }
+        var core = core
+        return await withTaskCancellationHandler {
+            for await input in inputs {
+                for action in core.handle(input) {
+                    switch action {
+                    case .say(let phrase): say(phrase.rawValue)
+                    case .log(let line): log(line)
+                    case .postProof(let observation, let repeating):
+                        Task { feed.yield(.proofAnswered(await service.submitProof(observation, rideID: rideID), repeating: repeating)) }
+                    case .finished(let outcome):
+                        return outcome
+                    }
+                }
+            }
+            return nil
+        } onCancel: {
+            feed.finish()
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import RideClient
+
+/// The ride service as both sides of a ride use it at the kerb: the seam between the session
+/// cores' runtimes and the HTTP client (an in-process service in tests and the simulator).
+public protocol RideService: Sendable {
+    /// Posts this side's touch proof for the ride.
+    func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer
+    /// The ride's state changes, reconnecting after breaks, until the consumer stops.
+    func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate>
+}
+
+extension RideServiceClient: RideService {
+    public func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer {
+        let proof = TouchProof(identity: observation.identity, slot: observation.slot, peakRSSI: observation.peakFilteredRSSI,
+                               samples: observation.samples, observedAt: Date(timeIntervalSince1970: observation.unixTime))
+        do {
+            switch try await submitTouchProof(proof, rideID: rideID) {
+            case .accepted(let result): return result.outcome == .confirmed ? .confirmed : .awaitingCounterpart
+            case .notVerified(let message):
+                return .rejected("the ride service cannot verify touch proofs yet (\(message)); the operator can confirm the ride")
+            }
+        } catch {
+            if case .rejected(let problem) = error { return .rejected(problem.message) }
+            return .rejected(error.description)
+        }
+    }
+
+    public func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> {
+        let events = rideEvents(rideID)
+        return AsyncStream { continuation in
+            let task = Task {
+                do {
+                    for try await update in events {
+                        switch update {
+                        case .connected: continuation.yield(.reachable(true))
+                        case .interrupted: continuation.yield(.reachable(false))
+                        case .event(let event):
+                            switch event.state {
+                            case .arrived: continuation.yield(.arrived)
+                            case .confirmed: continuation.yield(.confirmed)
+                            case .completed: continuation.yield(.completed)
+                            case .cancelled: continuation.yield(.cancelled)
+                            case .requested, .accepted: break
+                            }
+                        }
+                    }
+                } catch let error as RideClientError {
+                    continuation.yield(.failed(error.description))
+                } catch {
+                    continuation.yield(.failed(String(describing: error)))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
