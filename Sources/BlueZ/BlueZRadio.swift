@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// or the bus connection dropping reports `.lost`; the radio then retries with backoff — and at
 /// once when org.bluez or the adapter reappears — re-registering the advertisement and restarting
 /// discovery, and reports `.restored`.
-public actor BlueZRadio: Radio {
+public actor BlueZRadio: ReconcilingRadio {
     public struct Options: Sendable {
         /// Discovery filter RSSI floor (dBm). Its presence is what turns off bluetoothd's 8 dB rule.
         public var rssiFloor: Int16
@@ -36,18 +36,15 @@ public actor BlueZRadio: Radio {
     public nonisolated let adapter: String
     nonisolated let adapterPath: String
     let options: Options
-    private let subscribers = Subscribers()
-    private let watchers = Subscribers()
+    public nonisolated let demand = RadioDemand()
     /// What our exported object answers; read on the bus thread.
     private let published = NIOLockedValueBox<BeaconAdvertisement?>(nil)
     private let devices: BlueZDevices
     private var bus: DBusConnection?
-    private var advertisement: BeaconAdvertisement?
     /// The advertisement bluetoothd holds for us (nil after a loss or a Release).
     private var registered: BeaconAdvertisement?
     private var discovering = false
     private var healthy = false
-    private var isShutdown = false
     private var recovery: Task<Void, Never>?
     private var wakeUp: CheckedContinuation<Void, Never>?
     /// Serialises reconciliations: each waits for the previous one (actor methods interleave at awaits).
@@ -88,60 +85,23 @@ public actor BlueZRadio: Radio {
     /// Our unique name on the bus, for diagnostics and tests.
     public var busName: String? { bus?.uniqueName }
 
-    /// Scan events dropped because a consumer fell behind.
-    public nonisolated var droppedEvents: Int { subscribers.droppedCount }
-
-    // MARK: Radio
-
-    public func startAdvertising(_ advertisement: BeaconAdvertisement) async throws {
-        guard !isShutdown else { throw RadioError("radio is shut down") }
-        self.advertisement = advertisement
-        try await apply()
-    }
-
-    public func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws {
-        guard var advertisement else { throw RadioError("not advertising") }
-        advertisement.beacon = beacon
-        self.advertisement = advertisement
-        try await apply()
-    }
-
-    public func stopAdvertising() async throws {
-        advertisement = nil
-        try await apply()
-    }
-
-    public nonisolated func scan() -> AsyncThrowingStream<RadioEvent, any Error> {
-        let stream = subscribers.make { [weak self] in
-            Task { try? await self?.apply() }
-        }
-        Task { try? await self.apply() }
-        return stream
-    }
-
-    public nonisolated func connectionEvents() -> AsyncThrowingStream<RadioEvent, any Error> {
-        watchers.make {}
-    }
-
     public func shutdown() async {
-        guard !isShutdown else { return }
-        isShutdown = true
-        advertisement = nil
+        guard demand.shutDown() else { return }
         if healthy { try? await apply() }
         recovery?.cancel()
         wake()
         await recovery?.value
         await bus?.close()
         bus = nil
-        subscribers.finishAll()
-        watchers.finishAll()
+        demand.subscribers.finishAll()
+        demand.watchers.finishAll()
     }
 
     // MARK: bringing bluetoothd to the wanted state
 
     /// Applies the wanted state if bluetoothd is there. bluetoothd refusing is the caller's error;
     /// bluetoothd being gone is a loss, which the recovery re-applies.
-    private func apply() async throws {
+    public func apply() async throws {
         let previous = tail
         let task = Task {
             _ = await previous?.result
@@ -164,7 +124,7 @@ public actor BlueZRadio: Radio {
     }
 
     private func reconcile(_ bus: DBusConnection) async throws {
-        let wantDiscovery = !subscribers.isEmpty && !isShutdown
+        let wantDiscovery = demand.wantsScanning
         if wantDiscovery, !discovering {
             _ = try await call(bus, adapterPath, BlueZName.adapter, "SetDiscoveryFilter",
                                [.properties(BlueZRequest.discoveryFilter(rssiFloor: options.rssiFloor))])
@@ -175,7 +135,8 @@ public actor BlueZRadio: Radio {
             _ = try? await call(bus, adapterPath, BlueZName.adapter, "StopDiscovery")
         }
         // Properties are read once at registration, so any change is unregister + register.
-        if advertisement != registered {
+        let wanted = demand.advertisement
+        if wanted != registered {
             if registered != nil {
                 registered = nil
                 do {
@@ -183,7 +144,7 @@ public actor BlueZRadio: Radio {
                                        [.objectPath(Self.advertisementPath)])
                 } catch let error as DBusError where error.name == "org.bluez.Error.DoesNotExist" {}
             }
-            if let wanted = advertisement {
+            if let wanted {
                 published.withLockedValue { $0 = wanted }
                 _ = try await call(bus, adapterPath, BlueZName.advertisingManager, "RegisterAdvertisement",
                                    [.objectPath(Self.advertisementPath), .properties([])])
@@ -263,20 +224,18 @@ public actor BlueZRadio: Radio {
     }
 
     private nonisolated func deliver(_ sighting: RadioSighting?) {
-        if let sighting { subscribers.yield(.sighting(sighting)) }
+        if let sighting { demand.subscribers.yield(.sighting(sighting)) }
     }
 
     // MARK: loss and recovery
 
     private func lost(_ reason: String) {
-        guard healthy, !isShutdown else { return }
+        guard healthy, !demand.isShutdown else { return }
         healthy = false
         registered = nil
         discovering = false
         devices.removeAll()
-        let event = RadioEvent.lost(RadioLoss(reason: "bluez:\(adapter): \(reason)"))
-        subscribers.yield(event)
-        watchers.yield(event)
+        demand.broadcast(.lost(RadioLoss(reason: "bluez:\(adapter): \(reason)")))
         if recovery == nil { recovery = Task { await self.recover() } }
     }
 
@@ -297,12 +256,11 @@ public actor BlueZRadio: Radio {
 
     private func recover() async {
         var delay = options.initialBackoff
-        while !isShutdown, !Task.isCancelled {
+        while !demand.isShutdown, !Task.isCancelled {
             if await restore() {
                 restorations += 1
                 recovery = nil
-                subscribers.yield(.restored)
-                watchers.yield(.restored)
+                demand.broadcast(.restored)
                 // Anything asked for while the last attempt was under way (a loss now starts a new recovery).
                 try? await apply()
                 return
@@ -322,7 +280,7 @@ public actor BlueZRadio: Radio {
                 try await openBus()
             }
             try await checkAdapter()
-            guard !isShutdown, let bus else { return false }
+            guard !demand.isShutdown, let bus else { return false }
             // Not through apply(): while unhealthy every apply() is a no-op, so nothing interleaves.
             try await reconcile(bus)
             healthy = true

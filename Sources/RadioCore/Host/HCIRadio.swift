@@ -3,7 +3,7 @@ import BeaconCore
 /// A `Radio` over any HCI byte transport (h4 over TCP/unix/tty, the hci user channel, the
 /// simulator): keeps one controller session alive, reconnecting with backoff after a loss and
 /// bringing the new controller to the wanted state (advertisement, scanning).
-public actor HCIRadio: Radio {
+public actor HCIRadio: ReconcilingRadio {
     public struct Options: Sendable {
         public var commandSet: HCICommandSet
         public var initialBackoff: Duration
@@ -37,12 +37,9 @@ public actor HCIRadio: Radio {
 
     public nonisolated let transport: any HCITransport
     let options: Options
-    private let subscribers = Subscribers()
-    private let watchers = Subscribers()
-    private var advertisement: BeaconAdvertisement?
+    public nonisolated let demand = RadioDemand()
     private var session: Session?
     private var supervisor: Task<Void, Never>?
-    private var isShutdown = false
     /// The last reconciliation queued. Actor methods interleave at every `await`, so two
     /// reconciliations running at once would each act on a state the other is changing (a scan
     /// stopped for an old stream after a new one found it still on); each waits for this one.
@@ -65,9 +62,6 @@ public actor HCIRadio: Radio {
     /// Whether the controller uses the extended advertising/scanning commands (nil while disconnected).
     public var usesExtendedCommands: Bool? { session?.capabilities.extended }
 
-    /// Scan events dropped because a consumer fell behind.
-    public nonisolated var droppedEvents: Int { subscribers.droppedCount }
-
     private func start() async throws {
         let first = try await openSession()
         supervisor = Task { await self.supervise(first) }
@@ -75,7 +69,7 @@ public actor HCIRadio: Radio {
 
     private func openSession() async throws -> Session {
         let link = try await transport.open()
-        let subscribers = subscribers
+        let subscribers = demand.subscribers
         let host = HCIHost(link: link) { subscribers.yield(.sighting($0)) }
         let reader = Task { await host.run() }
         do {
@@ -97,17 +91,15 @@ public actor HCIRadio: Radio {
         while true {
             let reason = await current.reader.value
             if session === current { session = nil }
-            if isShutdown { return }
-            let loss = RadioEvent.lost(RadioLoss(reason: "\(transport): \(reason)"))
-            subscribers.yield(loss)
-            watchers.yield(loss)
+            if demand.isShutdown { return }
+            demand.broadcast(.lost(RadioLoss(reason: "\(transport): \(reason)")))
             var delay = options.initialBackoff
             while true {
                 try? await Task.sleep(for: delay)
-                if isShutdown { return }
+                if demand.isShutdown { return }
                 do {
                     current = try await openSession()
-                    if isShutdown {
+                    if demand.isShutdown {
                         await current.link.close()
                         return
                     }
@@ -116,15 +108,14 @@ public actor HCIRadio: Radio {
                     delay = min(delay * 2, options.maximumBackoff)
                 }
             }
-            subscribers.yield(.restored)
-            watchers.yield(.restored)
+            demand.broadcast(.restored)
         }
     }
 
     /// Brings the controller to the wanted advertisement and scanning state.
     private func reconcile(_ s: Session) async throws {
-        if advertisement != s.advertising {
-            let target = advertisement
+        let target = demand.advertisement
+        if target != s.advertising {
             if let target {
                 if let current = s.advertising, current.intervalMilliseconds == target.intervalMilliseconds,
                    current.type == target.type {
@@ -137,7 +128,7 @@ public actor HCIRadio: Radio {
             }
             s.advertising = target
         }
-        let wantScanning = !subscribers.isEmpty && !isShutdown
+        let wantScanning = demand.wantsScanning
         if wantScanning != s.scanning {
             if wantScanning {
                 try await HCIProcedures.startScanning(s.host, s.capabilities)
@@ -159,9 +150,7 @@ public actor HCIRadio: Radio {
         try await next.value
     }
 
-    /// Applies the wanted state now if connected. A controller that refuses a command is an
-    /// error for the caller; a lost connection is not (the next session applies it).
-    private func apply() async throws {
+    public func apply() async throws {
         try await serialised { try await $0.applyNow() }
     }
 
@@ -176,47 +165,15 @@ public actor HCIRadio: Radio {
         }
     }
 
-    public func startAdvertising(_ advertisement: BeaconAdvertisement) async throws {
-        guard !isShutdown else { throw RadioError("radio is shut down") }
-        self.advertisement = advertisement
-        try await apply()
-    }
-
-    public func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws {
-        guard var advertisement else { throw RadioError("not advertising") }
-        advertisement.beacon = beacon
-        self.advertisement = advertisement
-        try await apply()
-    }
-
-    public func stopAdvertising() async throws {
-        advertisement = nil
-        try await apply()
-    }
-
-    public nonisolated func scan() -> AsyncThrowingStream<RadioEvent, any Error> {
-        let stream = subscribers.make { [weak self] in
-            Task { try? await self?.apply() }
-        }
-        Task { try? await self.apply() }
-        return stream
-    }
-
-    public nonisolated func connectionEvents() -> AsyncThrowingStream<RadioEvent, any Error> {
-        watchers.make {}
-    }
-
     public func shutdown() async {
-        guard !isShutdown else { return }
-        isShutdown = true
-        advertisement = nil
+        guard demand.shutDown() else { return }
         if let session {
             try? await serialised { try await $0.reconcile(session) }
             await session.link.close()
         }
         supervisor?.cancel()
         await supervisor?.value
-        subscribers.finishAll()
-        watchers.finishAll()
+        demand.subscribers.finishAll()
+        demand.watchers.finishAll()
     }
 }
