@@ -204,7 +204,7 @@ public actor BlueZRadio: ReconcilingRadio {
             guard let path = signal.body.first?.stringValue, let interfaces = signal.body.dropFirst().first?.stringKeyedDictionary else { return }
             if path == adapterPath, interfaces[BlueZName.adapter] != nil { Task { await self.wake() } }
             if let properties = interfaces[BlueZName.device]?.stringKeyedDictionary {
-                deliver(devices.update(path: path, properties, receivedAt: receivedAt, unixMicroseconds: HCIHost.unixMicroseconds()))
+                deliver(devices.update(path: path, properties, receivedAt: receivedAt, unixMicroseconds: RadioSighting.unixMicrosecondsNow()))
             }
         case (BlueZName.objectManager?, "InterfacesRemoved"?):
             guard let path = signal.body.first?.stringValue,
@@ -217,7 +217,7 @@ public actor BlueZRadio: ReconcilingRadio {
         case (BlueZName.properties?, "PropertiesChanged"?):
             guard let path = signal.path, signal.body.first?.stringValue == BlueZName.device,
                   let changed = signal.body.dropFirst().first?.stringKeyedDictionary else { return }
-            deliver(devices.update(path: path, changed, receivedAt: receivedAt, unixMicroseconds: HCIHost.unixMicroseconds()))
+            deliver(devices.update(path: path, changed, receivedAt: receivedAt, unixMicroseconds: RadioSighting.unixMicrosecondsNow()))
         default:
             return
         }

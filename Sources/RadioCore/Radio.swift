@@ -1,4 +1,7 @@
 import BeaconCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Bluetooth LE radio that can advertise one iBeacon and scan for advertisements.
 ///
@@ -82,6 +85,13 @@ public struct RadioSighting: Equatable, Sendable {
         self.unixMicroseconds = unixMicroseconds
         self.advertisingData = advertisingData
         self.beacon = beacon
+    }
+
+    /// The wall clock now, as `unixMicroseconds` is stamped.
+    package static func unixMicrosecondsNow() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 
     /// The `BeaconSighting` the CSV writers and ranging take, when this is an iBeacon.

@@ -69,25 +69,14 @@ func openRadio(_ selection: RadioSelection) async throws -> any Radio {
 
 /// Runs `body` until it ends, `seconds` pass, or SIGINT/SIGTERM arrives.
 func untilInterrupted(seconds: Double?, _ body: @escaping @Sendable () async throws -> Void) async {
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    let (signals, continuation) = AsyncStream<Void>.makeStream()
-    let sources = [SIGINT, SIGTERM].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number)
-        source.setEventHandler { continuation.yield() }
-        source.resume()
-        return source
-    }
-    defer { sources.forEach { $0.cancel() } }
     await withTaskGroup(of: Void.self) { group in
         group.addTask { try? await body() }
-        group.addTask { for await _ in signals { return } }
+        group.addTask { await Signals.next() }
         if let seconds {
             group.addTask { try? await Task.sleep(for: .milliseconds(Int(seconds * 1000))) }
         }
         await group.next()
         group.cancelAll()
-        continuation.finish()
     }
 }
 

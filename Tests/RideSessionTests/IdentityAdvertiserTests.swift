@@ -88,7 +88,7 @@ struct IdentityAdvertiserTests {
                                             clock: clock, log: { line in logs.withLock { $0.append(line) } })
         let task = Task { await advertiser.run() }
         let slot = Self.identity.slot(at: 1_700_000_010)
-        let frame = { (s: UInt64) in Self.identity.identity(of: .driver, slot: s).beacon(measuredPower: -61) }
+        let frame: @Sendable (UInt64) -> IBeacon = { Self.identity.identity(of: .driver, slot: $0).beacon(measuredPower: -61) }
 
         #expect(await Self.eventually { await radio.advertised == [frame(slot)] })
         #expect(await Self.eventually { clock.sleeperCount == 1 })

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import GuideAudio
+import RideSession
 
 /// The passenger guide as a pure, time-driven state machine: inputs in, actions out, no I/O.
 /// waiting → searching → guiding ⇄ signal lost → touch → confirming → confirmed.

@@ -110,7 +110,7 @@ actor HCIHost {
 
     private func ingest(_ chunk: HCIChunk) {
         let receivedAt = chunk.receivedAt
-        let unixMicroseconds = Self.unixMicroseconds()
+        let unixMicroseconds = RadioSighting.unixMicrosecondsNow()
         reassembler.push(chunk.bytes[...], onError: { _ in self.statistics.undecodable += 1 }) { frame in
             guard frame.first == HCIPacketType.event.rawValue else { return }
             statistics.events += 1
@@ -144,11 +144,5 @@ actor HCIHost {
         onSighting(RadioSighting(address: whole.address, addressType: whole.addressType, rssi: whole.rssi,
                                  receivedAt: receivedAt, unixMicroseconds: unixMicroseconds,
                                  advertisingData: Array(whole.data), beacon: IBeacon(advertisingData: whole.data)))
-    }
-
-    static func unixMicroseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 }

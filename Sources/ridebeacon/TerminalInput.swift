@@ -17,6 +17,7 @@ enum KeyPresses {
 }
 
 /// SIGINT and SIGTERM as an awaitable event, so commands can stop advertising before exiting.
+/// Returns at the first signal, or when the awaiting task is cancelled.
 enum Signals {
     static func next() async {
         signal(SIGINT, SIG_IGN)
