@@ -43,7 +43,10 @@ struct ScanRestartTests {
         first.cancel()
         try await Task.sleep(for: .milliseconds(30))
         let second = EventLog(scanner.scan())
-        let heard = await second.wait(seconds: 30) { $0.count(of: Self.beacon) >= 3 }
+        // Adverts reach the new stream until the slow stop lands; what counts is after it.
+        try await Task.sleep(for: .milliseconds(600))
+        let settled = second.count(of: Self.beacon)
+        let heard = await second.wait(seconds: 30) { $0.count(of: Self.beacon) >= settled + 3 }
         #expect(heard, "scanning stayed off after the overlapping restart")
         second.cancel()
         await advertiser.shutdown()
@@ -62,7 +65,9 @@ struct ScanRestartTests {
             log.cancel()
         }
         let last = EventLog(scanner.scan())
-        #expect(await last.wait(seconds: 30) { $0.count(of: Self.beacon) >= 3 }, "the last stream heard nothing")
+        try await Task.sleep(for: .milliseconds(600))
+        let settled = last.count(of: Self.beacon)
+        #expect(await last.wait(seconds: 30) { $0.count(of: Self.beacon) >= settled + 3 }, "the last stream stopped hearing")
         last.cancel()
         await advertiser.shutdown()
         await scanner.shutdown()

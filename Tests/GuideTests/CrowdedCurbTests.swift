@@ -22,6 +22,7 @@ import Testing
         configuration.otherCars = 200
         var walk = GuidedWalk(ride: Self.ride, configuration: configuration)
         var proven: [TouchObservation] = []
+        let policy = MutualProofPolicy()
         var estimatesAtTheEnd: [(truth: Double, estimate: Double)] = []
         let summary = await walk.run(unixTime: { ScriptedGuide.base + $0 },
                                      onCue: { _, moment in
@@ -29,7 +30,7 @@ import Testing
                                      },
                                      prove: { side, observation in
                                          if side == .passenger { proven.append(observation) }
-                                         return .confirmed
+                                         return policy.prove(side, observation)
                                      })
         #expect(summary.confirmed, "seed \(seed): \(summary)")
         // The proof names the ride's own driver identity, never one of the crowd's.
