@@ -84,6 +84,8 @@ struct DemoCommand: AsyncParsableCommand {
 /// The transcript lines, timestamped in walk time, on stdout (or nowhere with --json).
 final class Transcript: @unchecked Sendable {
     let quiet: Bool
+    /// The walk time of the latest timed line: untimed events (a proof's answer) are noted then.
+    private(set) var lastTime = 0.0
     init(quiet: Bool) { self.quiet = quiet }
 
     func note(_ line: String) {
@@ -92,6 +94,7 @@ final class Transcript: @unchecked Sendable {
     }
 
     func at(_ time: Double, _ text: String) {
+        lastTime = max(lastTime, time)
         note(String(format: "%7.2f s  ", time) + text)
     }
 }

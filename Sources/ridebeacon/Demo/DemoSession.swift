@@ -64,7 +64,7 @@ struct DemoSession {
                 if case .say(let phrase) = action { transcript.at(time, "driver: " + phrase.rawValue) }
             },
             prove: { side, seen in
-                await prove(side, seen, rideID: ride.id, client: side == .passenger ? passenger : driver, at: audio.lastTime)
+                await prove(side, seen, rideID: ride.id, client: side == .passenger ? passenger : driver, at: transcript.lastTime)
             })
         audio.finish()
         if let line = audio.failure { transcript.note("audio: \(line)") }
