@@ -32,6 +32,7 @@ let package = Package(
             name: "RideStore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -149,6 +150,7 @@ let package = Package(
             dependencies: [
                 "RideClient", "RideServer", "RideStore", "BeaconCore",
                 // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -163,7 +165,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RideStoreTests",
-            dependencies: ["RideStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "RideStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "RideServerTests",
@@ -171,9 +178,11 @@ let package = Package(
                 "BeaconCore",
                 "RideServer",
                 "RideStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -189,6 +198,7 @@ let package = Package(
                 "BeaconCore",
                 "BlueZ",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["dispatch_page.py"]
         ),
