@@ -136,6 +136,20 @@ let package = Package(
             path: "Benchmarks/Load",
             exclude: ["run.sh", "last-results.jsonl"]
         ),
+        // One copy of the tests' fixtures: Bumble controllers, free ports, TCP relays, test
+        // databases (SQLite and the private PostgreSQL), process runners, `serve` on port 0.
+        .target(
+            name: "RideBeaconTesting",
+            dependencies: [
+                "RideStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/RideBeaconTesting"
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
@@ -148,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "RideClientTests",
             dependencies: [
-                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                "RideClient", "RideServer", "RideStore", "BeaconCore", "RideBeaconTesting",
                 // The real server on a loopback port, and a TCP relay that breaks connections.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -160,13 +174,14 @@ let package = Package(
         ),
         .testTarget(
             name: "BlueZTests",
-            dependencies: ["BlueZ", "BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["BlueZ", "BeaconCore", "RideBeaconTesting", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
             name: "RideStoreTests",
             dependencies: [
                 "RideStore",
+                "RideBeaconTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -178,6 +193,7 @@ let package = Package(
                 "BeaconCore",
                 "RideServer",
                 "RideStore",
+                "RideBeaconTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -197,6 +213,7 @@ let package = Package(
                 "ridebeacon",
                 "BeaconCore",
                 "BlueZ",
+                "RideBeaconTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -211,6 +228,7 @@ let package = Package(
                 "BlueZ",
                 "RideServer",
                 "RideStore",
+                "RideBeaconTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -1,6 +1,7 @@
 import BeaconCore
 @testable import BlueZ
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// The bluez radio against dbusmock's bluez5 template on a private dbus-daemon.

@@ -1,5 +1,6 @@
 @testable import BlueZ
 import Foundation
+import RideBeaconTesting
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import BeaconCore
 @testable import BlueZ
 import Foundation
+import RideBeaconTesting
 import Testing
 
 @Suite("h4 radio faults against Bumble", .enabled(if: BumbleControllers.shouldRun), .serialized)

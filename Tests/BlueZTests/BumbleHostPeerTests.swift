@@ -1,6 +1,7 @@
 import BeaconCore
 @testable import BlueZ
 import Foundation
+import RideBeaconTesting
 import Testing
 #if canImport(Glibc)
 import Glibc

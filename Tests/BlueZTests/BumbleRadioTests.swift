@@ -1,5 +1,6 @@
 import BeaconCore
 @testable import BlueZ
+import RideBeaconTesting
 import Testing
 
 /// Our advertiser on one Bumble virtual controller, our scanner on the other, over h4:tcp.

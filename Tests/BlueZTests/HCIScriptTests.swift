@@ -1,6 +1,7 @@
 import BeaconCore
 @testable import BlueZ
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// The HCI host state machine that h4 and hci share, against recorded controller bytes.
