@@ -32,6 +32,7 @@ let package = Package(
             name: "RideStore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -155,6 +156,20 @@ let package = Package(
             path: "Benchmarks/Load",
             exclude: ["run.sh", "last-results.jsonl"]
         ),
+        // One copy of the tests' fixtures: Bumble controllers, free ports, TCP relays, test
+        // databases (SQLite and the private PostgreSQL), process runners, `serve` on port 0.
+        .target(
+            name: "RideBeaconTesting",
+            dependencies: [
+                "RideStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/RideBeaconTesting"
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
@@ -168,8 +183,9 @@ let package = Package(
         .testTarget(
             name: "RideClientTests",
             dependencies: [
-                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                "RideClient", "RideServer", "RideStore", "BeaconCore", "RideBeaconTesting",
                 // The real server on a loopback port, and a TCP relay that breaks connections.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -180,14 +196,20 @@ let package = Package(
         .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "HCITransports", "RadioCore", "BeaconCore",
+                "BlueZ", "HCITransports", "RadioCore", "BeaconCore", "RideBeaconTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
         ),
         .testTarget(
             name: "RideStoreTests",
-            dependencies: ["RideStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "RideStore",
+                "RideBeaconTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "RideServerTests",
@@ -195,9 +217,12 @@ let package = Package(
                 "BeaconCore",
                 "RideServer",
                 "RideStore",
+                "RideBeaconTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -213,7 +238,9 @@ let package = Package(
                 "BeaconCore",
                 "HCITransports",
                 "RadioCore",
+                "RideBeaconTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["dispatch_page.py"]
         ),
@@ -227,6 +254,7 @@ let package = Package(
                 "RadioCore",
                 "RideServer",
                 "RideStore",
+                "RideBeaconTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

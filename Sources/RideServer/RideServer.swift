@@ -23,6 +23,9 @@ public struct RideServerConfiguration: Sendable {
     /// The server's clock: proof freshness, slots, proof pairing and rate limits read it.
     /// Tests replace it to step time without waiting.
     public var now: @Sendable () -> Date = { Date() }
+    /// Called once the server listens, with the port it bound: with `port` 0 the kernel picks
+    /// one, so an in-process caller learns it here instead of reserving a port beforehand.
+    public var onListening: @Sendable (_ port: Int) async -> Void = { _ in }
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host
@@ -80,7 +83,9 @@ public enum RideServer {
             services: services,
             onServerRunning: { channel in
                 // The bound port matters with --port 0 (tests, supervisors that pick ports).
-                logger.info("listening", metadata: ["port": .stringConvertible(channel.localAddress?.port ?? configuration.port)])
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.info("listening", metadata: ["port": .stringConvertible(port)])
+                await configuration.onListening(port)
             },
             logger: logger
         )

@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import RideBeaconTesting
 import Testing
 #if canImport(Glibc)
 import Glibc

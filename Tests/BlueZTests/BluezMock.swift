@@ -2,6 +2,7 @@
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
+import RideBeaconTesting
 import Testing
 #if canImport(Glibc)
 import Glibc

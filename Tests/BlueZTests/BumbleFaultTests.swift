@@ -3,6 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
+import RideBeaconTesting
 import Testing
 
 @Suite("h4 radio faults against Bumble", .enabled(if: BumbleControllers.shouldRun), .serialized)

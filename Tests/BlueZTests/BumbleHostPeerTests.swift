@@ -3,6 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
+import RideBeaconTesting
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// Issue 5's "done when" on real parts: a real `ridebeacon serve`; `ridebeacon driver arrive`
@@ -22,12 +23,12 @@ struct GuideOverBumbleTests {
         return (server, api, passenger, driver, rideID)
     }
 
-    @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
+    @Test(.enabled(if: BumbleControllers.shouldRun, "needs .venv with bumble (make test creates it)"))
     func passengerIsGuidedToTouchAndTheRideIsConfirmed() async throws {
         let (server, api, passenger, driver, rideID) = try await Self.acceptedRide()
         defer { server.stop() }
 
-        let bumble = try BumblePair()
+        let bumble = try BumbleControllers()
         defer { bumble.stop() }
         let wav = FileManager.default.temporaryDirectory.appendingPathComponent("guide-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: wav) }
@@ -55,12 +56,12 @@ struct GuideOverBumbleTests {
     /// The passenger hears that the signal is lost (never silence that could mean "arrived"),
     /// both radios reconnect by themselves, the driver's beacon is heard again, and the ride
     /// still confirms through both touch proofs.
-    @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
+    @Test(.enabled(if: BumbleControllers.shouldRun, "needs .venv with bumble (make test creates it)"))
     func controllersKilledDuringGuidanceAndRestarted() async throws {
         let (server, api, passenger, driver, rideID) = try await Self.acceptedRide()
         defer { server.stop() }
 
-        let bumble = try BumblePair()
+        let bumble = try BumbleControllers()
         defer { bumble.stop() }
         let guide = try Interactive(["passenger", "guide", rideID, "--radio", bumble.radioArgument(1), "--touch-rssi", "-55",
                                      "--audio-out", "none", "--server", server.baseURL], token: passenger)
@@ -85,53 +86,28 @@ struct GuideOverBumbleTests {
     }
 }
 
-/// A `ridebeacon` process whose stdin the test types into and whose output it watches.
-final class Interactive: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let directory: URL
+/// A `ridebeacon` process whose stdin the test types into and whose output it watches, with
+/// its own token and an empty config directory.
+final class Interactive: Sendable {
+    private let process: BackgroundProcess
 
     init(_ arguments: [String], token: String) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("interactive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let out = directory.appendingPathComponent("stdout"), err = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = try #require(LiveServer.binary)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["RIDEBEACON_TOKEN"] = token
-        environment["XDG_CONFIG_HOME"] = directory.path
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
+        environment["XDG_CONFIG_HOME"] = try Repository.temporaryDirectory("interactive").path
+        process = try BackgroundProcess(arguments, environment: environment, interactive: true)
     }
 
-    var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
+    var stdout: String { process.stdout }
+    var stderr: String { process.stderr }
 
-    func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+    func type(_ text: String) { process.type(text) }
 
     func wait(seconds: Double = 60, until condition: (String) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition(stdout) { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return condition(stdout)
+        await process.wait(seconds: seconds) { stdout, _ in condition(stdout) }
     }
 
-    func exitStatus(within seconds: Double = 30) async -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(100)) }
-        return process.isRunning ? nil : process.terminationStatus
-    }
+    func exitStatus(within seconds: Double = 30) async -> Int32? { await process.exitStatus(within: seconds) }
 
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-    }
+    func stop() { process.stop() }
 }

@@ -4,6 +4,7 @@ import HCITransports
 import RadioCore
 import Foundation
 import NIOCore
+import RideBeaconTesting
 import Testing
 
 /// Issue 6's whole chain on real parts: a real `ridebeacon serve` issues the ride key; the
@@ -12,7 +13,7 @@ import Testing
 /// post touch proofs; the ride is confirmed and the confirmation arrives on the live streams.
 @Suite("Touch chain: server, Bumble radios, identities", .timeLimit(.minutes(3)))
 struct TouchChainTests {
-    @Test(.enabled(if: BumblePair.shouldRun, "needs .venv with bumble (make test creates it)"))
+    @Test(.enabled(if: BumbleControllers.shouldRun, "needs .venv with bumble (make test creates it)"))
     func driverAndPassengerRecogniseEachOtherAndConfirmTheRide() async throws {
         let server = try await LiveServer()
         defer { server.stop() }
@@ -37,7 +38,7 @@ struct TouchChainTests {
         defer { passengerStream.close(); dispatcherStream.close() }
         #expect(try await api.call(.POST, "/v1/rides/\(rideID)/arrive", token: driver).status == 200)
 
-        let bumble = try BumblePair()
+        let bumble = try BumbleControllers()
         defer { bumble.stop() }
         let driverRadio = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())
         let passengerRadio = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(1)).hciTransport())
@@ -99,11 +100,11 @@ struct Observation: Sendable {
                                        samples: (seen?.samples ?? 0) + 1, lastSeen: Date(timeIntervalSince1970: at))
                     if let seen, seen.samples >= needed { return seen }
                 }
-                throw BumblePair.Missing(description: "scan ended before the counterpart was recognised")
+                throw FixtureError( "scan ended before the counterpart was recognised")
             }
             group.addTask {
                 try await Task.sleep(for: .seconds(30))
-                throw BumblePair.Missing(description: "counterpart not recognised within 30 s")
+                throw FixtureError( "counterpart not recognised within 30 s")
             }
             defer { group.cancelAll() }
             return try await group.next()!

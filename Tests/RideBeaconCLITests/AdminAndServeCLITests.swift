@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// The `ridebeacon` binary as operators and scripts use it.
@@ -62,17 +63,8 @@ struct AdminAndServeCLITests {
         let database = try temporaryDatabase()
         let token = try CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let server = Process()
-        server.executableURL = try #require(CLI.binary, "ridebeacon binary not found next to the tests")
-        server.arguments = ["serve", "--port", "0", "--database", database]
-        server.standardError = try FileHandle(forWritingTo: log)
-        server.standardOutput = FileHandle.nullDevice
-        try server.run()
-        defer { if server.isRunning { server.terminate() } }
-
-        let port = try await waitForPort(in: log)
+        let server = try await ServeProcess(database: database)
+        let port = server.port
         let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(5))
         #expect(health.status == .ok)
 
@@ -86,31 +78,13 @@ struct AdminAndServeCLITests {
             return text
         }
 
-        kill(server.processIdentifier, SIGTERM)
-        let started = ContinuousClock.now
-        while server.isRunning && ContinuousClock.now - started < .seconds(10) { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!server.isRunning && server.terminationStatus == 0)
+        server.process.signal(SIGTERM)
+        #expect(await server.process.exitStatus(within: 10) == 0)
         #expect(await reader.value.hasPrefix("retry:"))
-        let lines = try String(contentsOf: log, encoding: .utf8)
+        let lines = try String(contentsOf: server.log, encoding: .utf8)
         #expect(lines.contains(#""msg":"stopped""#))
     }
 }
 
-func temporaryDatabase() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return "sqlite:" + dir.appendingPathComponent("rides.sqlite").path
-}
-
-/// The port from the server's `listening` log line.
-func waitForPort(in log: URL) async throws -> Int {
-    for _ in 0..<200 {
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        if let line = text.split(separator: "\n").first(where: { $0.contains(#""msg":"listening""#) }),
-           let match = line.firstMatch(of: /"port":"(\d+)"/), let port = Int(match.1) {
-            return port
-        }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    throw StoreError.unavailable("server did not report its port")
-}
+/// A SQLite database in a new temporary directory, as a `--database` value.
+func temporaryDatabase() throws -> String { try StoreKind.sqliteDatabase(prefix: "cli") }

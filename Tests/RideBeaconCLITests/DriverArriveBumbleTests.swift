@@ -2,11 +2,12 @@ import BeaconCore
 import HCITransports
 import RadioCore
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// `driver arrive` over a real radio peer: a Bumble controller pair over h4:tcp, with the test
 /// scanning (and playing the passenger's beacon) on the other controller.
-@Suite("driver arrive over Bumble controllers", .enabled(if: BumblePeers.shouldRun), .serialized, .timeLimit(.minutes(3)))
+@Suite("driver arrive over Bumble controllers", .enabled(if: BumbleControllers.shouldRun), .serialized, .timeLimit(.minutes(3)))
 struct DriverArriveBumbleTests {
     /// Beacons the test's radio heard, collected in the background.
     final class Heard: @unchecked Sendable {
@@ -40,11 +41,11 @@ struct DriverArriveBumbleTests {
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let bumble = try BumblePeers()
+        let bumble = try BumbleControllers()
         let peer = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())
         let heard = Heard(peer.scan())
         // Bumble reports every advert at -50 dBm: a -60 dBm threshold makes the passenger's beacon "touching".
-        let arrive = try BackgroundCommand(["driver", "arrive", rideID, "--radio", bumble.radioArgument(1), "--identity-period", "10",
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", bumble.radioArgument(1), "--identity-period", "10",
                                             "--touch-rssi", "-60", "--auto-confirm"],
                                            environment: service.environment(token: service.driverToken))
         defer { arrive.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,77 +9,16 @@ import Glibc
 /// linked Bumble virtual controllers (the repository's .venv), and the argument errors.
 @Suite("advertise and scan --radio", .serialized)
 struct RadioCLITests {
-    static let python: String? = {
-        let path = CLI.repository.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }()
-    static let peersRequired = ProcessInfo.processInfo.environment["RIDEBEACON_REQUIRE_PEERS"].map { !$0.isEmpty } ?? false
-
-    /// `python -m bumble.apps.controllers` with two linked controllers on free ports.
-    final class Controllers {
-        let process = Process()
-        let ports: [Int]
-
-        init() throws {
-            let python = try #require(RadioCLITests.python, ".venv/bin/python with bumble is missing (run `make test`)")
-            ports = try [Self.freePort(), Self.freePort()]
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = ["-m", "bumble.apps.controllers"] + ports.map { "tcp-server:127.0.0.1:\($0)" }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // A listening socket in /proc/net/tcp; a probe connection would take Bumble's one client slot.
-            for port in ports {
-                let needle = String(format: ":%04X 00000000:0000 0A", port)
-                let deadline = Date().addingTimeInterval(20)
-                while !(FileHandle(forReadingAtPath: "/proc/net/tcp").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? "").contains(needle) {
-                    guard Date() < deadline else { throw CLIError("bumble did not listen on \(port)") }
-                    usleep(50_000)
-                }
-            }
-        }
-
-        deinit {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let ok = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-            }
-            guard ok else { throw CLIError("no free port") }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
-    }
-
-    struct CLIError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
     static let beacon = ["--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "4660", "--minor", "22136", "--measured-power", "-59"]
 
     @Test("advertise on one controller, scan on the other: one CSV line per sighting, columns as scan --btsnoop",
-          .enabled(if: python != nil || peersRequired))
+          .enabled(if: BumbleControllers.shouldRun))
     func advertiseThenScan() throws {
-        let bumble = try Controllers()
-        let binary = try #require(CLI.binary)
-        let advertiser = Process()
-        advertiser.executableURL = binary
-        advertiser.arguments = ["advertise", "--radio", "h4:tcp:127.0.0.1:\(bumble.ports[0])", "--interval-ms", "50", "--seconds", "30"] + Self.beacon
-        advertiser.standardOutput = FileHandle.nullDevice
-        advertiser.standardError = FileHandle.nullDevice
-        try advertiser.run()
+        let bumble = try BumbleControllers()
+        let advertiser = try BackgroundProcess(["advertise", "--radio", bumble.radioArgument(0), "--interval-ms", "50", "--seconds", "30"] + Self.beacon)
         defer {
-            Glibc.kill(advertiser.processIdentifier, SIGINT)
-            advertiser.waitUntilExit()
+            advertiser.signal(SIGINT)
+            advertiser.stop()
         }
 
         let scan = try CLI.run(["scan", "--radio", "h4:tcp:127.0.0.1:\(bumble.ports[1])", "--seconds", "4",

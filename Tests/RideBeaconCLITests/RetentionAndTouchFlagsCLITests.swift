@@ -1,6 +1,7 @@
 import Foundation
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 @Suite("ridebeacon admin purge-locations and serve's touch flags", .timeLimit(.minutes(2)))

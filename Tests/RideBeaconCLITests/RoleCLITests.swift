@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// The role commands against a real `ridebeacon serve`, as passengers, drivers and dispatchers use them.
@@ -29,7 +30,7 @@ struct RoleCLITests {
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let rideID = accepted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let arrive = try BackgroundCommand(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--auto-confirm"],
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--auto-confirm"],
                                            environment: service.environment(token: service.driverToken))
         #expect(await arrive.wait { _, err in err.contains("advertising driver identity") }, "\(arrive.stderr)")
         #expect(arrive.stdout.contains("Arrived. Ride \(rideID) for Ana."))
@@ -53,7 +54,7 @@ struct RoleCLITests {
 
     @Test func dispatcherWatchPrintsEachChangeThenTheTable() async throws {
         let service = try await RideServiceFixture()
-        let watch = try BackgroundCommand(["dispatcher", "rides", "--watch"], environment: service.environment(token: service.dispatcherToken))
+        let watch = try BackgroundProcess(["dispatcher", "rides", "--watch"], environment: service.environment(token: service.dispatcherToken))
         #expect(await watch.wait { out, _ in out.contains("No active rides.") })
         let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -70,10 +71,10 @@ struct RoleCLITests {
         let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let guide = try BackgroundCommand(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
                                           environment: service.environment(token: service.passengerToken))
         #expect(await guide.wait { out, _ in out.contains("your driver is Ben, blue Prius. Your driver is on the way.") }, "\(guide.stderr)")
-        let arrive = try BackgroundCommand(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10"],
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10"],
                                            environment: service.environment(token: service.driverToken))
         // The arrival comes from the event stream; then the guide guides (the sim radio is per
         // process, so here it hears no beacon) until stopped.

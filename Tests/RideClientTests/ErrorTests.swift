@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import RideClient
+import RideBeaconTesting
 import Testing
 
 /// Every failure arrives typed: the server's code, message, field and state for 4xx; retryable

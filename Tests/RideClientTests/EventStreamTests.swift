@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import RideClient
+import RideBeaconTesting
 import Testing
 
 /// Live events as typed values: history first, then live changes; a broken connection is

@@ -1,5 +1,6 @@
 import Foundation
 import RideClient
+import RideBeaconTesting
 import Testing
 
 /// A write whose response is lost is retried with the same Idempotency-Key: the server does

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// Who may see and do what. 401 without a valid token; 403 for a role that may never do it;

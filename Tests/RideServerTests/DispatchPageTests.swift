@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// The dispatcher page over HTTP: sign-in, the rendered tables, who may see it, cancelling

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Logging
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 @Suite("Live events (SSE)", .timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// A ride walked through its whole life over HTTP, each step by the role that takes it.

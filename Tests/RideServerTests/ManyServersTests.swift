@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// Two servers on one PostgreSQL database, each with its own connection pool and port, and

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 @Suite("Health, metrics, request ids", .timeLimit(.minutes(2)))
@@ -60,12 +61,12 @@ struct OperationsTests {
     func databaseOutageIs503AndRecoversWithoutRestart() async throws {
         let world = try await World.make(.postgres)
         let direct = try #require(URLComponents(string: world.location))
-        let relay = try await TCPForwarder(to: direct.host ?? "127.0.0.1", port: direct.port ?? 5432)
+        let relay = try await TCPRelay(to: direct.host ?? "127.0.0.1", port: direct.port ?? 5432, up: false)
         var viaRelay = direct
         viaRelay.port = relay.port
-        // Nothing listens on the relay's port yet: the server starts with its database down.
+        // The relay refuses connections yet: the server starts with its database down.
         let store = try PostgresStore(url: viaRelay.string ?? "", operationTimeout: .seconds(1), logger: .quiet)
-        defer { Task { try? await relay.stop(); await store.close() } }
+        defer { Task { await relay.stop(); await store.close() } }
         try await world.app(store: store).test(.live) { client in
             let down = try await client.call(.get, "/health", as: nil)
             #expect(down.status == .serviceUnavailable && down.errorCode == "unavailable")
@@ -73,7 +74,7 @@ struct OperationsTests {
             let write = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest)
             #expect(write.status == .serviceUnavailable && write.headers[.retryAfter] == "1")
 
-            try await relay.start()
+            relay.comeUp()
             #expect(try await eventually { try await client.call(.get, "/health", as: nil).status == .ok })
             #expect(try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest).status == .created)
 
@@ -86,9 +87,9 @@ struct OperationsTests {
             #expect(ContinuousClock.now - started < .seconds(4))
 
             // And once more while running: connections cut, then restored.
-            try await relay.stop()
+            await relay.goDown()
             #expect(try await eventually { try await client.call(.get, "/v1/rides", as: world.passenger).status == .serviceUnavailable })
-            try await relay.start()
+            relay.comeUp()
             #expect(try await eventually { try await client.call(.get, "/v1/rides", as: world.passenger).status == .ok })
         }
         #expect(try await world.store.rideRequests(passengerID: world.passenger.id).count == 1)

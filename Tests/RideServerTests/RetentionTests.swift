@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 /// The server's periodic purge: finished rides lose pickup, drop-off and notes once the

@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 /// The ride key roots the rotating identity: whoever holds it can impersonate the driver. It

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 @Suite("Token expiry and paged request lists")

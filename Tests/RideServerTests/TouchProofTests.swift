@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 /// Touch proofs over HTTP: every rejection has its own code and changes nothing; the policies

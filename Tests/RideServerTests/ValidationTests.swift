@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// Bad input gets a clear 4xx naming what is wrong, and changes nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RideBeaconTesting
 import Testing
 @testable import RideStore
 

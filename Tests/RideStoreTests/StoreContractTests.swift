@@ -1,52 +1,20 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RideBeaconTesting
 import Testing
 @testable import RideStore
 
 /// The contract every Store implementation must meet. Each test runs against every kind
-/// listed in `StoreKind.available`.
-enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, postgres
-
-    var description: String { rawValue }
-
-    /// `make test` starts a private PostgreSQL and exports its URL; a bare `swift test` without
-    /// it runs the SQLite half only (CI always runs both).
-    static let postgresURL = ProcessInfo.processInfo.environment["RIDEBEACON_TEST_POSTGRES_URL"]
-    static var available: [StoreKind] { postgresURL == nil ? [.sqlite] : allCases }
-
-    /// One connection pool for creating the per-test databases (a static let is initialised once, thread-safely).
-    static let admin: PostgresStore? = postgresURL.flatMap { try? PostgresStore(url: $0) }
-    static func postgresAdmin() throws -> PostgresStore {
-        guard let admin else { throw StoreError.invalid("RIDEBEACON_TEST_POSTGRES_URL is not a usable database URL") }
-        return admin
-    }
-
+/// listed in `StoreKind.available` (RideBeaconTesting).
+extension StoreKind {
     func make() async throws -> any Store {
-        try await makeWithLocation().store
+        try await makeStore().store
     }
 
     /// The store and the `--database` value that opens the same database again.
     func makeWithLocation() async throws -> (store: any Store, location: String) {
-        switch self {
-        case .postgres:
-            // A database per test, so tests run in parallel without seeing each other.
-            let admin = try Self.postgresAdmin()
-            let name = "rb_test_\(UUID().uuidString.prefix(8).lowercased())"
-            try await admin.client.query("CREATE DATABASE \(unescaped: name)")
-            guard var url = Self.postgresURL.flatMap(URLComponents.init(string:)) else { throw StoreError.invalid("bad test URL") }
-            url.path = "/\(name)"
-            let location = url.string ?? ""
-            let store = try PostgresStore(url: location)
-            try await store.migrate()
-            return (store, location)
-        case .sqlite:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ridestore-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let path = dir.appendingPathComponent("rides.sqlite").path
-            return (try SQLiteStore(path: path), "sqlite:\(path)")
-        }
+        try await makeStore()
     }
 }
 

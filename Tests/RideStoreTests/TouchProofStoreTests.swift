@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 @testable import RideStore
 

@@ -1,9 +1,16 @@
 import Logging
 import PostgresNIO
 
-/// The PostgreSQL schema, in order, recorded in `schema_migration`. Never edit a shipped step.
+/// The PostgreSQL schema, in order, recorded in `schema_migration` (the same shape as
+/// SQLiteMigrations, whose steps these mirror). Never edit a shipped step; add one.
 enum PostgresMigrations {
-    static let steps: [(name: String, sql: [String])] = [
+    static let all: SchemaMigrations<[String]> = {
+        var m = SchemaMigrations<[String]>()
+        for (name, sql) in steps { m.register(name, sql) }
+        return m
+    }()
+
+    private static let steps: [(name: String, sql: [String])] = [
         ("v1", [
             """
             CREATE TABLE account (
@@ -111,7 +118,9 @@ enum PostgresMigrations {
         ]),
     ]
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Applies what is missing in one transaction, after refusing a database a newer binary
+    /// migrated (it records a migration this list does not have).
+    static func migrate(_ client: PostgresClient, database: String, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { conn in
             // One migrator at a time, even with several servers starting together.
             try await conn.query("SELECT pg_advisory_xact_lock(726172)", logger: logger)
@@ -120,8 +129,8 @@ enum PostgresMigrations {
             for try await name in try await conn.query("SELECT name FROM schema_migration", logger: logger).decode(String.self) {
                 applied.insert(name)
             }
-            for step in steps where !applied.contains(step.name) {
-                for sql in step.sql {
+            for step in try all.pending(applied: applied, database: database) {
+                for sql in step.step {
                     try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger)
                 }
                 try await conn.query("INSERT INTO schema_migration (name) VALUES (\(step.name))", logger: logger)

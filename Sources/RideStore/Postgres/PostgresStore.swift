@@ -11,6 +11,8 @@ public final class PostgresStore: Store {
     /// unreachable the pool queues requests for up to a minute, and callers need a prompt
     /// `unavailable` instead (HTTP 503) so they can retry.
     let operationTimeout: Duration
+    /// The database's name, for messages.
+    let databaseName: String
     /// The wait for the database while it is known to be down (see `Outage`).
     static let outageTimeout: Duration = .milliseconds(500)
     let outage = Outage()
@@ -35,6 +37,7 @@ public final class PostgresStore: Store {
         self.client = client
         self.logger = logger
         self.operationTimeout = operationTimeout
+        databaseName = "postgres \(database ?? user)"
         // Detached: the pool must not inherit a caller's graceful-shutdown handler (run() ends
         // on it), the store outlives whatever service happened to open it; close() ends it.
         runner = Task.detached { await client.run() }
@@ -47,7 +50,15 @@ public final class PostgresStore: Store {
     /// servers and tests migrating at once, can take far longer than a request may.
     public func migrate() async throws {
         try await ping()
-        try await mapped(within: Self.migrationTimeout) { try await PostgresMigrations.migrate(self.client, logger: self.logger) }
+        try await mapped(within: Self.migrationTimeout) {
+            do {
+                try await PostgresMigrations.migrate(self.client, database: self.databaseName, logger: self.logger)
+            } catch let error as PostgresTransactionError {
+                // The refusal of a newer schema, not a failure to reach the database.
+                if let tooNew = error.closureError as? SchemaTooNew { throw tooNew }
+                throw error
+            }
+        }
     }
 
     static let migrationTimeout: Duration = .seconds(300)
@@ -79,6 +90,8 @@ public final class PostgresStore: Store {
             let limit = outage.isOngoing ? min(deadline, Self.outageTimeout) : deadline
             return try await withDeadline(limit, timedOut: { StoreError.unavailable("database did not answer within \(limit)") }, body)
         } catch let error as StoreError {
+            throw error
+        } catch let error as SchemaTooNew {
             throw error
         } catch let error as PSQLError where error.code == .server {
             // Classes 08 (connection), 53 (resources) and 57 (shutting down) are outages, not bad queries.

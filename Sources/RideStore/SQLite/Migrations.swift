@@ -1,10 +1,12 @@
 import GRDB
 
-/// The whole schema, in order. Never edit a shipped migration; add one.
+/// The whole schema, in order (the same shape as PostgresMigrations). Never edit a shipped
+/// migration; add one.
 enum SQLiteMigrations {
-    static var migrator: DatabaseMigrator {
-        var m = DatabaseMigrator()
-        m.registerMigration("v1") { db in
+    /// GRDB applies these; the list is ours so both stores register and refuse alike.
+    static let all: SchemaMigrations<@Sendable (Database) throws -> Void> = {
+        var m = SchemaMigrations<@Sendable (Database) throws -> Void>()
+        m.register("v1") { db in
             try db.create(table: "account") { t in
                 t.primaryKey("id", .text)
                 t.column("role", .text).notNull()
@@ -68,7 +70,7 @@ enum SQLiteMigrations {
         }
         // Request-level events (a new request reaches dispatchers before any driver accepts it),
         // so an event belongs to a request and, from acceptance on, to its ride; token expiry.
-        m.registerMigration("v2") { db in
+        m.register("v2") { db in
             try db.alter(table: "apiToken") { t in t.add(column: "expiresAt", .double) }
             try db.create(table: "rideEvent_v2") { t in
                 t.autoIncrementedPrimaryKey("id")
@@ -102,7 +104,7 @@ enum SQLiteMigrations {
         }
         // Touch proofs, kept so a replay is refused by any server on the database (the unique
         // key is the proof itself); when a request's locations were purged (retention).
-        m.registerMigration("v3") { db in
+        m.register("v3") { db in
             try db.create(table: "touchProof") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("rideID", .text).notNull().references("ride")
@@ -123,5 +125,20 @@ enum SQLiteMigrations {
             try db.alter(table: "rideRequest") { t in t.add(column: "locationsPurgedAt", .double) }
         }
         return m
+    }()
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in all.migrations { migrator.registerMigration(migration.name, migrate: migration.step) }
+        return migrator
+    }
+
+    /// Applies what is missing, after refusing a database a newer binary migrated
+    /// (`hasBeenSuperseded`: it records a migration this list does not have).
+    static func migrate(_ writer: some DatabaseWriter, path: String) throws {
+        let migrator = self.migrator
+        let applied = try writer.read { db in try migrator.appliedIdentifiers(db) }
+        _ = try all.pending(applied: applied, database: "sqlite:\(path)")
+        try migrator.migrate(writer)
     }
 }

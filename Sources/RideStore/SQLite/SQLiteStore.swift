@@ -17,7 +17,7 @@ public final class SQLiteStore: Store {
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
-            try SQLiteMigrations.migrator.migrate(pool)
+            try SQLiteMigrations.migrate(pool, path: path)
         } catch {
             throw Self.mapped(error)
         }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Logging
 import RideServer
@@ -17,13 +14,31 @@ final class DemoServer: @unchecked Sendable {
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ridebeacon-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try await StoreLocation.open("sqlite:" + directory.appendingPathComponent("rides.sqlite").path)
-        port = try Self.freeLoopbackPort()
+        let store = try await StoreLocation.open("sqlite:" + directory.appendingPathComponent("rides.sqlite").path)
+        self.store = store
         // The demo's own output is the transcript: the server's JSON logs are not shown.
         let logger = Logger(label: "ridebeacon.demo.server") { _ in SwiftLogNoOpLogHandler() }
-        let app = RideServer.makeApplication(store: store, configuration: RideServerConfiguration(host: "127.0.0.1", port: port),
-                                             logger: logger)
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        // Port 0: the kernel picks the port as the server binds it, and the server reports it.
+        let (bound, reportPort) = AsyncStream.makeStream(of: Int.self)
+        var configuration = RideServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.onListening = { port in
+            reportPort.yield(port)
+            reportPort.finish()
+        }
+        let app = RideServer.makeApplication(store: store, configuration: configuration, logger: logger)
+        let task = Task {
+            // A server that fails to start ends the stream, so the wait below ends too.
+            defer { reportPort.finish() }
+            try await app.runService(gracefulShutdownSignals: [])
+        }
+        self.task = task
+        var ports = bound.makeAsyncIterator()
+        guard let port = await ports.next() else {
+            await store.close()
+            if case .failure(let error) = await task.result { throw error }
+            throw CommandLineFailure("demo: the ride server stopped before it listened")
+        }
+        self.port = port
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -49,20 +64,5 @@ final class DemoServer: @unchecked Sendable {
         _ = try? await task?.value
         await store.close()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// A port the kernel just handed out and released (the server binds it a moment later).
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw CommandLineFailure("demo: no free loopback port for the server") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import RideServer
 import RideStore
+import RideBeaconTesting
 
 /// The real ride server on a temp SQLite store, with one account of each role, served over
 /// real HTTP on a loopback port. Tests talk to it through `RideServiceClient`.
@@ -20,9 +21,7 @@ struct ServerWorld: Sendable {
     let dispatcher: Member
 
     static func make() async throws -> ServerWorld {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rideclient-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let store = try await StoreLocation.open("sqlite:" + dir.appendingPathComponent("rides.sqlite").path)
+        let store = try await StoreKind.sqlite.makeStore(prefix: "rideclient").store
         func member(_ role: Role, _ name: String, vehicle: String? = nil) async throws -> Member {
             let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
             let secret = APITokenSecret()

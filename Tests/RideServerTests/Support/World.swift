@@ -5,39 +5,8 @@ import Logging
 import PostgresNIO
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
-
-/// Which store a test runs against, like the store contract suite: SQLite always, PostgreSQL
-/// when `RIDEBEACON_TEST_POSTGRES_URL` is set (`make test` always sets it).
-enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, postgres
-
-    var description: String { rawValue }
-
-    static let postgresURL = ProcessInfo.processInfo.environment["RIDEBEACON_TEST_POSTGRES_URL"]
-    static var available: [StoreKind] { postgresURL == nil ? [.sqlite] : allCases }
-
-    /// A fresh database (a new PostgreSQL database, or a SQLite file in a new temp dir) and the
-    /// `--database` value that opens it again.
-    func makeDatabase() async throws -> String {
-        switch self {
-        case .postgres:
-            guard let base = Self.postgresURL, var url = URLComponents(string: base) else {
-                throw StoreError.invalid("RIDEBEACON_TEST_POSTGRES_URL is not set")
-            }
-            let name = "rb_srv_\(UUID().uuidString.prefix(8).lowercased())"
-            let admin = try PostgresStore(url: base)
-            try await admin.client.query("CREATE DATABASE \(unescaped: name)")
-            await admin.close()
-            url.path = "/\(name)"
-            return url.string ?? base
-        case .sqlite:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rideserver-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            return "sqlite:" + dir.appendingPathComponent("rides.sqlite").path
-        }
-    }
-}
 
 /// Someone with an account and a working token.
 struct Member: Sendable {
@@ -58,7 +27,7 @@ struct World: Sendable {
     let dispatcher: Member
 
     static func make(_ kind: StoreKind) async throws -> World {
-        let location = try await kind.makeDatabase()
+        let location = try await kind.makeDatabase(prefix: "rb_srv")
         let store = try await StoreLocation.open(location)
         func member(_ role: Role, _ name: String, vehicle: String? = nil) async throws -> Member {
             let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
