@@ -37,7 +37,7 @@ public enum RideServer {
     /// store shutdown). Run it with `runService()`; SIGTERM/SIGINT shut it down gracefully:
     /// stop accepting, end event streams, finish in-flight requests, then close the store.
     public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
-        let hub = EventHub(store: store, configuration: configuration.events, logger: logger)
+        let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now)
         let metrics = ServerMetrics()
         let limits = RateLimits(configuration.rateLimits, now: configuration.now, metrics: metrics)
         var api = RideAPI(store: store, hub: hub, metrics: metrics,

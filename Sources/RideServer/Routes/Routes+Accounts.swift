@@ -50,6 +50,8 @@ extension RideAPI {
         let accountID = try context.parameters.require("id")
         guard try await store.account(id: accountID) != nil else { throw APIError.notFound("account \(accountID)") }
         let revoked = try await store.revokeTokens(accountID: accountID, idempotency: key)
+        // This server's streams of those tokens end now; others hear it from the store.
+        hub.credentialsChanged()
         return RevokedTokensView(accountId: accountID, revoked: revoked)
     }
 }

@@ -109,6 +109,10 @@ public final class SQLiteStore: Store {
         }
     }
 
+    public func token(secretHash: Data) async throws -> APIToken? {
+        try await read { db in try APIToken.filter(Column("secretHash") == secretHash).fetchOne(db) }
+    }
+
     // MARK: History
 
     public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
