@@ -20,6 +20,9 @@ public struct RideServerConfiguration: Sendable {
     public var rateLimits = RateLimitConfiguration()
     /// Purges finished requests' pickup, drop-off and notes this long after they ended (nil: never).
     public var locationRetention: LocationRetention?
+    /// Stored results of keyed writes are deleted this long after the write (checked with the
+    /// location purge, hourly), so a retry after that is a new request.
+    public var idempotencyRetention = IdempotencyRetention()
     /// The server's clock: proof freshness, slots, proof pairing and rate limits read it.
     /// Tests replace it to step time without waiting.
     public var now: @Sendable () -> Date = { Date() }
@@ -71,9 +74,9 @@ public enum RideServer {
         var services: [any Service] = []
         if configuration.closesStoreOnShutdown { services.append(StoreCloser(store: store)) }
         services.append(hub)
-        if let retention = configuration.locationRetention {
-            services.append(LocationPurger(store: store, retention: retention, now: configuration.now, logger: logger))
-        }
+        services.append(LocationPurger(store: store, retention: configuration.locationRetention, idempotency: configuration.idempotencyRetention,
+                                       checkInterval: configuration.locationRetention?.checkInterval ?? .seconds(3600),
+                                       now: configuration.now, logger: logger))
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ridebeacon"),

@@ -36,6 +36,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days after a ride ends (completed, cancelled, or request withdrawn) before its pickup, drop-off and notes are erased (1 to 3650); checked hourly.")
     var locationRetentionDays = 30
 
+    @Option(help: "Hours an Idempotency-Key's stored result is kept (1 to 8760); a retry after that is a new request. Purged hourly.")
+    var idempotencyRetentionHours = 24
+
     @Option(help: "Failed authentications allowed per minute, per client address and per presented token, before 429.")
     var authFailuresPerMinute = 20
 
@@ -56,6 +59,9 @@ struct Serve: AsyncParsableCommand {
         guard LocationRetention.days.contains(locationRetentionDays) else {
             throw ValidationError("--location-retention-days must be 1 to 3650, not \(locationRetentionDays)")
         }
+        guard IdempotencyRetention.hours.contains(idempotencyRetentionHours) else {
+            throw ValidationError("--idempotency-retention-hours must be 1 to 8760, not \(idempotencyRetentionHours)")
+        }
         for (name, value) in [("--auth-failures-per-minute", authFailuresPerMinute), ("--touch-proofs-per-minute", touchProofsPerMinute),
                               ("--touch-proofs-per-minute-per-address", touchProofsPerMinutePerAddress)] where !(1...100_000).contains(value) {
             throw ValidationError("\(name) must be 1 to 100000, not \(value)")
@@ -75,6 +81,7 @@ struct Serve: AsyncParsableCommand {
         configuration.benchmarkRoutes = benchRoutes
         configuration.touch = TouchProofConfiguration(policy: TouchPolicy(rawValue: touchPolicy) ?? .mutual, identityPeriod: identityPeriod)
         configuration.locationRetention = LocationRetention(days: locationRetentionDays)
+        configuration.idempotencyRetention = IdempotencyRetention(hours: idempotencyRetentionHours)
         configuration.rateLimits.authenticationFailures = .perMinute(authFailuresPerMinute)
         configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
         configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)

@@ -109,6 +109,8 @@ enum PostgresMigrations {
             "CREATE INDEX touch_proof_received ON touch_proof (ride_id, received_at)",
             "ALTER TABLE ride_request ADD COLUMN locations_purged_at timestamptz",
         ]),
+        // Idempotency results expire; the hourly purge deletes by age.
+        ("v4", ["CREATE INDEX idempotency_created ON idempotency (created_at)"]),
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
