@@ -62,5 +62,8 @@ delay=$(python3 -c "print(f'{$seen - $sent:.3f}')")
 echo "arrived event through nginx after ${delay} s (stream: $(grep -c '^[0-9.]* event:' "$work/stream.txt") events)"
 
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$plain/health")" = 301 ]
-[ "$(via -o /dev/null -w '%{http_code}' "$api/metrics")" = 404 ]
+for path in /metrics /metrics/ /metrics/x '/metrics?x=1' //metrics /%6detrics/; do
+    code=$(via -o /dev/null -w '%{http_code}' --path-as-is "$api$path")
+    [ "$code" = 404 ] || { echo "$path through the proxy answered $code, not 404"; exit 1; }
+done
 echo "ok: TLS proxy serves the API, streams events unbuffered, redirects HTTP, hides /metrics"
