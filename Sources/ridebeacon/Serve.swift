@@ -74,6 +74,13 @@ struct Serve: AsyncParsableCommand {
         }
         LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
         let logger = Logger(label: "ridebeacon")
+        if database.hasPrefix("sqlite:") {
+            // Before opening: a file made now is 0600; one that exists keeps its mode.
+            for file in SQLiteStore.filesReadableByOthers(path: String(database.dropFirst("sqlite:".count))) {
+                logger.warning("database file is readable by other users; it holds ride keys and personal data: chmod 600 it",
+                               metadata: ["file": .string(file.path), "mode": .string(file.mode)])
+            }
+        }
         let store = try await openStore(database)
         var configuration = RideServerConfiguration(host: host, port: port)
         configuration.closesStoreOnShutdown = true

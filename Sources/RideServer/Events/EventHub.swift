@@ -25,7 +25,9 @@ public actor EventHub: Service {
         /// How often streams are checked against their token's expiry (in memory, no query).
         public var expiryCheckInterval: Duration = .milliseconds(250)
         /// Re-reads every streamed token from the store even without a revocation signal: a
-        /// lost notification, or a SQLite database revoked by another process (the CLI).
+        /// lost notification, or a SQLite database revoked by another process (the CLI). On
+        /// SQLite, which has no notifications, at most 1 s (local reads are cheap), so the CLI's
+        /// `admin revoke-tokens` ends streams within a second too.
         public var credentialRecheckInterval: Duration = .seconds(30)
 
         public init() {}
@@ -97,6 +99,10 @@ public actor EventHub: Service {
 
     public var listenerCount: Int { listeners.count }
 
+    nonisolated var recheckInterval: Duration {
+        store.sharesEventsAcrossProcesses ? configuration.credentialRecheckInterval : min(configuration.credentialRecheckInterval, .seconds(1))
+    }
+
     /// Registers a listener. Read the stored history only after this returns: everything
     /// committed later is delivered here, everything before is in the history (overlap is
     /// possible; skip ids already sent).
@@ -133,7 +139,7 @@ public actor EventHub: Service {
             group.addTask { await self.repeatEvery(self.configuration.heartbeatInterval) { await self.fanOut(.heartbeat) } }
             group.addTask { await self.recheckOnSignals() }
             group.addTask { await self.repeatEvery(self.configuration.expiryCheckInterval) { await self.endExpiredStreams() } }
-            group.addTask { await self.repeatEvery(self.configuration.credentialRecheckInterval) { self.credentialsChanged() } }
+            group.addTask { await self.repeatEvery(self.recheckInterval) { self.credentialsChanged() } }
             if store.sharesEventsAcrossProcesses {
                 group.addTask { await self.listenAcrossProcesses() }
             }

@@ -15,6 +15,7 @@ public final class SQLiteStore: Store {
             // FULL: a write acknowledged to a client survives power loss, not just a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        if path != ":memory:" { try Self.createPrivately(path) }
         do {
             pool = try DatabasePool(path: path, configuration: config)
             try SQLiteMigrations.migrator.migrate(pool)
