@@ -54,7 +54,7 @@ public enum RideServer {
             router.get("/bench/hello") { _, _ in "Hello, world!" }
         }
         // Middleware applies to routes added after it, so it all comes first; outermost first.
-        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestLogMiddleware(failures: FailureLogSampler(now: configuration.now)))
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: BodyLimitMiddleware())

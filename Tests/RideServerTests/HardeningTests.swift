@@ -42,3 +42,36 @@ struct HardeningTests {
         }
     }
 }
+
+/// Failed authentications are logged sampled, with counts, not one line each (issue 13, item 7).
+@Suite("Failure log sampling", .timeLimit(.minutes(2)))
+struct FailureLogSamplingTests {
+    static func lines(_ capture: RideKeySecrecyTests.LogCapture) -> [[String: String]] {
+        capture.text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String]
+        }
+    }
+
+    @Test
+    func aFloodOfBadTokensWritesOneLineWithCountsPerInterval() async throws {
+        let world = try await World.make(.sqlite)
+        let capture = RideKeySecrecyTests.LogCapture()
+        let clock = SteppedClock()
+        try await world.app(logger: capture.logger("ridebeacon"), configure: { $0.now = clock.reading }).test(.live) { client in
+            let bogus = Member(account: world.passenger.account, token: "rb_" + String(repeating: "x", count: 43))
+            for _ in 0..<30 {
+                let status = try await client.call(.get, "/v1/rides", as: bogus).status
+                #expect(status == .unauthorized || status == .tooManyRequests)
+            }
+            let sampled = { Self.lines(capture).filter { $0["msg"]?.contains("(sampled)") == true } }
+            #expect(sampled().count == 1, "only the first failure of the interval is written")
+            #expect(Self.lines(capture).filter { $0["msg"] == "request" && ($0["http.status"] == "401" || $0["http.status"] == "429") }.isEmpty)
+            clock.advance(11)
+            _ = try await client.call(.get, "/v1/rides", as: bogus)
+            let second = try #require(sampled().last)
+            #expect(sampled().count == 2)
+            #expect((Int(second["count_401"] ?? "") ?? 0) + (Int(second["count_429"] ?? "") ?? 0) == 30,
+                    "the 29 counted since the first line, and this one")
+        }
+    }
+}
