@@ -48,7 +48,7 @@ struct HardeningTests {
 struct FailureLogSamplingTests {
     static func lines(_ capture: RideKeySecrecyTests.LogCapture) -> [[String: String]] {
         capture.text.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String]
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?.mapValues { "\($0)" }
         }
     }
 
