@@ -127,6 +127,7 @@ struct RoleCLITests {
         let noServer = try CLI.run(["driver", "requests"], environment: ["XDG_CONFIG_HOME": service.configHome.path, "PATH": "/usr/bin:/bin"])
         #expect(noServer.status != 0 && noServer.stderrLines == ["ridebeacon: no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`"])
     }
+}
 
 extension RoleCLITests {
     /// The role commands refuse plain http:// to another machine unless told --insecure-http.
