@@ -75,3 +75,35 @@ struct FailureLogSamplingTests {
         }
     }
 }
+
+/// Admin actions leave an audit line; token secrets never appear in it (issue 13, item 7).
+@Suite("Admin audit trail", .timeLimit(.minutes(2)))
+struct AdminAuditTests {
+    @Test
+    func mintingAndRevokingTokensIsAudited() async throws {
+        let world = try await World.make(.sqlite)
+        let capture = RideKeySecrecyTests.LogCapture()
+        try await world.app(logger: capture.logger("ridebeacon")).test(.live) { client in
+            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/tokens", as: world.admin, json: "{}")
+            let secret = try #require(issued.string("token"))
+            _ = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/revoke-tokens", as: world.admin)
+            let audit = FailureLogSamplingTests.lines(capture).filter { $0["audit"] == "admin" }
+            #expect(audit.map { $0["action"] } == ["token.issue", "tokens.revoke"])
+            #expect(audit.allSatisfy { $0["actor"] == world.admin.id && $0["account_id"] == world.passenger.id && $0["via"] == "api" })
+            #expect(audit.first?["token_id"] == issued.string("tokenId"))
+            #expect(!capture.text.contains(secret))
+        }
+    }
+
+    /// Malformed bodies are refused before anything is written (strict JSON, duplicate keys).
+    @Test
+    func aBodyWithADuplicateKeyChangesNothing() async throws {
+        let world = try await World.make(.sqlite)
+        try await world.app().test(.live) { client in
+            let body = #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station","pickup":"Elsewhere"}"#
+            let response = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: body)
+            #expect(response.status == .badRequest && response.errorCode == "invalid_json" && response.errorMessage.contains("pickup"))
+            #expect(try await world.store.rideRequests(passengerID: world.passenger.id).isEmpty)
+        }
+    }
+}
