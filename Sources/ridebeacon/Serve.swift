@@ -39,6 +39,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Hours an Idempotency-Key's stored result is kept (1 to 8760); a retry after that is a new request. Purged hourly.")
     var idempotencyRetentionHours = 24
 
+    @Option(help: "Open event streams one token may hold at once (1 to 1000); the next is refused 429 too_many_streams.")
+    var maxStreamsPerToken = 8
+
     @Option(help: "Failed authentications allowed per minute, per client address and per presented token, before 429.")
     var authFailuresPerMinute = 20
 
@@ -61,6 +64,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard IdempotencyRetention.hours.contains(idempotencyRetentionHours) else {
             throw ValidationError("--idempotency-retention-hours must be 1 to 8760, not \(idempotencyRetentionHours)")
+        }
+        guard (1...1000).contains(maxStreamsPerToken) else {
+            throw ValidationError("--max-streams-per-token must be 1 to 1000, not \(maxStreamsPerToken)")
         }
         for (name, value) in [("--auth-failures-per-minute", authFailuresPerMinute), ("--touch-proofs-per-minute", touchProofsPerMinute),
                               ("--touch-proofs-per-minute-per-address", touchProofsPerMinutePerAddress)] where !(1...100_000).contains(value) {
@@ -89,6 +95,7 @@ struct Serve: AsyncParsableCommand {
         configuration.touch = TouchProofConfiguration(policy: TouchPolicy(rawValue: touchPolicy) ?? .mutual, identityPeriod: identityPeriod)
         configuration.locationRetention = LocationRetention(days: locationRetentionDays)
         configuration.idempotencyRetention = IdempotencyRetention(hours: idempotencyRetentionHours)
+        configuration.events.maxStreamsPerToken = maxStreamsPerToken
         configuration.rateLimits.authenticationFailures = .perMinute(authFailuresPerMinute)
         configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
         configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)
