@@ -55,9 +55,11 @@ struct RetentionCopiesTests {
         try await world.app().test(.live) { client in
             _ = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest, headers: ["Idempotency-Key": "req-1"])
         }
-        // Two hours on, with a one-hour retention: the job's first run at start deletes it.
-        let clock = SteppedClock(Date().addingTimeInterval(2 * 3600))
-        try await world.app(configure: { $0.now = clock.reading; $0.idempotencyRetention = IdempotencyRetention(hours: 1) }).test(.live) { client in
+        // A one-second retention (24 h in production), the job running every 200 ms.
+        try await world.app(configure: {
+            $0.idempotencyRetention = IdempotencyRetention(age: .seconds(1))
+            $0.locationRetention = LocationRetention(days: 30, checkInterval: .milliseconds(200))
+        }).test(.live) { client in
             // Until the job has run a replay still returns the first result; afterwards it is new.
             #expect(try await eventually(timeout: .seconds(30)) {
                 let replayed = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Self.elsewhere,

@@ -61,9 +61,9 @@ extension EventHub {
 
     /// Expiry is known when the stream opens, so it needs no query: a comparison per tick.
     func endExpiredStreams() {
-        let now = now()
+        let time = now()
         let expired = Set(listeners.values.compactMap { listener in
-            listener.credential.flatMap { credential in credential.expiresAt.map { $0 <= now } == true ? credential.secretHash : nil }
+            listener.credential.flatMap { credential in credential.expiresAt.map { $0 <= time } == true ? credential.secretHash : nil }
         })
         for hash in expired { end(streamsOf: hash, .tokenExpired) }
     }

@@ -22,7 +22,9 @@ struct AuthMiddleware: RouterMiddleware {
         let account: Account
         let tokenHash: Data
         do {
-            (account, tokenHash) = try await authenticate(request)
+            let found = try await authenticate(request)
+            account = found.0
+            tokenHash = found.1
         } catch let error as APIError where error.code == "unauthenticated" && tokenKey != nil {
             // Only presented credentials count: a request with none is not a guess.
             limits.authenticationFailed(address: address, token: tokenKey)

@@ -25,12 +25,14 @@ public struct LocationRetention: Sendable, Equatable {
 /// requests, and for an accept the ride key, so they must not outlive their purpose (retries).
 public struct IdempotencyRetention: Sendable, Equatable {
     public static let hours = 1...8760
-    public var hours: Int
+    public var age: Duration
 
-    public init(hours: Int = 24) { self.hours = hours }
+    public init(hours: Int = 24) { age = .seconds(hours * 3600) }
+    /// Any age (tests); `serve` takes whole hours.
+    public init(age: Duration) { self.age = age }
 
     public func cutoff(now: Date) -> Date {
-        now.addingTimeInterval(-Double(hours) * 3600)
+        now.addingTimeInterval(-(age / .seconds(1)))
     }
 }
 
@@ -52,7 +54,9 @@ struct LocationPurger: Service {
                     let purged = try await store.purgeLocations(finishedBefore: retention.cutoff(now: now()))
                     if purged > 0 { logger.info("purged locations of finished rides", metadata: ["requests": .stringConvertible(purged)]) }
                 }
-                let expired = try await store.purgeIdempotencyResults(createdBefore: idempotency.cutoff(now: now()))
+                // The store stamps results with the real clock, so they age by it too (not by
+                // the server clock tests may step).
+                let expired = try await store.purgeIdempotencyResults(createdBefore: idempotency.cutoff(now: Date()))
                 if expired > 0 { logger.info("purged expired idempotency results", metadata: ["results": .stringConvertible(expired)]) }
             } catch {
                 logger.warning("retention purge failed; retrying later", metadata: ["error": .string("\(error)")])

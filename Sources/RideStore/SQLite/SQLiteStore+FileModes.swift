@@ -20,7 +20,7 @@ extension SQLiteStore {
             // open() applied the umask; fchmod sets exactly 0600 (the umask can only narrow it,
             // but a 0 umask must not widen anything either).
             fchmod(fd, fileMode)
-            close(fd)
+            closeDescriptor(fd)
             return
         }
         guard errno == EEXIST else {
@@ -37,4 +37,9 @@ extension SQLiteStore {
             return (file, String(info.st_mode & 0o777, radix: 8))
         }
     }
+}
+
+/// Outside the extension: inside it, `close` would name the store's own `close()`.
+private func closeDescriptor(_ fd: Int32) {
+    close(fd)
 }
