@@ -173,7 +173,7 @@ extension EventStreamTests {
                     Issue.record("ended with \(String(describing: stream.ended))")
                     return
                 }
-                #expect(problem.code == "token_revoked")
+                #expect(problem.code == .tokenRevoked)
                 #expect(!stream.all.contains { if case .interrupted = $0 { true } else { false } }, "not retried")
             }
             }
