@@ -124,7 +124,7 @@ struct StreamSessionTests {
 
             first.close()
             #expect(try await eventually(timeout: .seconds(30)) {
-                try await client.call(.get, "/metrics", as: nil).text.contains("ridebeacon_event_listeners 2")
+                try await client.call(.get, "/metrics", as: nil).text.contains("ridebeacon_event_listeners 2\n")
             })
             let third = try await SSEReader.open(port: port, path: path, token: world.passenger.token)
             defer { third.close() }
