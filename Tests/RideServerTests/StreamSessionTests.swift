@@ -74,8 +74,11 @@ struct StreamSessionTests {
     func revocationOnOneServerEndsStreamsOnAnother() async throws {
         let world = try await World.make(.postgres)
         let otherStore = try await StoreLocation.open(world.location)
-        var slow = Self.signalOnly
-        slow.pollInterval = .seconds(600)
+        let slow = {
+            var configuration = Self.signalOnly
+            configuration.pollInterval = .seconds(600)
+            return configuration
+        }()
         let ride = try await world.acceptedRide()
         try await world.app(events: slow).test(.live) { revoker in
             try await world.app(store: otherStore, events: slow).test(.live) { holder in
