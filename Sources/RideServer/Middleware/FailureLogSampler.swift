@@ -6,6 +6,7 @@ import HTTPTypes
 /// first failure after a quiet `interval` is logged at once with what accumulated, the rest
 /// only counted until the interval has passed. Every request is still counted by status in
 /// `/metrics`; this only bounds the log to about one line per interval.
+/// @unchecked Sendable: `pending` and `lastLogged` are only touched inside `lock` (as in `RateLimiter`).
 final class FailureLogSampler: @unchecked Sendable {
     struct Summary: Equatable {
         var unauthorized = 0
