@@ -16,3 +16,18 @@ struct AdminAuditCLITests {
         #expect(purged.status == 0 && purged.stdout == "0\n" && purged.stderr.contains(#""action":"locations.purge""#))
     }
 }
+
+/// `serve` warns about a database file others can read (issue 13, item 6). The file here is
+/// not a database, so serve stops right after the warning instead of running.
+@Suite("ridebeacon serve file-mode warning", .timeLimit(.minutes(1)))
+struct ServeFileModeCLITests {
+    @Test func serveWarnsWhenTheDatabaseIsReadableByOthers() throws {
+        let database = try temporaryDatabase()
+        let path = String(database.dropFirst("sqlite:".count))
+        try Data("not a database, but readable by everyone".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let run = try CLI.run(["serve", "--port", "0", "--database", database])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("database file is readable by other users") && run.stderr.contains(#""mode":"644""#))
+    }
+}
