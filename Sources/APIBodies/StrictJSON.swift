@@ -59,6 +59,9 @@ public enum StrictJSON {
         } catch {
             throw BodyError.invalidJSON("the request body is not valid JSON")
         }
+        if let duplicate = DuplicateKeys.first(in: data) {
+            throw BodyError.invalidJSON("the request body repeats the key \"\(duplicate.prefix(100))\"")
+        }
         if let unknown = keys.filter({ !T.fields.contains($0) }).sorted().first {
             throw BodyError.invalidField(unknown, "unknown field")
         }

@@ -87,6 +87,11 @@ extension RideServiceClient {
             for try await chunk in response.body {
                 for message in parser.push(chunk.readableBytesView) {
                     guard let data = message.data else { continue }
+                    // The server ended the stream for a reason (token revoked or expired): as
+                    // final as a 401, so no reconnecting with a token that no longer works.
+                    if message.event == "error" {
+                        throw Self.failure(status: 401, body: Data(data.utf8), retryAfter: nil)
+                    }
                     do {
                         deliver(.event(try APIDates.decoder.decode(RideEvent.self, from: Data(data.utf8))))
                     } catch {

@@ -95,6 +95,11 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let wrongIdentity = Self(rawValue: "wrong_identity")
     public static let replayedProof = Self(rawValue: "replayed_proof")
     public static let rateLimited = Self(rawValue: "rate_limited")
+    /// Event streams: this token already holds the most open streams one token may.
+    public static let tooManyStreams = Self(rawValue: "too_many_streams")
+    /// The last block of an event stream whose token was revoked or expired.
+    public static let tokenRevoked = Self(rawValue: "token_revoked")
+    public static let tokenExpired = Self(rawValue: "token_expired")
     public static let unavailable = Self(rawValue: "unavailable")
     public static let internalError = Self(rawValue: "internal")
 }

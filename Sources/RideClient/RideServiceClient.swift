@@ -20,6 +20,9 @@ public final class RideServiceClient: Sendable {
         public var streamRetry: RetryPolicy = .untilCancelled
         /// Told before every retry of a single call, e.g. to say "Cannot reach the ride service, retrying".
         public var onRetry: (@Sendable (RetryNotice) -> Void)?
+        /// Allows plain `http://` to a host other than loopback (`--insecure-http`). Off by
+        /// default: the bearer token and the ride key would cross the network unencrypted.
+        public var allowsInsecureHTTP = false
 
         public init() {}
     }
@@ -37,6 +40,9 @@ public final class RideServiceClient: Sendable {
               url.host != nil, url.query == nil, url.fragment == nil else {
             throw .invalidConfiguration("server must be an http:// or https:// URL, not \"\(server)\"")
         }
+        if scheme == "http", !configuration.allowsInsecureHTTP, !Self.isLoopback(url.host ?? "") {
+            throw .invalidConfiguration("refusing plain http:// to \(url.host ?? "") (the token and ride key would travel unencrypted); use https://, or pass --insecure-http on a network you trust")
+        }
         guard !token.isEmpty, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw .invalidConfiguration("token must be a non-empty API token without spaces")
         }
@@ -47,6 +53,14 @@ public final class RideServiceClient: Sendable {
             timeout: .init(connect: Self.timeAmount(configuration.connectTimeout), read: Self.timeAmount(configuration.idleTimeout)))
         http.httpVersion = .http1Only
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+    }
+
+    /// This machine: `localhost` (and names under it), 127.0.0.0/8, ::1.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// Closes the connection pool. Streams still open end with `.cancelled`.

@@ -64,6 +64,13 @@ public struct APIError: Error, Sendable, Equatable {
         return error
     }
 
+    static func tooManyStreams(_ limit: Int) -> APIError {
+        var error = APIError(.tooManyRequests, code: "too_many_streams",
+                             "this token already has \(limit) open event streams; close one first")
+        error.headers[.retryAfter] = "5"
+        return error
+    }
+
     static let bodyTooLarge = APIError(.contentTooLarge, code: "body_too_large",
                                        "request body exceeds \(APILimits.maxBodyBytes / 1024) KiB")
 }

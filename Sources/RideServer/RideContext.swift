@@ -12,6 +12,8 @@ public struct RideContext: RequestContext {
     public var account: Account?
     /// A non-reversible key of the token that authenticated the request (rate limits).
     public var tokenKey: String?
+    /// SHA-256 of the token that authenticated the request, as the store keeps it (streams).
+    public var tokenHash: Data?
     /// The connection's peer IP address ("unknown" when the channel has none).
     public let peerAddress: String
 
@@ -20,6 +22,7 @@ public struct RideContext: RequestContext {
         requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         account = nil
         tokenKey = nil
+        tokenHash = nil
         peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 

@@ -20,6 +20,9 @@ public struct RideServerConfiguration: Sendable {
     public var rateLimits = RateLimitConfiguration()
     /// Purges finished requests' pickup, drop-off and notes this long after they ended (nil: never).
     public var locationRetention: LocationRetention?
+    /// Stored results of keyed writes are deleted this long after the write (checked with the
+    /// location purge, hourly), so a retry after that is a new request.
+    public var idempotencyRetention = IdempotencyRetention()
     /// The server's clock: proof freshness, slots, proof pairing and rate limits read it.
     /// Tests replace it to step time without waiting.
     public var now: @Sendable () -> Date = { Date() }
@@ -40,7 +43,7 @@ public enum RideServer {
     /// store shutdown). Run it with `runService()`; SIGTERM/SIGINT shut it down gracefully:
     /// stop accepting, end event streams, finish in-flight requests, then close the store.
     public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
-        let hub = EventHub(store: store, configuration: configuration.events, logger: logger)
+        let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now)
         let metrics = ServerMetrics()
         let limits = RateLimits(configuration.rateLimits, now: configuration.now, metrics: metrics)
         var api = RideAPI(store: store, hub: hub, metrics: metrics,
@@ -54,7 +57,7 @@ public enum RideServer {
             router.get("/bench/hello") { _, _ in "Hello, world!" }
         }
         // Middleware applies to routes added after it, so it all comes first; outermost first.
-        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestLogMiddleware(failures: FailureLogSampler(now: configuration.now)))
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: BodyLimitMiddleware())
@@ -74,9 +77,9 @@ public enum RideServer {
         var services: [any Service] = []
         if configuration.closesStoreOnShutdown { services.append(StoreCloser(store: store)) }
         services.append(hub)
-        if let retention = configuration.locationRetention {
-            services.append(LocationPurger(store: store, retention: retention, now: configuration.now, logger: logger))
-        }
+        services.append(LocationPurger(store: store, retention: configuration.locationRetention, idempotency: configuration.idempotencyRetention,
+                                       checkInterval: configuration.locationRetention?.checkInterval ?? .seconds(3600),
+                                       now: configuration.now, logger: logger))
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ridebeacon"),

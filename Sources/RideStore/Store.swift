@@ -39,6 +39,8 @@ public protocol Store: Sendable {
     /// The account a token secret's hash belongs to, unless the token was revoked or has expired.
     func authenticate(secretHash: Data) async throws -> Account?
     func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int
+    /// The stored token a secret's hash belongs to, revoked or not (open streams re-check it).
+    func token(secretHash: Data) async throws -> APIToken?
 
     // Requests
     /// Also starts the request's history with a `requested` event (no ride id yet).
@@ -79,7 +81,13 @@ public protocol Store: Sendable {
     /// Blanks pickup, drop-off and accessibility notes of requests that ended (ride completed
     /// or cancelled, or request withdrawn) before `cutoff`, judged by their last event.
     /// Returns how many requests were purged now; already purged ones are not counted again.
+    /// In the same transaction it also blanks every copy of those fields: the passenger's name
+    /// on the request, event details (cancel reasons), stored idempotency results older than
+    /// the cutoff, and the ride keys of those finished rides.
     func purgeLocations(finishedBefore cutoff: Date) async throws -> Int
+    /// Deletes stored idempotency results recorded before `cutoff`; a retry with such a key is
+    /// then a new request. Returns how many were deleted.
+    func purgeIdempotencyResults(createdBefore cutoff: Date) async throws -> Int
 
     // History
     /// The ride's whole history, from its request's `requested` event on.
@@ -93,11 +101,18 @@ public protocol Store: Sendable {
     /// True when other processes may append events to the same database, so listeners must
     /// hear about appends through `listenForAppendedEvents` (PostgreSQL), not just locally.
     var sharesEventsAcrossProcesses: Bool { get }
-    /// Calls `onAppend` with the id of every event appended by any process, until cancelled or
+    /// Calls `onAppend` with the id of every event appended by any process (and with
+    /// `StoreSignal.tokensRevoked` when any process revoked tokens), until cancelled or
     /// the connection is lost (then it throws; the caller re-listens and re-reads the history).
     /// `onListening` runs once listening has begun, so the caller can catch up on anything
     /// appended before. Returns at once when `sharesEventsAcrossProcesses` is false.
     func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws
+}
+
+/// Values `listenForAppendedEvents` passes instead of an event id.
+public enum StoreSignal {
+    /// Some process revoked tokens: open streams must re-check theirs.
+    public static let tokensRevoked: Int64 = -1
 }
 
 extension Store {

@@ -49,6 +49,11 @@ func printToStandardError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+/// One audit line on stderr per admin action done here (see `AdminAudit`).
+func audit(_ action: String, _ details: [String: String]) {
+    AdminAudit.record(AdminAudit.cliLogger, action: action, actor: AdminAudit.cliOperator, via: .cli, details: details)
+}
+
 extension Admin {
     struct CreateAccount: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -80,7 +85,8 @@ extension Admin {
             try await options.withStore { store in
                 let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
                 let secret = APITokenSecret()
-                _ = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: expiry.expiresAt)
+                let token = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: expiry.expiresAt)
+                audit("account.create", ["account_id": account.id, "role": role.rawValue, "token_id": token.id])
                 printToStandardError("created \(role.rawValue) account \(account.id) (\(name)); its token follows and is shown only once")
                 print(secret.text)
             }
@@ -98,7 +104,8 @@ extension Admin {
         func run() async throws {
             try await options.withStore { store in
                 let secret = APITokenSecret()
-                _ = try await store.addToken(accountID: account, secretHash: secret.hash, expiresAt: expiry.expiresAt)
+                let token = try await store.addToken(accountID: account, secretHash: secret.hash, expiresAt: expiry.expiresAt)
+                audit("token.issue", ["account_id": account, "token_id": token.id])
                 print(secret.text)
             }
         }
@@ -129,7 +136,9 @@ extension Admin {
         func run() async throws {
             try await options.withStore { store in
                 guard try await store.account(id: account) != nil else { throw StoreError.notFound("account \(account)") }
-                print(try await store.revokeTokens(accountID: account))
+                let revoked = try await store.revokeTokens(accountID: account)
+                audit("tokens.revoke", ["account_id": account, "revoked": "\(revoked)"])
+                print(revoked)
             }
         }
     }
@@ -150,6 +159,7 @@ extension Admin {
             try await options.withStore { store in
                 let confirmed = try await store.transition(rideID: ride, to: .confirmed, by: "operator",
                                                            detail: "confirmed by an operator (ridebeacon admin confirm-ride)", idempotency: nil)
+                audit("ride.confirm", ["ride_id": ride])
                 print(confirmed.state.rawValue)
             }
         }
@@ -173,7 +183,9 @@ extension Admin {
 
         func run() async throws {
             try await options.withStore { store in
-                print(try await store.purgeLocations(finishedBefore: LocationRetention(days: olderThanDays).cutoff(now: Date())))
+                let purged = try await store.purgeLocations(finishedBefore: LocationRetention(days: olderThanDays).cutoff(now: Date()))
+                audit("locations.purge", ["older_than_days": "\(olderThanDays)", "requests": "\(purged)"])
+                print(purged)
             }
         }
     }

@@ -36,6 +36,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days after a ride ends (completed, cancelled, or request withdrawn) before its pickup, drop-off and notes are erased (1 to 3650); checked hourly.")
     var locationRetentionDays = 30
 
+    @Option(help: "Hours an Idempotency-Key's stored result is kept (1 to 8760); a retry after that is a new request. Purged hourly.")
+    var idempotencyRetentionHours = 24
+
+    @Option(help: "Open event streams one token may hold at once (1 to 1000); the next is refused 429 too_many_streams.")
+    var maxStreamsPerToken = 8
+
     @Option(help: "Failed authentications allowed per minute, per client address and per presented token, before 429.")
     var authFailuresPerMinute = 20
 
@@ -56,6 +62,12 @@ struct Serve: AsyncParsableCommand {
         guard LocationRetention.days.contains(locationRetentionDays) else {
             throw ValidationError("--location-retention-days must be 1 to 3650, not \(locationRetentionDays)")
         }
+        guard IdempotencyRetention.hours.contains(idempotencyRetentionHours) else {
+            throw ValidationError("--idempotency-retention-hours must be 1 to 8760, not \(idempotencyRetentionHours)")
+        }
+        guard (1...1000).contains(maxStreamsPerToken) else {
+            throw ValidationError("--max-streams-per-token must be 1 to 1000, not \(maxStreamsPerToken)")
+        }
         for (name, value) in [("--auth-failures-per-minute", authFailuresPerMinute), ("--touch-proofs-per-minute", touchProofsPerMinute),
                               ("--touch-proofs-per-minute-per-address", touchProofsPerMinutePerAddress)] where !(1...100_000).contains(value) {
             throw ValidationError("\(name) must be 1 to 100000, not \(value)")
@@ -68,6 +80,13 @@ struct Serve: AsyncParsableCommand {
         }
         LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
         let logger = Logger(label: "ridebeacon")
+        if database.hasPrefix("sqlite:") {
+            // Before opening: a file made now is 0600; one that exists keeps its mode.
+            for file in SQLiteStore.filesReadableByOthers(path: String(database.dropFirst("sqlite:".count))) {
+                logger.warning("database file is readable by other users; it holds ride keys and personal data: chmod 600 it",
+                               metadata: ["file": .string(file.path), "mode": .string(file.mode)])
+            }
+        }
         let store = try await openStore(database)
         var configuration = RideServerConfiguration(host: host, port: port)
         configuration.closesStoreOnShutdown = true
@@ -75,6 +94,8 @@ struct Serve: AsyncParsableCommand {
         configuration.benchmarkRoutes = benchRoutes
         configuration.touch = TouchProofConfiguration(policy: TouchPolicy(rawValue: touchPolicy) ?? .mutual, identityPeriod: identityPeriod)
         configuration.locationRetention = LocationRetention(days: locationRetentionDays)
+        configuration.idempotencyRetention = IdempotencyRetention(hours: idempotencyRetentionHours)
+        configuration.events.maxStreamsPerToken = maxStreamsPerToken
         configuration.rateLimits.authenticationFailures = .perMinute(authFailuresPerMinute)
         configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
         configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)

@@ -13,6 +13,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("API token of your account. Default: RIDEBEACON_TOKEN, then the settings file.", valueName: "TOKEN"))
     var token: String?
 
+    @Flag(help: "Allow a plain http:// server URL other than this machine (loopback). The token then travels unencrypted: only on a network you trust.")
+    var insecureHttp = false
+
     /// The server and token to use, by precedence: flag, environment, settings file.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandLineFailure) -> (server: String, token: String) {
         var server = self.server ?? environment["RIDEBEACON_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
@@ -37,6 +40,7 @@ struct ServiceOptions: ParsableArguments {
         let (server, token) = try resolve()
         var configuration = RideServiceClient.Configuration()
         configuration.retry = waits ? .untilCancelled : .standard
+        configuration.allowsInsecureHTTP = insecureHttp
         if waits {
             configuration.onRetry = { _ in StandardError.writeLine(RideServiceMessages.retrying) }
         }

@@ -129,3 +129,15 @@ struct RoleCLITests {
         #expect(noServer.status != 0 && noServer.stderrLines == ["ridebeacon: no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`"])
     }
 }
+
+extension RoleCLITests {
+    /// The role commands refuse plain http:// to another machine unless told --insecure-http.
+    @Test func plainHTTPToAnotherMachineNeedsTheFlag() throws {
+        let home = try CLI.temporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"]
+        let refused = try CLI.run(["driver", "requests", "--server", "http://rides.invalid", "--token", "rb_x"], environment: environment)
+        #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains("--insecure-http"))
+        let allowed = try CLI.run(["driver", "requests", "--server", "http://rides.invalid", "--token", "rb_x", "--insecure-http"], environment: environment)
+        #expect(allowed.status != 0 && !allowed.stderr.contains("refusing plain http"), "allowed, then the (nonexistent) host fails")
+    }
+}

@@ -103,6 +103,21 @@ struct ErrorTests {
         #expect(throws: RideClientError.self) { try RideServiceClient(server: "http://127.0.0.1:1", token: "has space") }
         #expect(IdempotencyKey("with space") == nil && IdempotencyKey("ok-key_1") != nil)
     }
+
+    /// Plain http:// only to this machine unless explicitly allowed (issue 13, item 7).
+    @Test func plainHTTPToAnotherMachineNeedsExplicitConsent() throws {
+        for remote in ["http://rides.example.org", "http://10.0.0.5:8080", "http://128.0.0.1", "http://127.0.0.1.evil.example", "http://[2001:db8::1]"] {
+            #expect(throws: RideClientError.self, "\(remote)") { try RideServiceClient(server: remote, token: "rb_x") }
+        }
+        for local in ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "http://127.1.2.3", "https://rides.example.org"] {
+            let client = try RideServiceClient(server: local, token: "rb_x")
+            Task { await client.shutdown() }
+        }
+        var insecure = RideServiceClient.Configuration()
+        insecure.allowsInsecureHTTP = true
+        let allowed = try RideServiceClient(server: "http://rides.example.org", token: "rb_x", configuration: insecure)
+        Task { await allowed.shutdown() }
+    }
 }
 
 final class Counter: Sendable {

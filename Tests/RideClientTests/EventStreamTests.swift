@@ -151,3 +151,33 @@ struct EventStreamTests {
     }
 }
 
+
+extension EventStreamTests {
+    /// A revoked token's stream ends with the server's reason and is not reconnected (a
+    /// reconnect could only get 401). Revoked straight in the store, as `admin revoke-tokens`
+    /// does from another process: the server's periodic re-check (1 s on SQLite) finds it.
+    @Test func aRevokedTokensStreamEndsWithTheReasonAndIsNotResumed() async throws {
+        let world = try await ServerWorld.make()
+        try await world.withServer { port in
+            var configuration = RideServiceClient.Configuration()
+            configuration.streamRetry = RetryPolicy(maxAttempts: nil, initialDelay: .milliseconds(100), maxDelay: .milliseconds(100))
+            try await withRideServiceClient(server: "http://127.0.0.1:\(port)", token: world.driver.token) { driver in
+            try await withRideServiceClient(server: "http://127.0.0.1:\(port)", token: world.passenger.token, configuration: configuration) { passenger in
+                let request = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"))
+                let ride = try await driver.acceptRideRequest(request.id)
+                let stream = Collector(passenger.rideEvents(ride.id))
+                #expect(await stream.wait { $0.compactMap(\.event).count == 2 })
+                _ = try await world.store.revokeTokens(accountID: world.passenger.id)
+                // Product target: ended within 1 s; generous here for loaded machines.
+                #expect(await stream.wait { _ in stream.ended != nil })
+                guard case .some(.some(.rejected(let problem))) = stream.ended else {
+                    Issue.record("ended with \(String(describing: stream.ended))")
+                    return
+                }
+                #expect(problem.code == .tokenRevoked)
+                #expect(!stream.all.contains { if case .interrupted = $0 { true } else { false } }, "not retried")
+            }
+            }
+        }
+    }
+}

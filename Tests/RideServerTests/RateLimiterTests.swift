@@ -26,19 +26,32 @@ struct RateLimiterTests {
         #expect(limiter.retryAfter("x") == nil)
     }
 
-    /// A flood of new keys cannot grow memory without bound: quiet, full buckets are forgotten.
+    /// A flood of new keys cannot grow memory without bound: quiet, full buckets are forgotten,
+    /// a few per call (never a scan of the whole map per new key).
     @Test func forgetsQuietClientsOnceItTracksTooMany() {
         let clock = SteppedClock()
         let limiter = RateLimiter(.perMinute(5), now: clock.reading, sweepThreshold: 100)
         for i in 0..<100 { _ = limiter.take("flood-\(i)") }
         #expect(limiter.trackedKeys == 100)
         clock.advance(60)
-        _ = limiter.take("late")
-        #expect(limiter.trackedKeys == 1, "only the client still being limited is remembered")
+        // Each new key lets the sweep look at a few of the oldest: the quiet flood drains.
+        for i in 0..<40 { _ = limiter.take("late-\(i)") }
+        #expect(limiter.trackedKeys == 100, "held at the threshold while quiet keys remain")
+        for i in 40..<100 { _ = limiter.take("late-\(i)") }
+        #expect(limiter.trackedKeys <= 101)
         // A client mid-window is kept: forgetting it would reset its limit.
-        for i in 0..<100 { _ = limiter.take("busy-\(i)") }
-        #expect(limiter.trackedKeys == 101)
-        for _ in 0..<4 { #expect(limiter.take("late") == nil) }
-        #expect(limiter.take("late") != nil, "its bucket survived the sweeps, one event already spent")
+        for _ in 0..<3 { #expect(limiter.take("late-0") == nil) }
+        #expect(limiter.take("late-0") == nil)
+        #expect(limiter.take("late-0") != nil, "its bucket survived the sweeps, one event already spent")
+        #expect(limiter.mostExaminedInOneCall <= RateLimiter.sweepPerCall)
+    }
+
+    /// Under a flood of busy keys memory stays below twice the threshold, with bounded work per call.
+    @Test func busyFloodIsBoundedInMemoryAndWork() {
+        let clock = SteppedClock()
+        let limiter = RateLimiter(.perMinute(5), now: clock.reading, sweepThreshold: 100)
+        for i in 0..<5_000 { _ = limiter.take("busy-\(i)") }
+        #expect(limiter.trackedKeys <= 200)
+        #expect(limiter.mostExaminedInOneCall <= RateLimiter.sweepPerCall)
     }
 }

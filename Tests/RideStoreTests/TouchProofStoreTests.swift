@@ -150,11 +150,17 @@ struct TouchProofStoreTests {
         for request in [completed.requestID, cancelledRide.requestID, withdrawn.id] {
             let purged = try #require(try await store.rideRequest(id: request))
             #expect(purged.pickup == "" && purged.dropoff == "" && purged.accessibilityNotes == nil)
-            #expect(purged.passengerName == "Ana", "only locations and notes are erased")
+            // The name typed on the request is a copy of personal data too (issue 13).
+            #expect(purged.passengerName == "", "locations, notes and the typed name are erased")
         }
         for request in [active.requestID, open.id] {
-            #expect(try await store.rideRequest(id: request)?.pickup == "Main St 1")
+            let kept = try await store.rideRequest(id: request)
+            #expect(kept?.pickup == "Main St 1" && kept?.passengerName == "Ana")
         }
+        // Finished rides lose their keys; a ride under way keeps its own.
+        #expect(try await store.ride(id: completed.id)?.key.isEmpty == true)
+        #expect(try await store.ride(id: cancelledRide.id)?.key.isEmpty == true)
+        #expect(try await store.ride(id: active.id)?.key.isEmpty == false)
         #expect(try await store.purgeLocations(finishedBefore: Date().addingTimeInterval(3600)) == 0, "purged once, counted once")
         #expect(try await store.ride(id: completed.id)?.state == .completed, "the ride and its history stay")
     }

@@ -3,7 +3,7 @@
 # self-signed certificate, in front of a real `ridebeacon serve`; a ride's event stream read
 # through the proxy must deliver a live event while the stream is still open (the client cuts
 # it after 6 s, so an event held in a proxy buffer would never arrive); plain HTTP redirects;
-# /metrics is not served publicly. Ports are rewritten to free ones.
+# no path under /metrics is served publicly (/metrics/, //metrics, %-encoded too). Ports are rewritten to free ones.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${RIDEBEACON_BIN:-.build/debug/ridebeacon}")
@@ -62,5 +62,8 @@ delay=$(python3 -c "print(f'{$seen - $sent:.3f}')")
 echo "arrived event through nginx after ${delay} s (stream: $(grep -c '^[0-9.]* event:' "$work/stream.txt") events)"
 
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$plain/health")" = 301 ]
-[ "$(via -o /dev/null -w '%{http_code}' "$api/metrics")" = 404 ]
-echo "ok: TLS proxy serves the API, streams events unbuffered, redirects HTTP, hides /metrics"
+for path in /metrics /metrics/ /metrics/x '/metrics?x=1' //metrics /%6detrics/; do
+    code=$(via -o /dev/null -w '%{http_code}' --path-as-is "$api$path")
+    [ "$code" = 404 ] || { echo "$path through the proxy answered $code, not 404"; exit 1; }
+done
+echo "ok: TLS proxy serves the API, streams events unbuffered, redirects HTTP, hides everything under /metrics"

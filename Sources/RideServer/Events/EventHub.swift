@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import RideStore
 import ServiceLifecycle
@@ -20,6 +21,15 @@ public actor EventHub: Service {
         public var listenerBufferLimit = 256
         /// Pause before re-listening after the notification connection dropped.
         public var relistenDelay: Duration = .seconds(1)
+        /// Open streams one token may hold at once; the next one is refused 429 `too_many_streams`.
+        public var maxStreamsPerToken = 8
+        /// How often streams are checked against their token's expiry (in memory, no query).
+        public var expiryCheckInterval: Duration = .milliseconds(250)
+        /// Re-reads every streamed token from the store even without a revocation signal: a
+        /// lost notification, or a SQLite database revoked by another process (the CLI). On
+        /// SQLite, which has no notifications, at most 1 s (local reads are cheap), so the CLI's
+        /// `admin revoke-tokens` ends streams within a second too.
+        public var credentialRecheckInterval: Duration = .seconds(30)
 
         public init() {}
     }
@@ -27,6 +37,8 @@ public actor EventHub: Service {
     public enum Message: Sendable, Equatable {
         case event(RideEvent)
         case heartbeat
+        /// The last message of a stream the server ended (its token stopped working).
+        case ended(StreamEnd)
     }
 
     public enum Scope: Sendable, Equatable {
@@ -49,27 +61,36 @@ public actor EventHub: Service {
         public func end() { continuation.finish() }
     }
 
-    private struct Listener {
+    struct Listener {
         var scope: Scope
         var continuation: AsyncStream<Message>.Continuation
+        /// The token the stream was opened with; nil for in-process listeners (tests).
+        var credential: StreamCredential?
     }
 
-    private let store: any Store
-    private let configuration: Configuration
-    private let logger: Logger
-    private var listeners: [Int: Listener] = [:]
+    let store: any Store
+    let configuration: Configuration
+    let logger: Logger
+    let now: @Sendable () -> Date
+    var listeners: [Int: Listener] = [:]
     private var nextListenerID = 0
     /// The last event id handed to listeners; nil while nobody listens.
     private var cursor: Int64?
     private let wakeups: AsyncStream<Void>
     private let wakeupSink: AsyncStream<Void>.Continuation
+    let credentialChecks: AsyncStream<Void>
+    let credentialCheckSink: AsyncStream<Void>.Continuation
     public private(set) var cutOffListeners = 0
+    /// Streams ended because their token was revoked or expired.
+    public internal(set) var endedStreams = 0
 
-    public init(store: any Store, configuration: Configuration = .init(), logger: Logger) {
+    public init(store: any Store, configuration: Configuration = .init(), logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.configuration = configuration
         self.logger = logger
+        self.now = now
         (wakeups, wakeupSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (credentialChecks, credentialCheckSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks for a re-read of the history soon; cheap, callable from anywhere.
@@ -79,10 +100,20 @@ public actor EventHub: Service {
 
     public var listenerCount: Int { listeners.count }
 
+    nonisolated var recheckInterval: Duration {
+        store.sharesEventsAcrossProcesses ? configuration.credentialRecheckInterval : min(configuration.credentialRecheckInterval, .seconds(1))
+    }
+
     /// Registers a listener. Read the stored history only after this returns: everything
     /// committed later is delivered here, everything before is in the history (overlap is
     /// possible; skip ids already sent).
-    public func subscribe(_ scope: Scope) async throws -> Subscription {
+    /// With a credential, throws `APIError.tooManyStreams` when that token already holds
+    /// `maxStreamsPerToken` streams.
+    public func subscribe(_ scope: Scope, credential: StreamCredential? = nil) async throws -> Subscription {
+        if let credential {
+            let open = listeners.values.count(where: { $0.credential?.secretHash == credential.secretHash })
+            guard open < configuration.maxStreamsPerToken else { throw APIError.tooManyStreams(configuration.maxStreamsPerToken) }
+        }
         if cursor == nil {
             let last = try await store.lastEventID()
             if cursor == nil { cursor = last }
@@ -91,7 +122,7 @@ public actor EventHub: Service {
             of: Message.self, bufferingPolicy: .bufferingOldest(configuration.listenerBufferLimit))
         let id = nextListenerID
         nextListenerID += 1
-        listeners[id] = Listener(scope: scope, continuation: continuation)
+        listeners[id] = Listener(scope: scope, continuation: continuation, credential: credential)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeListener(id) }
         }
@@ -107,6 +138,9 @@ public actor EventHub: Service {
             group.addTask { await self.deliverOnWakeups() }
             group.addTask { await self.repeatEvery(self.configuration.pollInterval) { self.wake() } }
             group.addTask { await self.repeatEvery(self.configuration.heartbeatInterval) { await self.fanOut(.heartbeat) } }
+            group.addTask { await self.recheckOnSignals() }
+            group.addTask { await self.repeatEvery(self.configuration.expiryCheckInterval) { await self.endExpiredStreams() } }
+            group.addTask { await self.repeatEvery(self.recheckInterval) { self.credentialsChanged() } }
             if store.sharesEventsAcrossProcesses {
                 group.addTask { await self.listenAcrossProcesses() }
             }
@@ -122,7 +156,7 @@ public actor EventHub: Service {
         listeners.removeAll()
     }
 
-    private nonisolated func repeatEvery(_ interval: Duration, _ body: @Sendable () async -> Void) async {
+    nonisolated func repeatEvery(_ interval: Duration, _ body: @Sendable () async -> Void) async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             await body()
@@ -139,7 +173,9 @@ public actor EventHub: Service {
         while !Task.isCancelled {
             do {
                 // Once listening, re-read: anything appended before LISTEN took effect is caught.
-                try await store.listenForAppendedEvents(onListening: { self.wake() }, onAppend: { _ in self.wake() })
+                try await store.listenForAppendedEvents(onListening: { self.wake(); self.credentialsChanged() }, onAppend: { id in
+                    if id == StoreSignal.tokensRevoked { self.credentialsChanged() } else { self.wake() }
+                })
             } catch {
                 logger.warning("event notifications lost; re-listening", metadata: ["error": .string("\(error)")])
             }

@@ -16,6 +16,9 @@ struct EventStream: Sendable {
     let history: @Sendable (_ after: Int64) async throws -> [RideEvent]
     /// Events up to this id were already seen by the client.
     let resumeAfter: Int64
+    /// Watched for the client going away, so its listener is unregistered at once rather
+    /// than at the next failed heartbeat write (up to a heartbeat interval later).
+    let requestBody: RequestBody
 
     var response: Response {
         var headers = HTTPFields()
@@ -23,9 +26,13 @@ struct EventStream: Sendable {
         headers[.cacheControl] = "no-cache"
         // Reverse proxies (nginx) would otherwise buffer the stream.
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+        return Response(status: .ok, headers: headers, body: ResponseBody { [subscription, requestBody] writer in
             defer { subscription.end() }
-            try await write(to: &writer)
+            try await requestBody.consumeWithInboundCloseHandler { _ in
+                try await write(to: &writer)
+            } onInboundClosed: {
+                subscription.end()
+            }
             try await writer.finish(nil)
         })
     }
@@ -51,11 +58,22 @@ struct EventStream: Sendable {
                     last = event.id
                 case .heartbeat:
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                case .ended(let reason):
+                    try await writer.write(Self.errorFrame(code: reason.rawValue, message: reason.message))
+                    return
                 }
             }
         } onGracefulShutdown: { [subscription] in
             subscription.end()
         }
+    }
+
+    /// `event: error` with the API's error body, so clients tell "the server ended this
+    /// stream for a reason" from a dropped connection (which they resume).
+    static func errorFrame(code: String, message: String) -> ByteBuffer {
+        struct Body: Encodable { var error: [String: String] }
+        let data = (try? APIJSON.encoder.encode(Body(error: ["code": code, "message": message]))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ByteBuffer(string: "event: error\ndata: \(data)\n\n")
     }
 
     static func frame(_ event: RideEvent) -> ByteBuffer {

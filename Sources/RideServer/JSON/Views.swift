@@ -104,7 +104,7 @@ struct RideView: ResponseEncodable {
         state = ride.state
         createdAt = ride.createdAt
         stateChangedAt = ride.stateChangedAt
-        key = showKey ? ride.key.base64EncodedString() : nil
+        key = showKey && !ride.key.isEmpty ? ride.key.base64EncodedString() : nil  // empty: erased by retention
         identityPeriodSeconds = showKey ? identityPeriod : nil
     }
 }

@@ -30,6 +30,15 @@ final class RateLimiter: @unchecked Sendable {
     /// Past this many keys, full buckets (clients quiet for a whole window) are forgotten, so
     /// a flood of new addresses or tokens cannot grow memory without bound.
     private let sweepThreshold: Int
+    /// Keys oldest first (by when they were tracked or last re-queued); `head` is the oldest.
+    /// The sweep looks only at the front, so each call does bounded work instead of scanning
+    /// the whole map once per new key under a flood.
+    private var order: [String] = []
+    private var head = 0
+    /// Keys one call may examine while over the threshold.
+    static let sweepPerCall = 4
+    /// The most keys a single call examined (tests assert the bound).
+    private(set) var mostExaminedInOneCall = 0
 
     init(_ limit: RateLimit, now: @escaping @Sendable () -> Date, sweepThreshold: Int = 50_000) {
         self.limit = limit
@@ -84,11 +93,30 @@ final class RateLimiter: @unchecked Sendable {
     }
 
     private func store(_ bucket: Bucket, for key: String) {
-        buckets[key] = bucket
-        if buckets.count > sweepThreshold {
-            let time = now()
-            let capacity = Double(limit.count)
-            buckets = buckets.filter { _, b in b.tokens + time.timeIntervalSince(b.updated) * refillPerSecond < capacity }
+        if buckets.updateValue(bucket, forKey: key) == nil { order.append(key) }
+        guard buckets.count > sweepThreshold else { return }
+        let time = now()
+        let capacity = Double(limit.count)
+        var examined = 0
+        while examined < Self.sweepPerCall, head < order.count, buckets.count > sweepThreshold {
+            let oldest = order[head]
+            head += 1
+            examined += 1
+            guard let b = buckets[oldest] else { continue }
+            let quiet = b.tokens + time.timeIntervalSince(b.updated) * refillPerSecond >= capacity
+            // Past twice the threshold even a client mid-window is forgotten (its limit resets):
+            // memory stays bounded when a flood keeps every bucket busy.
+            if quiet || buckets.count > 2 * sweepThreshold {
+                buckets[oldest] = nil
+            } else {
+                order.append(oldest)
+            }
+        }
+        mostExaminedInOneCall = max(mostExaminedInOneCall, examined)
+        // Drops the consumed front now and then; amortised O(1) per call.
+        if head > 1024, head * 2 > order.count {
+            order.removeFirst(head)
+            head = 0
         }
     }
 }

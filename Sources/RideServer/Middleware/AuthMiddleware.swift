@@ -20,8 +20,11 @@ struct AuthMiddleware: RouterMiddleware {
         let tokenKey = presented.map(RateLimits.tokenKey)
         try limits.checkAuthentication(address: address, token: tokenKey)
         let account: Account
+        let tokenHash: Data
         do {
-            account = try await authenticate(request)
+            let found = try await authenticate(request)
+            account = found.0
+            tokenHash = found.1
         } catch let error as APIError where error.code == "unauthenticated" && tokenKey != nil {
             // Only presented credentials count: a request with none is not a guess.
             limits.authenticationFailed(address: address, token: tokenKey)
@@ -30,11 +33,12 @@ struct AuthMiddleware: RouterMiddleware {
         var context = context
         context.account = account
         context.tokenKey = tokenKey
+        context.tokenHash = tokenHash
         context.logger[metadataKey: "account_id"] = .string(account.id)
         return try await next(request, context)
     }
 
-    private func authenticate(_ request: Request) async throws -> Account {
+    private func authenticate(_ request: Request) async throws -> (Account, Data) {
         if let header = request.headers[.authorization] {
             return try await bearer(header)
         }
@@ -43,12 +47,12 @@ struct AuthMiddleware: RouterMiddleware {
                 throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
             }
             guard found.role == .dispatcher else { throw APIError.forbidden("only a dispatcher may follow all rides with a session cookie") }
-            return found
+            return (found, token.hash)
         }
         throw APIError.unauthenticated("send Authorization: Bearer <token>")
     }
 
-    private func bearer(_ header: String) async throws -> Account {
+    private func bearer(_ header: String) async throws -> (Account, Data) {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthenticated("the Authorization header must be Bearer <token>")
@@ -59,6 +63,6 @@ struct AuthMiddleware: RouterMiddleware {
         guard let account = try await store.authenticate(secretHash: secret.hash) else {
             throw APIError.unauthenticated("unknown, revoked or expired token")
         }
-        return account
+        return (account, secret.hash)
     }
 }

@@ -9,6 +9,8 @@ import RideStore
 /// so one id follows a request through a proxy), returns it, and writes one access-log line.
 struct RequestLogMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("X-Request-ID")!
+    /// 401 and 429 are logged sampled, with counts (see `FailureLogSampler`).
+    let failures: FailureLogSampler
 
     func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
         var context = context
@@ -20,6 +22,17 @@ struct RequestLogMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[Self.header] = context.requestID
         let elapsed = ContinuousClock.now - started
+        if FailureLogSampler.isSampled(response.status) {
+            guard let summary = failures.record(response.status) else { return response }
+            context.logger.notice("failed authentications or rate-limited requests (sampled)", metadata: [
+                "http.path": .string(request.uri.path),
+                "http.status": .stringConvertible(response.status.code),
+                "count_401": .stringConvertible(summary.unauthorized),
+                "count_429": .stringConvertible(summary.rateLimited),
+                "sample_interval_s": .stringConvertible(Int(failures.interval)),
+            ])
+            return response
+        }
         context.logger.info("request", metadata: [
             "http.method": .string(request.method.rawValue),
             "http.path": .string(request.uri.path),

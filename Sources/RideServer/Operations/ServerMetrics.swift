@@ -75,6 +75,9 @@ public final class ServerMetrics: Sendable {
         registry.makeGauge(descriptor: MetricNameDescriptor(
             namespace: "ridebeacon", metricName: "event_listeners_cut_off", unitName: "",
             helpText: "Streams ended because their reader fell behind")).set(Double(await hub.cutOffListeners))
+        registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "ridebeacon", metricName: "event_streams_ended_by_token", unitName: "",
+            helpText: "Streams ended because their token was revoked or expired")).set(Double(await hub.endedStreams))
         return registry.emitToString()
     }
 }

@@ -21,6 +21,8 @@ extension RideAPI {
         let body = try await request.decodeStrict(NewAccountBody.self, context: context)
         guard let new = body.model else { throw APIError.invalidField("role", "is not a role") }
         let account = try await store.createAccount(new, idempotency: key)
+        AdminAudit.record(context.logger, action: "account.create", actor: admin.id, via: .api,
+                          details: ["account_id": account.id, "role": account.role.rawValue])
         return EditedResponse(status: .created, response: AccountView(account))
     }
 
@@ -38,6 +40,8 @@ extension RideAPI {
             throw APIError(.conflict, code: "token_already_issued",
                            "this Idempotency-Key already issued token \(issue.token.id); its secret was shown once. Revoke and issue a new one if it was lost")
         }
+        AdminAudit.record(context.logger, action: "token.issue", actor: admin.id, via: .api,
+                          details: ["account_id": accountID, "token_id": issue.token.id])
         let view = IssuedTokenView(token: secret.text, tokenId: issue.token.id, accountId: accountID,
                                   createdAt: issue.token.createdAt, expiresAt: issue.token.expiresAt)
         return EditedResponse(status: .created, response: view)
@@ -50,6 +54,10 @@ extension RideAPI {
         let accountID = try context.parameters.require("id")
         guard try await store.account(id: accountID) != nil else { throw APIError.notFound("account \(accountID)") }
         let revoked = try await store.revokeTokens(accountID: accountID, idempotency: key)
+        // This server's streams of those tokens end now; others hear it from the store.
+        hub.credentialsChanged()
+        AdminAudit.record(context.logger, action: "tokens.revoke", actor: admin.id, via: .api,
+                          details: ["account_id": accountID, "revoked": "\(revoked)"])
         return RevokedTokensView(accountId: accountID, revoked: revoked)
     }
 }

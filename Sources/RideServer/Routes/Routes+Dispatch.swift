@@ -42,6 +42,7 @@ extension RideAPI {
 
     @Sendable func login(_ request: Request, context: RideContext) async throws -> Response {
         struct Form: Decodable { var token: String? }
+        try SameOrigin.check(request)
         let form = try await request.decodeForm(Form.self)
         // The form is a way to try tokens too, so it shares the API's failed-authentication limits.
         let address = limits.clientAddress(request, context: context)

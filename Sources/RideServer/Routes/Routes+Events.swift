@@ -13,11 +13,11 @@ extension RideAPI {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "follow rides")
         let resume = try request.resumePoint() ?? 0
         let ride = try await visibleRide(try context.parameters.require("id"), to: account).0.ride
-        let subscription = try await hub.subscribe(.ride(ride.id))
+        let subscription = try await hub.subscribe(.ride(ride.id), credential: try await streamCredential(context))
         let store = self.store
         return EventStream(subscription: subscription, history: { after in
             try await store.events(rideID: ride.id, after: after)
-        }, resumeAfter: resume).response
+        }, resumeAfter: resume, requestBody: request.body).response
     }
 
     /// Live changes of every ride. Without a resume point it starts now (dispatchers load the
@@ -25,11 +25,20 @@ extension RideAPI {
     @Sendable func allEvents(_ request: Request, context: RideContext) async throws -> Response {
         _ = try context.caller(in: [.dispatcher], to: "follow all rides")
         let resume = try request.resumePoint()
-        let subscription = try await hub.subscribe(.all)
+        let subscription = try await hub.subscribe(.all, credential: try await streamCredential(context))
         let store = self.store
         return EventStream(subscription: subscription, history: { after in
             guard resume != nil else { return [] }
             return try await store.events(after: after, limit: 500)
-        }, resumeAfter: resume ?? 0).response
+        }, resumeAfter: resume ?? 0, requestBody: request.body).response
+    }
+
+    /// The token the caller authenticated with and when it expires, so the hub can end the
+    /// stream when it stops working and cap streams per token.
+    private func streamCredential(_ context: RideContext) async throws -> StreamCredential {
+        guard let hash = context.tokenHash, let token = try await store.token(secretHash: hash) else {
+            throw APIError.unauthenticated("unknown, revoked or expired token")
+        }
+        return StreamCredential(secretHash: hash, expiresAt: token.expiresAt)
     }
 }

@@ -116,6 +116,8 @@ enum PostgresMigrations {
             "CREATE INDEX touch_proof_received ON touch_proof (ride_id, received_at)",
             "ALTER TABLE ride_request ADD COLUMN locations_purged_at timestamptz",
         ]),
+        // Idempotency results expire; the hourly purge deletes by age.
+        ("v4", ["CREATE INDEX idempotency_created ON idempotency (created_at)"]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary

@@ -62,13 +62,27 @@ extension PostgresStore {
 
     public func purgeLocations(finishedBefore cutoff: Date) async throws -> Int {
         try await transaction { conn in
-            try await conn.query("""
-                UPDATE ride_request q SET pickup = '', dropoff = '', accessibility_notes = NULL, locations_purged_at = \(Date.storeNow)
-                WHERE q.locations_purged_at IS NULL
-                AND (q.status = 'cancelled' OR q.ride_id IN (SELECT id FROM ride WHERE state IN ('completed', 'cancelled')))
-                AND (SELECT MAX(at) FROM ride_event e WHERE e.request_id = q.id) < \(cutoff)
-                RETURNING q.id
+            // Every copy goes in the same statement (see the SQLite store): event details
+            // (cancel reasons), ride keys, and stored results of keyed writes.
+            let purged = try await conn.query("""
+                WITH purged AS (
+                    UPDATE ride_request q SET pickup = '', dropoff = '', accessibility_notes = NULL, passenger_name = '', locations_purged_at = \(Date.storeNow)
+                    WHERE q.locations_purged_at IS NULL
+                    AND (q.status = 'cancelled' OR q.ride_id IN (SELECT id FROM ride WHERE state IN ('completed', 'cancelled')))
+                    AND (SELECT MAX(at) FROM ride_event e WHERE e.request_id = q.id) < \(cutoff)
+                    RETURNING q.id),
+                details AS (UPDATE ride_event SET detail = NULL WHERE detail IS NOT NULL AND request_id IN (SELECT id FROM purged)),
+                keys AS (UPDATE ride SET key = ''::bytea WHERE request_id IN (SELECT id FROM purged))
+                SELECT id FROM purged
                 """, logger: self.logger).all { $0 }.count
+            try await conn.query("DELETE FROM idempotency WHERE created_at < \(cutoff)", logger: self.logger)
+            return purged
+        }
+    }
+
+    public func purgeIdempotencyResults(createdBefore cutoff: Date) async throws -> Int {
+        try await transaction { conn in
+            try await conn.query("DELETE FROM idempotency WHERE created_at < \(cutoff) RETURNING 1", logger: self.logger).all { $0 }.count
         }
     }
 }

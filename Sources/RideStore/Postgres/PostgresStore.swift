@@ -172,7 +172,22 @@ public final class PostgresStore: Store {
 
     public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
         try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
-            try await conn.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
+            let count = try await conn.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
+            // Delivered at commit on the events channel, so every server's open streams of
+            // these tokens re-check them as promptly as they hear of new events.
+            try await conn.query("SELECT pg_notify(\(Self.eventChannel), \(Self.tokensRevokedPayload))", logger: self.logger)
+            return count
+        }
+    }
+
+    static let tokensRevokedPayload = "tokens-revoked"
+
+    public func token(secretHash: Data) async throws -> APIToken? {
+        try await mapped {
+            try await self.client.query("SELECT id, account_id, created_at, revoked_at, expires_at FROM api_token WHERE secret_hash = \(secretHash)", logger: self.logger).all { row in
+                let (id, account, created, revoked, expires) = try row.decode((String, String, Date, Date?, Date?).self)
+                return APIToken(id: id, accountID: account, createdAt: created, revokedAt: revoked, expiresAt: expires)
+            }.first
         }
     }
 
@@ -207,7 +222,11 @@ public final class PostgresStore: Store {
                 try await conn.listen(on: Self.eventChannel) { notifications in
                     onListening()
                     for try await notification in notifications {
-                        onAppend(Int64(notification.payload) ?? 0)
+                        if notification.payload == Self.tokensRevokedPayload {
+                            onAppend(StoreSignal.tokensRevoked)
+                        } else {
+                            onAppend(Int64(notification.payload) ?? 0)
+                        }
                     }
                 }
             }

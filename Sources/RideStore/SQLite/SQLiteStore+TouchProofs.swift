@@ -54,12 +54,28 @@ extension SQLiteStore {
 
     public func purgeLocations(finishedBefore cutoff: Date) async throws -> Int {
         try await write { db in
+            let now = Date.storeNow.sqlValue
             try db.execute(sql: """
-                UPDATE rideRequest SET pickup = '', dropoff = '', accessibilityNotes = NULL, locationsPurgedAt = ?
+                UPDATE rideRequest SET pickup = '', dropoff = '', accessibilityNotes = NULL, passengerName = '', locationsPurgedAt = ?
                 WHERE locationsPurgedAt IS NULL
                 AND (status = 'cancelled' OR rideID IN (SELECT id FROM ride WHERE state IN ('completed', 'cancelled')))
                 AND (SELECT MAX(at) FROM rideEvent WHERE rideEvent.requestID = rideRequest.id) < ?
-                """, arguments: [Date.storeNow.sqlValue, cutoff.sqlValue])
+                """, arguments: [now, cutoff.sqlValue])
+            let purged = db.changesCount
+            // Every copy goes in the same transaction (GDPR-style: erased everywhere it was
+            // copied): free text in events (cancel reasons), the ride keys, and stored results
+            // of keyed writes, which hold whole requests and, for an accept, the key.
+            let justPurged = "SELECT id FROM rideRequest WHERE locationsPurgedAt = ?"
+            try db.execute(sql: "UPDATE rideEvent SET detail = NULL WHERE detail IS NOT NULL AND requestID IN (\(justPurged))", arguments: [now])
+            try db.execute(sql: "UPDATE ride SET key = X'' WHERE requestID IN (\(justPurged))", arguments: [now])
+            try db.execute(sql: "DELETE FROM idempotency WHERE createdAt < ?", arguments: [cutoff.sqlValue])
+            return purged
+        }
+    }
+
+    public func purgeIdempotencyResults(createdBefore cutoff: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM idempotency WHERE createdAt < ?", arguments: [cutoff.sqlValue])
             return db.changesCount
         }
     }

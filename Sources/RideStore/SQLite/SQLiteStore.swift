@@ -15,6 +15,7 @@ public final class SQLiteStore: Store {
             // FULL: a write acknowledged to a client survives power loss, not just a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        if path != ":memory:" { try Self.createPrivately(path) }
         do {
             pool = try DatabasePool(path: path, configuration: config)
             try SQLiteMigrations.migrate(pool, path: path)
@@ -107,6 +108,10 @@ public final class SQLiteStore: Store {
                 return db.changesCount
             }
         }
+    }
+
+    public func token(secretHash: Data) async throws -> APIToken? {
+        try await read { db in try APIToken.filter(Column("secretHash") == secretHash).fetchOne(db) }
     }
 
     // MARK: History
