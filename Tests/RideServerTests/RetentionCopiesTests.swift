@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 /// Retention erases a field everywhere it was copied (issue 13, item 2): stored results of

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import RideServer
 @testable import RideStore
+import RideBeaconTesting
 import Testing
 
 /// Event streams outlive the request that authenticated them, so revocation, expiry and the

@@ -125,7 +125,7 @@ enum SQLiteMigrations {
             try db.alter(table: "rideRequest") { t in t.add(column: "locationsPurgedAt", .double) }
         }
         // Idempotency results expire; the hourly purge deletes by age.
-        m.registerMigration("v4") { db in
+        m.register("v4") { db in
             try db.create(index: "idempotency_created", on: "idempotency", columns: ["createdAt"])
         }
         return m
