@@ -110,13 +110,15 @@ public actor EventHub: Service {
     /// With a credential, throws `APIError.tooManyStreams` when that token already holds
     /// `maxStreamsPerToken` streams.
     public func subscribe(_ scope: Scope, credential: StreamCredential? = nil) async throws -> Subscription {
-        if let credential {
-            let open = listeners.values.count(where: { $0.credential?.secretHash == credential.secretHash })
-            guard open < configuration.maxStreamsPerToken else { throw APIError.tooManyStreams(configuration.maxStreamsPerToken) }
-        }
         if cursor == nil {
             let last = try await store.lastEventID()
             if cursor == nil { cursor = last }
+        }
+        // After the last suspension point: counting and registering cannot interleave with
+        // another subscribe of the same token, so the cap holds exactly.
+        if let credential {
+            let open = listeners.values.count(where: { $0.credential?.secretHash == credential.secretHash })
+            guard open < configuration.maxStreamsPerToken else { throw APIError.tooManyStreams(configuration.maxStreamsPerToken) }
         }
         let (messages, continuation) = AsyncStream.makeStream(
             of: Message.self, bufferingPolicy: .bufferingOldest(configuration.listenerBufferLimit))
