@@ -27,10 +27,14 @@ let package = Package(
     targets: [
         // Pure Swift, no I/O: frames, HCI codec, btsnoop, ranging, rotating identity (HMAC from swift-crypto).
         .target(name: "BeaconCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The /v1 API's JSON models and error codes, once: the server encodes them, the client
+        // decodes them, the store maps its records to them. Foundation only.
+        .target(name: "RideWire"),
         // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
         .target(
             name: "RideStore",
             dependencies: [
+                "RideWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -45,6 +49,7 @@ let package = Package(
             dependencies: [
                 "BeaconCore",
                 "RideStore",
+                "RideWire",
                 "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -77,6 +82,7 @@ let package = Package(
             name: "RideClient",
             dependencies: [
                 "BeaconCore",
+                "RideWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -158,6 +164,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "RideWireTests", dependencies: ["RideWire"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "BlueZ"]),
         .testTarget(
             name: "RideClientTests",

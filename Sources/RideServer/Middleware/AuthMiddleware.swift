@@ -22,7 +22,7 @@ struct AuthMiddleware: RouterMiddleware {
         let account: Account
         do {
             account = try await authenticate(request)
-        } catch let error as APIError where error.code == "unauthenticated" && tokenKey != nil {
+        } catch let error as APIError where error.code == .unauthenticated && tokenKey != nil {
             // Only presented credentials count: a request with none is not a guess.
             limits.authenticationFailed(address: address, token: tokenKey)
             throw error

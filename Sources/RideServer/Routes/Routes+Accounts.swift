@@ -12,21 +12,21 @@ extension RideAPI {
 
     @Sendable func listAccounts(_ request: Request, context: RideContext) async throws -> AccountList {
         _ = try context.caller(in: [.admin], to: "list accounts")
-        return AccountList(accounts: try await store.accounts().map(AccountView.init))
+        return AccountList(accounts: try await store.accounts())
     }
 
-    @Sendable func createAccount(_ request: Request, context: RideContext) async throws -> EditedResponse<AccountView> {
+    @Sendable func createAccount(_ request: Request, context: RideContext) async throws -> EditedResponse<Account> {
         let admin = try context.caller(in: [.admin], to: "create accounts")
         let key = try idempotencyKey(request, account: admin)
         let body = try await request.decodeStrict(NewAccountBody.self, context: context)
         guard let new = body.model else { throw APIError.invalidField("role", "is not a role") }
         let account = try await store.createAccount(new, idempotency: key)
-        return EditedResponse(status: .created, response: AccountView(account))
+        return EditedResponse(status: .created, response: account)
     }
 
     /// The secret is shown once and never stored, so a retry with the same Idempotency-Key
     /// cannot repeat it: that is a 409 telling the client to revoke and issue again.
-    @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedTokenView> {
+    @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedToken> {
         let admin = try context.caller(in: [.admin], to: "issue tokens")
         let key = try idempotencyKey(request, account: admin)
         let body = try await request.decodeStrict(IssueTokenBody.self, context: context)
@@ -35,21 +35,21 @@ extension RideAPI {
         let expiresAt = body.expiresInDays.map { TokenExpiry.date(afterDays: $0) }
         let issue = try await store.addToken(accountID: accountID, secretHash: secret.hash, expiresAt: expiresAt, idempotency: key)
         if issue.isReplay {
-            throw APIError(.conflict, code: "token_already_issued",
+            throw APIError(.conflict, code: .tokenAlreadyIssued,
                            "this Idempotency-Key already issued token \(issue.token.id); its secret was shown once. Revoke and issue a new one if it was lost")
         }
-        let view = IssuedTokenView(token: secret.text, tokenId: issue.token.id, accountId: accountID,
+        let view = IssuedToken(token: secret.text, tokenID: issue.token.id, accountID: accountID,
                                   createdAt: issue.token.createdAt, expiresAt: issue.token.expiresAt)
         return EditedResponse(status: .created, response: view)
     }
 
-    @Sendable func revokeTokens(_ request: Request, context: RideContext) async throws -> RevokedTokensView {
+    @Sendable func revokeTokens(_ request: Request, context: RideContext) async throws -> RevokedTokens {
         let admin = try context.caller(in: [.admin], to: "revoke tokens")
         let key = try idempotencyKey(request, account: admin)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let accountID = try context.parameters.require("id")
         guard try await store.account(id: accountID) != nil else { throw APIError.notFound("account \(accountID)") }
         let revoked = try await store.revokeTokens(accountID: accountID, idempotency: key)
-        return RevokedTokensView(accountId: accountID, revoked: revoked)
+        return RevokedTokens(accountID: accountID, revoked: revoked)
     }
 }
