@@ -76,7 +76,7 @@ enum DispatchAssets {
               const before = rowFor(event.requestId)?.dataset.passenger;
               await refresh();
               const name = before ?? rowFor(event.requestId)?.dataset.passenger ?? 'a passenger';
-              announce(`RideRecord for ${name}: ${state}`);
+              announce(`Ride for ${name}: ${state}`);
             });
           }
           // Keeps "minutes in state" current while nothing happens.
