@@ -169,14 +169,13 @@ let package = Package(
         .testTarget(
             name: "RideClientTests",
             dependencies: [
-                "RideClient", "RideServer", "RideStore", "BeaconCore", "RideBeaconTesting",
-                // The real server on a loopback port, and a TCP relay that breaks connections.
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port; a TCP relay (RideBeaconTesting) breaks connections.
+                "RideBeaconTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -208,7 +207,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
