@@ -58,18 +58,16 @@ public struct TouchProof: Sendable, Equatable, Encodable {
         self.observedAt = observedAt
     }
 
-    private enum Keys: String, CodingKey { case uuid, major, minor, slot, peakRssiDbm, samples, observedAt }
+    /// The wire body (RideWire's `TouchProofBody`) this proof is sent as.
+    public var body: TouchProofBody {
+        // Whole tenths: the server's range check does not need more, and the body stays short.
+        TouchProofBody(uuid: identity.uuid.uuidString, major: Int(identity.major), minor: Int(identity.minor),
+                       slot: Int64(clamping: slot), peakRssiDbm: (min(20, max(-127, peakRSSI)) * 10).rounded() / 10,
+                       samples: samples, observedAt: APIDates.format(observedAt))
+    }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(identity.uuid.uuidString, forKey: .uuid)
-        try container.encode(Int(identity.major), forKey: .major)
-        try container.encode(Int(identity.minor), forKey: .minor)
-        try container.encode(slot, forKey: .slot)
-        // Whole tenths: the server's range check does not need more, and the body stays short.
-        try container.encode((min(20, max(-127, peakRSSI)) * 10).rounded() / 10, forKey: .peakRssiDbm)
-        try container.encode(samples, forKey: .samples)
-        try container.encode(APIDates.format(observedAt), forKey: .observedAt)
+        try body.encode(to: encoder)
     }
 }
 
