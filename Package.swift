@@ -27,10 +27,14 @@ let package = Package(
     targets: [
         // Pure Swift, no I/O: frames, HCI codec, btsnoop, ranging, rotating identity (HMAC from swift-crypto).
         .target(name: "BeaconCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The /v1 API's JSON models and error codes, once: the server encodes them, the client
+        // decodes them, the store maps its records to them. Foundation only.
+        .target(name: "RideWire"),
         // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
         .target(
             name: "RideStore",
             dependencies: [
+                "RideWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -45,6 +49,7 @@ let package = Package(
             dependencies: [
                 "BeaconCore",
                 "RideStore",
+                "RideWire",
                 "APIBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -90,6 +95,7 @@ let package = Package(
             name: "RideClient",
             dependencies: [
                 "BeaconCore",
+                "RideWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -178,19 +184,19 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "RideWireTests", dependencies: ["RideWire"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "RadioCore", "RideSession"]),
         .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore"]),
         .testTarget(
             name: "RideClientTests",
             dependencies: [
-                "RideClient", "RideServer", "RideStore", "BeaconCore", "RideBeaconTesting",
-                // The real server on a loopback port, and a TCP relay that breaks connections.
+                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                // The real server on a loopback port; a TCP relay (RideBeaconTesting) breaks connections.
+                "RideBeaconTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -225,7 +231,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

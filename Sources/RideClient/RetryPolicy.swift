@@ -38,22 +38,6 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 }
 
-/// Makes a POST safe to repeat: the server answers a repeat with the first response.
-/// Generate one per intended write and reuse it for every retry of that write.
-public struct IdempotencyKey: Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: String
-
-    public init() { rawValue = "rb-" + UUID().uuidString.lowercased() }
-
-    /// 1 to 255 printable ASCII characters without spaces (openapi.yaml); nil otherwise.
-    public init?(_ text: String) {
-        guard (1...255).contains(text.utf8.count), text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
-        rawValue = text
-    }
-
-    public var description: String { rawValue }
-}
-
 /// A retry about to happen, for callers that tell the user ("Cannot reach the ride service, retrying").
 public struct RetryNotice: Sendable {
     public var error: RideClientError

@@ -72,60 +72,19 @@ public struct APIProblem: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(message) (\(status) \(code.rawValue))" }
 }
 
-/// The server's error codes (openapi.yaml `Error.code`); unknown codes are kept as they came.
-public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    public static let invalidJSON = Self(rawValue: "invalid_json")
-    public static let invalidField = Self(rawValue: "invalid_field")
-    public static let invalidParameter = Self(rawValue: "invalid_parameter")
-    public static let unauthenticated = Self(rawValue: "unauthenticated")
-    public static let forbidden = Self(rawValue: "forbidden")
-    public static let notFound = Self(rawValue: "not_found")
-    public static let illegalTransition = Self(rawValue: "illegal_transition")
-    public static let alreadyTaken = Self(rawValue: "already_taken")
-    public static let idempotencyKeyReused = Self(rawValue: "idempotency_key_reused")
-    public static let notImplemented = Self(rawValue: "not_implemented")
-    public static let notYourRide = Self(rawValue: "not_your_ride")
-    public static let wrongState = Self(rawValue: "wrong_state")
-    public static let staleProof = Self(rawValue: "stale_proof")
-    public static let staleSlot = Self(rawValue: "stale_slot")
-    public static let wrongIdentity = Self(rawValue: "wrong_identity")
-    public static let replayedProof = Self(rawValue: "replayed_proof")
-    public static let rateLimited = Self(rawValue: "rate_limited")
-    /// Event streams: this token already holds the most open streams one token may.
-    public static let tooManyStreams = Self(rawValue: "too_many_streams")
-    /// The last block of an event stream whose token was revoked or expired.
-    public static let tokenRevoked = Self(rawValue: "token_revoked")
-    public static let tokenExpired = Self(rawValue: "token_expired")
-    public static let unavailable = Self(rawValue: "unavailable")
-    public static let internalError = Self(rawValue: "internal")
-}
-
 extension APIProblem {
     /// Parses an error answer; a body that is not the documented shape still yields a problem
     /// naming the status, so the caller always learns something.
     static func parse(status: Int, body: Data, retryAfter: String?) -> APIProblem {
-        struct Envelope: Decodable {
-            struct Inner: Decodable {
-                var code: String
-                var message: String
-                var field: String?
-                var state: String?
-            }
-            var error: Inner
-        }
         let seconds = retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: body) else {
+        guard let envelope = try? JSONDecoder().decode(APIErrorBody.self, from: body) else {
             let snippet = String(decoding: body.prefix(200), as: UTF8.self)
             return APIProblem(status: status, code: APIErrorCode(rawValue: "http_\(status)"),
                               message: snippet.isEmpty ? "HTTP status \(status)" : "HTTP status \(status): \(snippet)",
                               retryAfter: seconds)
         }
         let e = envelope.error
-        return APIProblem(status: status, code: APIErrorCode(rawValue: e.code), message: e.message, field: e.field,
+        return APIProblem(status: status, code: e.code, message: e.message, field: e.field,
                           state: e.state.flatMap(RideState.init(rawValue:)), retryAfter: seconds)
     }
 }

@@ -113,7 +113,7 @@ public final class RideServiceClient: Sendable {
 
     /// Dispatchers: every active ride, without keys. Passengers and drivers: their own, any state.
     public func rides(limit: Int? = nil, after: String? = nil) async throws(RideClientError) -> Page<Ride> {
-        let page: RidePageBody = try await send(.GET, "/v1/rides" + Self.query(limit: limit, after: after))
+        let page: RideList = try await send(.GET, "/v1/rides" + Self.query(limit: limit, after: after))
         return Page(items: page.rides, nextAfter: page.nextAfter)
     }
 
@@ -308,14 +308,4 @@ public func withRideServiceClient<T>(server: String, token: String,
         await client.shutdown()
         throw error
     }
-}
-
-struct RideRequestList: Decodable {
-    var rideRequests: [RideRequest]
-    var nextAfter: String?
-}
-
-struct RidePageBody: Decodable {
-    var rides: [Ride]
-    var nextAfter: String?
 }

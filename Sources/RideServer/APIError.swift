@@ -2,18 +2,19 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import RideStore
+import RideWire
 
 /// Every failure the API reports, rendered as `{"error":{"code":"...","message":"..."}}`.
 /// `field` names the offending input; `state` the ride's current state on a conflict.
 public struct APIError: Error, Sendable, Equatable {
     public var status: HTTPResponse.Status
-    public var code: String
+    public var code: APIErrorCode
     public var message: String
     public var field: String?
     public var state: RideState?
     public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, code: String, _ message: String, field: String? = nil, state: RideState? = nil) {
+    public init(_ status: HTTPResponse.Status, code: APIErrorCode, _ message: String, field: String? = nil, state: RideState? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -22,56 +23,56 @@ public struct APIError: Error, Sendable, Equatable {
     }
 
     static func invalidJSON(_ message: String) -> APIError {
-        APIError(.badRequest, code: "invalid_json", message)
+        APIError(.badRequest, code: .invalidJSON, message)
     }
 
     static func invalidField(_ field: String, _ problem: String) -> APIError {
-        APIError(.badRequest, code: "invalid_field", "\(field): \(problem)", field: field)
+        APIError(.badRequest, code: .invalidField, "\(field): \(problem)", field: field)
     }
 
     static func invalidParameter(_ name: String, _ problem: String) -> APIError {
-        APIError(.badRequest, code: "invalid_parameter", "\(name): \(problem)", field: name)
+        APIError(.badRequest, code: .invalidParameter, "\(name): \(problem)", field: name)
     }
 
     static func unauthenticated(_ message: String) -> APIError {
-        var error = APIError(.unauthorized, code: "unauthenticated", message)
+        var error = APIError(.unauthorized, code: .unauthenticated, message)
         error.headers[.wwwAuthenticate] = #"Bearer realm="ridebeacon""#
         return error
     }
 
     static func forbidden(_ message: String) -> APIError {
-        APIError(.forbidden, code: "forbidden", message)
+        APIError(.forbidden, code: .forbidden, message)
     }
 
     static func notFound(_ what: String) -> APIError {
-        APIError(.notFound, code: "not_found", "\(what) not found")
+        APIError(.notFound, code: .notFound, "\(what) not found")
     }
 
     static func conflict(_ state: RideState, _ message: String) -> APIError {
-        APIError(.conflict, code: "illegal_transition", message, state: state)
+        APIError(.conflict, code: .illegalTransition, message, state: state)
     }
 
     static func unavailable(_ message: String) -> APIError {
-        var error = APIError(.serviceUnavailable, code: "unavailable", message)
+        var error = APIError(.serviceUnavailable, code: .unavailable, message)
         error.headers[.retryAfter] = "1"
         return error
     }
 
     static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
         let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-        var error = APIError(.methodNotAllowed, code: "method_not_allowed", "\(method.rawValue) is not allowed here; use \(allow)")
+        var error = APIError(.methodNotAllowed, code: .methodNotAllowed, "\(method.rawValue) is not allowed here; use \(allow)")
         error.headers[.allow] = allow
         return error
     }
 
     static func tooManyStreams(_ limit: Int) -> APIError {
-        var error = APIError(.tooManyRequests, code: "too_many_streams",
+        var error = APIError(.tooManyRequests, code: .tooManyStreams,
                              "this token already has \(limit) open event streams; close one first")
         error.headers[.retryAfter] = "5"
         return error
     }
 
-    static let bodyTooLarge = APIError(.contentTooLarge, code: "body_too_large",
+    static let bodyTooLarge = APIError(.contentTooLarge, code: .bodyTooLarge,
                                        "request body exceeds \(APILimits.maxBodyBytes / 1024) KiB")
 }
 
@@ -84,30 +85,21 @@ extension APIError {
         case .illegalTransition(let from, let to):
             self = .conflict(from, "the ride is \(from.rawValue); it cannot become \(to.rawValue)")
         case .alreadyTaken:
-            self = APIError(.conflict, code: "already_taken", "another driver already accepted this ride request", state: .accepted)
+            self = APIError(.conflict, code: .alreadyTaken, "another driver already accepted this ride request", state: .accepted)
         case .idempotencyKeyReused(let key):
-            self = APIError(.unprocessableContent, code: "idempotency_key_reused",
+            self = APIError(.unprocessableContent, code: .idempotencyKeyReused,
                             "Idempotency-Key '\(key)' was already used for a different request", field: "Idempotency-Key")
         case .replayed(let message):
-            self = APIError(.conflict, code: "replayed_proof", message)
+            self = APIError(.conflict, code: .replayedProof, message)
         case .invalid(let message):
-            self = APIError(.badRequest, code: "invalid_request", message)
+            self = APIError(.badRequest, code: .invalidRequest, message)
         case .unavailable(let message):
             self = .unavailable("the database is unavailable, retry shortly (\(message))")
         }
     }
 
     func response(encoder: JSONEncoder) -> Response {
-        struct Envelope: Encodable {
-            struct Body: Encodable {
-                var code: String
-                var message: String
-                var field: String?
-                var state: RideState?
-            }
-            var error: Body
-        }
-        let envelope = Envelope(error: .init(code: code, message: message, field: field, state: state))
+        let envelope = APIErrorBody(error: .init(code: code, message: message, field: field, state: state))
         let data = (try? encoder.encode(envelope)) ?? Data(#"{"error":{"code":"internal","message":"unencodable error"}}"#.utf8)
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RideStore
+import RideWire
 
 /// Per-request state shared by middleware and routes: who is asking and which request this is.
 public struct RideContext: RequestContext {
@@ -60,18 +61,9 @@ enum APIJSON {
         return decoder
     }()
 
-    /// Made once: building the style per call cost as much as formatting with it.
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// The API's timestamp format, the one the client reads (RideWire).
+    static func formatTimestamp(_ date: Date) -> String { WireDates.format(date) }
 
-    static func formatTimestamp(_ date: Date) -> String {
-        timestampStyle.format(date)
-    }
-
-    /// Accepts RFC 3339 times, with or without fractional seconds; RFC 3339 allows a lower-case
-    /// `t` and `z`, Foundation's parser does not.
-    static func parseTimestamp(_ text: String) -> Date? {
-        let normalized = text.uppercased()
-        return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(normalized))
-            ?? (try? Date.ISO8601FormatStyle().parse(normalized))
-    }
+    /// Accepts RFC 3339 times, with or without fractional seconds, lower-case `t`/`z` too.
+    static func parseTimestamp(_ text: String) -> Date? { WireDates.parse(text) }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A client-chosen key that makes a write safe to retry: the first result is stored with the
-/// write, in the same transaction, and returned again for every retry.
-public struct IdempotencyKey: Sendable, Hashable {
+/// A client's `Idempotency-Key`, scoped to its account, that makes a write safe to retry: the
+/// first result is stored with the write, in the same transaction, and returned again for every retry.
+public struct IdempotencyScope: Sendable, Hashable {
     public var accountID: String
     public var key: String
 
@@ -31,33 +31,33 @@ public protocol Store: Sendable {
     func close() async
 
     // Accounts and tokens
-    func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account
+    func createAccount(_ new: NewAccount, idempotency: IdempotencyScope?) async throws -> Account
     func account(id: String) async throws -> Account?
     func accounts() async throws -> [Account]
     /// `expiresAt` nil: the token works until revoked.
-    func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyKey?) async throws -> TokenIssue
+    func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyScope?) async throws -> TokenIssue
     /// The account a token secret's hash belongs to, unless the token was revoked or has expired.
     func authenticate(secretHash: Data) async throws -> Account?
-    func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int
+    func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int
     /// The stored token a secret's hash belongs to, revoked or not (open streams re-check it).
     func token(secretHash: Data) async throws -> APIToken?
 
     // Requests
     /// Also starts the request's history with a `requested` event (no ride id yet).
-    func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest
-    func rideRequest(id: String) async throws -> RideRequest?
+    func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord
+    func rideRequest(id: String) async throws -> RideRequestRecord?
     /// Oldest first, keyset-paged like rides: `after` is a request id; one that names no request yields an empty page.
-    func openRideRequests(limit: Int, after: String?) async throws -> [RideRequest]
+    func openRideRequests(limit: Int, after: String?) async throws -> [RideRequestRecord]
     /// One passenger's requests, any status, oldest first, paged like `openRideRequests`.
-    func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequest]
+    func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequestRecord]
     /// Appends a `cancelled` event (no ride id) to the request's history.
-    func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest
+    func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord
 
     // Rides
     /// Atomic: of several drivers accepting one open request, exactly one gets the ride.
-    func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride
-    func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyKey?) async throws -> Ride
-    func ride(id: String) async throws -> Ride?
+    func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord
+    func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord
+    func ride(id: String) async throws -> RideRecord?
     /// The ride with its passenger's and driver's names and the driver's vehicle.
     func rideDetail(id: String) async throws -> RideDetail?
     /// Rides with their people, oldest first, keyset-paged; an `after` id that names no ride
@@ -73,7 +73,7 @@ public protocol Store: Sendable {
     /// when the same proof (ride, side, slot, observedAt) was recorded before; either way
     /// nothing is written. Proofs of one ride are serialised, so two sides' simultaneous
     /// proofs see each other, also on several servers.
-    func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyKey?) async throws -> TouchProofOutcome
+    func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyScope?) async throws -> TouchProofRecording
     /// A ride's accepted proofs, oldest first.
     func touchProofs(rideID: String) async throws -> [VerifiedTouchProof]
 
@@ -124,16 +124,16 @@ extension Store {
         try await addToken(accountID: accountID, secretHash: secretHash, expiresAt: expiresAt, idempotency: nil).token
     }
 
-    public func openRideRequests(limit: Int) async throws -> [RideRequest] {
+    public func openRideRequests(limit: Int) async throws -> [RideRequestRecord] {
         try await openRideRequests(limit: limit, after: nil)
     }
 
     /// Every request of one passenger (tests and tools; the API pages).
-    public func rideRequests(passengerID: String) async throws -> [RideRequest] {
+    public func rideRequests(passengerID: String) async throws -> [RideRequestRecord] {
         try await rideRequests(passengerID: passengerID, limit: .max, after: nil)
     }
 
-    public func rides(_ filter: RideFilter) async throws -> [Ride] {
+    public func rides(_ filter: RideFilter) async throws -> [RideRecord] {
         try await rideDetails(filter).map(\.ride)
     }
 

@@ -61,10 +61,10 @@ struct DispatcherCommand: AsyncParsableCommand {
         }
 
         static func change(_ event: RideEvent) -> String {
-            let what = event.rideId.map { "ride \($0)" } ?? "request \(event.requestId)"
+            let what = event.rideID.map { "ride \($0)" } ?? "request \(event.requestID)"
             let detail = event.detail.map { " (\($0))" } ?? ""
             switch event.state {
-            case .requested: return "new request \(event.requestId)"
+            case .requested: return "new request \(event.requestID)"
             default: return "\(what) is now \(event.state.rawValue)\(detail)"
             }
         }

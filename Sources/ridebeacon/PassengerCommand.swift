@@ -51,15 +51,15 @@ struct PassengerCommand: AsyncParsableCommand {
                 let requests = try await client.allRideRequests()
                 let target: RideRequest?
                 if let id {
-                    target = requests.first { $0.id == id || $0.rideId == id }
+                    target = requests.first { $0.id == id || $0.rideID == id }
                 } else {
-                    let active = try await client.allRides().filter { !$0.state.isFinal }.map(\.requestId)
-                    target = requests.last { $0.status == .open } ?? requests.last { $0.rideId != nil && active.contains($0.id) }
+                    let active = try await client.allRides().filter { !$0.state.isFinal }.map(\.requestID)
+                    target = requests.last { $0.status == .open } ?? requests.last { $0.rideID != nil && active.contains($0.id) }
                 }
                 if let request = target, request.status == .open {
                     _ = try await client.cancelRideRequest(request.id)
                     Say.line("Request \(request.id) cancelled.")
-                } else if let rideID = target?.rideId ?? id {
+                } else if let rideID = target?.rideID ?? id {
                     let ride = try await client.cancelRide(rideID, reason: reason)
                     Say.line("Ride \(ride.id) cancelled.")
                 } else {

@@ -73,7 +73,7 @@ struct EventStreamTests {
                 let events = stream.events
                 #expect(events.map(\.state) == [.requested, .accepted, .arrived, .confirmed, .completed])
                 #expect(events.map(\.sequence) == [1, 2, 3, 4, 5], "no event lost or repeated across the reconnect")
-                #expect(events.dropFirst().allSatisfy { $0.rideId == ride.id })
+                #expect(events.dropFirst().allSatisfy { $0.rideID == ride.id })
                 #expect(Set(events.map(\.id)).count == 5)
                 #expect(stream.all.filter { $0 == .connected }.count >= 2, "the stream reconnected")
                 stream.cancel()
@@ -110,8 +110,8 @@ struct EventStreamTests {
                 let board = Collector(dispatcher.allEvents())
                 #expect(await board.wait { $0.contains(.connected) })
                 let next = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "C", dropoff: "D"))
-                #expect(await board.wait { $0.compactMap(\.event).contains { $0.requestId == next.id } })
-                #expect(board.events.map(\.state) == [.requested] && board.events.first?.rideId == nil)
+                #expect(await board.wait { $0.compactMap(\.event).contains { $0.requestID == next.id } })
+                #expect(board.events.map(\.state) == [.requested] && board.events.first?.rideID == nil)
                 board.cancel()
             }
             }

@@ -15,15 +15,15 @@ struct LifecycleTests {
             try await withRideServiceClient(server: server, token: world.dispatcher.token) { dispatcher in
                 let request = try await passenger.createRideRequest(
                     NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station", accessibilityNotes: "guide dog"))
-                #expect(request.status == .open && request.passengerId == world.passenger.id && request.accessibilityNotes == "guide dog")
+                #expect(request.status == .open && request.passengerID == world.passenger.id && request.accessibilityNotes == "guide dog")
 
                 let open = try await driver.allRideRequests()
                 let seen = try #require(open.first { $0.id == request.id })
-                #expect(seen.passengerId == nil, "drivers must not see the passenger's account id")
+                #expect(seen.passengerID == nil, "drivers must not see the passenger's account id")
                 #expect(seen.pickup == "Main St 1" && seen.dropoff == "Station")
 
                 let ride = try await driver.acceptRideRequest(request.id)
-                #expect(ride.state == .accepted && ride.requestId == request.id)
+                #expect(ride.state == .accepted && ride.requestID == request.id)
                 #expect(ride.driver.name == "Ben" && ride.driver.vehicle == "blue Prius" && ride.passenger.name == "Ana")
                 let driverKey = try #require(ride.rideKey)
                 #expect(driverKey.bytes.count == 32)

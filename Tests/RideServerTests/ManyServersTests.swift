@@ -19,7 +19,7 @@ struct ManyServersTests {
         let otherStore = try await StoreLocation.open(world.location)
         var drivers: [Member] = []
         for i in 0..<6 { drivers.append(try await world.newDriver("Racer \(i)")) }
-        var requests: [RideRequest] = []
+        var requests: [RideRequestRecord] = []
         for _ in 0..<5 {
             requests.append(try await world.store.createRideRequest(
                 NewRideRequest(passengerName: "Ana", pickup: "a", dropoff: "b"), passengerID: world.passenger.id, idempotency: nil))

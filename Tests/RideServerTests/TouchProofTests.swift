@@ -19,7 +19,7 @@ struct TouchProofTests {
     }
 
     /// The ride's state and history length, which a rejected proof must leave alone.
-    static func snapshot(_ world: World, _ ride: Ride) async throws -> (RideState?, Int, Int) {
+    static func snapshot(_ world: World, _ ride: RideRecord) async throws -> (RideState?, Int, Int) {
         (try await world.store.ride(id: ride.id)?.state, try await world.store.events(rideID: ride.id, after: 0).count,
          try await world.store.touchProofs(rideID: ride.id).count)
     }
@@ -109,7 +109,7 @@ struct TouchProofTests {
         let together = try await world.arrivedRide()
         let apart = try await world.arrivedRide()
         try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
-            func post(_ ride: Ride, _ side: BeaconSide) async throws -> TestResponse {
+            func post(_ ride: RideRecord, _ side: BeaconSide) async throws -> TestResponse {
                 try await client.call(.post, "/v1/rides/\(ride.id)/touch-proofs", as: side == .passenger ? world.passenger : world.driver,
                                       json: ProofBody(ride: ride.key, by: side, at: clock.now).json)
             }

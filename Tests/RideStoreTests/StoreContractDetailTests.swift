@@ -49,9 +49,9 @@ struct StoreContractDetailTests {
     func requestListsArePaged(kind: StoreKind) async throws {
         let store = try await kind.make()
         let cast = try await Cast(store)
-        var made: [RideRequest] = []
+        var made: [RideRequestRecord] = []
         for _ in 0..<5 { made.append(try await cast.request(store)) }
-        var pages: [[RideRequest]] = []
+        var pages: [[RideRequestRecord]] = []
         var after: String?
         repeat {
             let page = try await store.rideRequests(passengerID: cast.passenger.id, limit: 2, after: after)
@@ -85,7 +85,7 @@ struct StoreContractDetailTests {
         let history = try await store.events(rideID: ride.id, after: 0)
         #expect(history.map(\.id) == [all[2].id, all[3].id] && history.map(\.sequence) == [1, 2])
         // Idempotent replays append nothing.
-        let key = IdempotencyKey(accountID: cast.passenger.id, key: "again")
+        let key = IdempotencyScope(accountID: cast.passenger.id, key: "again")
         _ = try await cast.request(store, key: key)
         _ = try await cast.request(store, key: key)
         #expect(try await store.events(after: all[3].id, limit: 10).count == 1)

@@ -29,7 +29,7 @@ struct Cast {
         otherDriver = try await store.createAccount(NewAccount(role: .driver, displayName: "Cy", vehicle: "red Golf"))
     }
 
-    func request(_ store: any Store, key: IdempotencyKey? = nil) async throws -> RideRequest {
+    func request(_ store: any Store, key: IdempotencyScope? = nil) async throws -> RideRequestRecord {
         try await store.createRideRequest(
             NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"),
             passengerID: passenger.id, idempotency: key)
@@ -75,7 +75,7 @@ struct StoreContractTests {
         let request = try await cast.request(store)
         var drivers: [Account] = []
         for i in 0..<8 { drivers.append(try await store.createAccount(NewAccount(role: .driver, displayName: "D\(i)"))) }
-        let outcomes = await withTaskGroup(of: Result<Ride, any Error>.self) { group in
+        let outcomes = await withTaskGroup(of: Result<RideRecord, any Error>.self) { group in
             for d in drivers {
                 group.addTask {
                     do { return .success(try await store.accept(requestID: request.id, driverID: d.id, rideKey: sampleKey, idempotency: nil)) }
@@ -137,16 +137,16 @@ struct StoreContractTests {
     func idempotentRetriesReturnTheFirstResult(kind: StoreKind) async throws {
         let store = try await kind.make()
         let cast = try await Cast(store)
-        let key = IdempotencyKey(accountID: cast.passenger.id, key: "req-1")
+        let key = IdempotencyScope(accountID: cast.passenger.id, key: "req-1")
         let first = try await cast.request(store, key: key)
         let retry = try await cast.request(store, key: key)
         #expect(first == retry)
         #expect(try await store.rideRequests(passengerID: cast.passenger.id).count == 1)
 
-        let acceptKey = IdempotencyKey(accountID: cast.driver.id, key: "acc-1")
+        let acceptKey = IdempotencyScope(accountID: cast.driver.id, key: "acc-1")
         let ride = try await store.accept(requestID: first.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: acceptKey)
         #expect(try await store.accept(requestID: first.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: acceptKey) == ride)
-        let arriveKey = IdempotencyKey(accountID: cast.driver.id, key: "arr-1")
+        let arriveKey = IdempotencyScope(accountID: cast.driver.id, key: "arr-1")
         _ = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: arriveKey)
         _ = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: arriveKey)
         #expect(try await store.events(rideID: ride.id, after: 0).count == 3)
@@ -154,7 +154,7 @@ struct StoreContractTests {
             try await store.transition(rideID: ride.id, to: .cancelled, by: cast.driver.id, detail: nil, idempotency: arriveKey)
         }
         // Keys are per account: another account's identical key is a different request.
-        let other = IdempotencyKey(accountID: cast.otherDriver.id, key: "req-1")
+        let other = IdempotencyScope(accountID: cast.otherDriver.id, key: "req-1")
         _ = try await store.createRideRequest(NewRideRequest(passengerName: "Cy", pickup: "a", dropoff: "b"), passengerID: cast.otherDriver.id, idempotency: other)
         #expect(try await store.rideRequests(passengerID: cast.otherDriver.id).count == 1)
     }
@@ -163,7 +163,7 @@ struct StoreContractTests {
     func globalEventsResumeAndRidesPage(kind: StoreKind) async throws {
         let store = try await kind.make()
         let cast = try await Cast(store)
-        var rides: [Ride] = []
+        var rides: [RideRecord] = []
         for _ in 0..<5 {
             rides.append(try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil))
         }
@@ -182,13 +182,13 @@ struct StoreContractTests {
     func accountWritesAreIdempotent(kind: StoreKind) async throws {
         let store = try await kind.make()
         let admin = try await store.createAccount(NewAccount(role: .admin, displayName: "Root"))
-        let key = IdempotencyKey(accountID: admin.id, key: "acct-1")
+        let key = IdempotencyScope(accountID: admin.id, key: "acct-1")
         let first = try await store.createAccount(NewAccount(role: .driver, displayName: "Dee", vehicle: "van"), idempotency: key)
         let retry = try await store.createAccount(NewAccount(role: .driver, displayName: "Dee", vehicle: "van"), idempotency: key)
         #expect(first == retry)
         #expect(try await store.accounts().count == 2)
 
-        let tokenKey = IdempotencyKey(accountID: admin.id, key: "tok-1")
+        let tokenKey = IdempotencyScope(accountID: admin.id, key: "tok-1")
         let issued = try await store.addToken(accountID: first.id, secretHash: Data("h1".utf8), expiresAt: nil, idempotency: tokenKey)
         let replayed = try await store.addToken(accountID: first.id, secretHash: Data("h2".utf8), expiresAt: nil, idempotency: tokenKey)
         #expect(!issued.isReplay && replayed.isReplay && replayed.token == issued.token)
@@ -196,7 +196,7 @@ struct StoreContractTests {
         #expect(try await store.authenticate(secretHash: Data("h2".utf8)) == nil)
         #expect(try await store.authenticate(secretHash: Data("h1".utf8)) == first)
 
-        let revokeKey = IdempotencyKey(accountID: admin.id, key: "rev-1")
+        let revokeKey = IdempotencyScope(accountID: admin.id, key: "rev-1")
         #expect(try await store.revokeTokens(accountID: first.id, idempotency: revokeKey) == 1)
         #expect(try await store.revokeTokens(accountID: first.id, idempotency: revokeKey) == 1)
         #expect(try await store.revokeTokens(accountID: first.id) == 0)

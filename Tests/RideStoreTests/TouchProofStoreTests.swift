@@ -19,13 +19,13 @@ struct TouchProofStoreTests {
     static let base = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// A ride its driver has marked arrived.
-    static func arrivedRide(_ store: any Store, _ cast: Cast) async throws -> Ride {
+    static func arrivedRide(_ store: any Store, _ cast: Cast) async throws -> RideRecord {
         let request = try await cast.request(store)
         let ride = try await store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
         return try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
     }
 
-    static func proof(_ ride: Ride, _ side: TouchSide, receivedAfter seconds: TimeInterval = 0, slot: Int64 = 58_840_853) -> VerifiedTouchProof {
+    static func proof(_ ride: RideRecord, _ side: TouchSide, receivedAfter seconds: TimeInterval = 0, slot: Int64 = 58_840_853) -> VerifiedTouchProof {
         VerifiedTouchProof(rideID: ride.id, side: side, accountID: side == .passenger ? ride.passengerID : ride.driverID, slot: slot,
                            uuid: UUID(), major: 1, minor: 2, peakRssiDbm: -42.5, samples: 9,
                            observedAt: base.addingTimeInterval(seconds - 1), receivedAt: base.addingTimeInterval(seconds))
@@ -121,7 +121,7 @@ struct TouchProofStoreTests {
         let store = try await Self.shared(kind)
         let cast = try await Cast(store)
         let ride = try await Self.arrivedRide(store, cast)
-        let key = IdempotencyKey(accountID: cast.passenger.id, key: "touch-1")
+        let key = IdempotencyScope(accountID: cast.passenger.id, key: "touch-1")
         let first = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .passenger, idempotency: key)
         let retry = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .passenger, idempotency: key)
         #expect(first.confirmed && retry == first)

@@ -26,7 +26,7 @@ extension RideContext {
 enum RideRelation {
     case passenger, driver, dispatcher
 
-    init?(_ account: Account, to ride: Ride) {
+    init?(_ account: Account, to ride: RideRecord) {
         switch account.role {
         case .passenger where ride.passengerID == account.id: self = .passenger
         case .driver where ride.driverID == account.id: self = .driver

@@ -28,7 +28,7 @@ struct DispatchBoard: Sendable {
     var lastEventID: Int64
     var notice: [String]
 
-    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequest], pageSize: Int, after: String?,
+    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], pageSize: Int, after: String?,
          csrf: String, dispatcher: Account, lastEventID: Int64, notice: String?, now: Date = Date()) {
         func minutes(since date: Date) -> String { String(max(0, Int(now.timeIntervalSince(date) / 60))) }
         self.rides = rides.map { detail in

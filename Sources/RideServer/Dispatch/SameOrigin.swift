@@ -13,7 +13,7 @@ import Hummingbird
 /// does not come from a browser form, which is the only way to mount this attack, so it passes
 /// (curl, tests).
 enum SameOrigin {
-    static let refused = APIError(.forbidden, code: "cross_site_form",
+    static let refused = APIError(.forbidden, code: .crossSiteForm,
                                   "This sign-in form was sent from another site. Open /dispatch/login on this server and sign in there.")
 
     static func check(_ request: Request) throws {

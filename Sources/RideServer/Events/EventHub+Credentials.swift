@@ -16,9 +16,16 @@ public struct StreamCredential: Sendable, Equatable {
 }
 
 /// Why the server ended a stream; sent as a final `event: error` before the stream closes.
-public enum StreamEnd: String, Sendable, Equatable {
-    case tokenRevoked = "token_revoked"
-    case tokenExpired = "token_expired"
+public enum StreamEnd: Sendable, Equatable {
+    case tokenRevoked
+    case tokenExpired
+
+    var code: APIErrorCode {
+        switch self {
+        case .tokenRevoked: .tokenRevoked
+        case .tokenExpired: .tokenExpired
+        }
+    }
 
     var message: String {
         switch self {

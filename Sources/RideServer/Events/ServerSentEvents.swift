@@ -59,7 +59,7 @@ struct EventStream: Sendable {
                 case .heartbeat:
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                 case .ended(let reason):
-                    try await writer.write(Self.errorFrame(code: reason.rawValue, message: reason.message))
+                    try await writer.write(Self.errorFrame(code: reason.code, message: reason.message))
                     return
                 }
             }
@@ -70,14 +70,14 @@ struct EventStream: Sendable {
 
     /// `event: error` with the API's error body, so clients tell "the server ended this
     /// stream for a reason" from a dropped connection (which they resume).
-    static func errorFrame(code: String, message: String) -> ByteBuffer {
-        struct Body: Encodable { var error: [String: String] }
-        let data = (try? APIJSON.encoder.encode(Body(error: ["code": code, "message": message]))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    static func errorFrame(code: APIErrorCode, message: String) -> ByteBuffer {
+        let body = APIErrorBody(error: .init(code: code, message: message))
+        let data = (try? APIJSON.encoder.encode(body)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return ByteBuffer(string: "event: error\ndata: \(data)\n\n")
     }
 
     static func frame(_ event: RideEvent) -> ByteBuffer {
-        let data = (try? APIJSON.encoder.encode(EventView(event))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let data = (try? APIJSON.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return ByteBuffer(string: "id: \(event.id)\nevent: \(event.state.rawValue)\ndata: \(data)\n\n")
     }
 }

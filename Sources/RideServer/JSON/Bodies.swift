@@ -1,5 +1,6 @@
 import Foundation
 import RideStore
+import RideWire
 
 // The store models the API bodies (APIBodies) become, and the touch proof's body.
 
@@ -24,18 +25,11 @@ public enum TokenExpiry {
     }
 }
 
-/// What one side saw of its counterpart's beacon at touch range (DESIGN.md, touch confirmation).
-struct TouchProofBody: StrictBody {
-    static let fields: Set<String> = ["uuid", "major", "minor", "slot", "peakRssiDbm", "samples", "observedAt"]
-    var uuid: String
-    var major: Int
-    var minor: Int
-    var slot: Int64
-    var peakRssiDbm: Double
-    var samples: Int
-    var observedAt: String
+/// The touch proof's body (RideWire), decoded strictly like the bodies in APIBodies.
+extension TouchProofBody: StrictBody {
+    public static let fields: Set<String> = ["uuid", "major", "minor", "slot", "peakRssiDbm", "samples", "observedAt"]
 
-    func validate() throws {
+    public func validate() throws {
         guard UUID(uuidString: uuid) != nil else { throw APIError.invalidField("uuid", "must be a UUID like 8-4-4-4-12 hex digits") }
         guard (0...65535).contains(major) else { throw APIError.invalidField("major", "must be 0...65535") }
         guard (0...65535).contains(minor) else { throw APIError.invalidField("minor", "must be 0...65535") }

@@ -80,7 +80,7 @@ final class RateLimits: Sendable {
 
 extension APIError {
     static func rateLimited(retryAfter seconds: Int, _ message: String) -> APIError {
-        var error = APIError(.tooManyRequests, code: "rate_limited", "\(message); retry in \(seconds) s")
+        var error = APIError(.tooManyRequests, code: .rateLimited, "\(message); retry in \(seconds) s")
         error.headers[.retryAfter] = String(seconds)
         return error
     }

@@ -25,7 +25,7 @@ struct AuthMiddleware: RouterMiddleware {
             let found = try await authenticate(request)
             account = found.0
             tokenHash = found.1
-        } catch let error as APIError where error.code == "unauthenticated" && tokenKey != nil {
+        } catch let error as APIError where error.code == .unauthenticated && tokenKey != nil {
             // Only presented credentials count: a request with none is not a guess.
             limits.authenticationFailed(address: address, token: tokenKey)
             throw error

@@ -28,15 +28,15 @@ struct ErrorMiddleware: RouterMiddleware {
         case let error as HTTPError:
             // Hummingbird's own: unmatched routes, bodies over maxUploadSize.
             switch error.status {
-            case .notFound: return APIError(.notFound, code: "not_found", "no such endpoint")
+            case .notFound: return APIError(.notFound, code: .notFound, "no such endpoint")
             case .contentTooLarge: return .bodyTooLarge
-            default: return APIError(error.status, code: "http_error", error.body ?? error.status.reasonPhrase)
+            default: return APIError(error.status, code: .httpError, error.body ?? error.status.reasonPhrase)
             }
         case is NIOTooManyBytesError:
             return .bodyTooLarge
         default:
             context.logger.error("unhandled error", metadata: ["error": .string(String(reflecting: error))])
-            return APIError(.internalServerError, code: "internal", "internal error; quote request id \(context.requestID)")
+            return APIError(.internalServerError, code: .internalError, "internal error; quote request id \(context.requestID)")
         }
     }
 }

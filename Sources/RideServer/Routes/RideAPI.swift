@@ -19,18 +19,18 @@ struct RideAPI: Sendable {
     let now: @Sendable () -> Date
 
     /// The one place a ride becomes a response: the key (and its period) only when `showKey`.
-    func rideView(_ detail: RideDetail, showKey: Bool) -> RideView {
-        RideView(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+    func rideView(_ detail: RideDetail, showKey: Bool) -> Ride {
+        Ride(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
     }
 
     /// The caller's `Idempotency-Key`, scoped to their account (one client's key never
     /// collides with another's).
-    func idempotencyKey(_ request: Request, account: Account) throws -> IdempotencyKey? {
+    func idempotencyKey(_ request: Request, account: Account) throws -> IdempotencyScope? {
         guard let key = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
         guard (1...255).contains(key.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             throw APIError.invalidParameter("Idempotency-Key", "must be 1 to 255 visible ASCII characters")
         }
-        return IdempotencyKey(accountID: account.id, key: key)
+        return IdempotencyScope(accountID: account.id, key: key)
     }
 
     /// `?limit=`, 1...maxPageSize.

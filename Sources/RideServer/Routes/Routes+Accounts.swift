@@ -12,10 +12,10 @@ extension RideAPI {
 
     @Sendable func listAccounts(_ request: Request, context: RideContext) async throws -> AccountList {
         _ = try context.caller(in: [.admin], to: "list accounts")
-        return AccountList(accounts: try await store.accounts().map(AccountView.init))
+        return AccountList(accounts: try await store.accounts())
     }
 
-    @Sendable func createAccount(_ request: Request, context: RideContext) async throws -> EditedResponse<AccountView> {
+    @Sendable func createAccount(_ request: Request, context: RideContext) async throws -> EditedResponse<Account> {
         let admin = try context.caller(in: [.admin], to: "create accounts")
         let key = try idempotencyKey(request, account: admin)
         let body = try await request.decodeStrict(NewAccountBody.self, context: context)
@@ -23,12 +23,12 @@ extension RideAPI {
         let account = try await store.createAccount(new, idempotency: key)
         AdminAudit.record(context.logger, action: "account.create", actor: admin.id, via: .api,
                           details: ["account_id": account.id, "role": account.role.rawValue])
-        return EditedResponse(status: .created, response: AccountView(account))
+        return EditedResponse(status: .created, response: account)
     }
 
     /// The secret is shown once and never stored, so a retry with the same Idempotency-Key
     /// cannot repeat it: that is a 409 telling the client to revoke and issue again.
-    @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedTokenView> {
+    @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedToken> {
         let admin = try context.caller(in: [.admin], to: "issue tokens")
         let key = try idempotencyKey(request, account: admin)
         let body = try await request.decodeStrict(IssueTokenBody.self, context: context)
@@ -37,17 +37,17 @@ extension RideAPI {
         let expiresAt = body.expiresInDays.map { TokenExpiry.date(afterDays: $0) }
         let issue = try await store.addToken(accountID: accountID, secretHash: secret.hash, expiresAt: expiresAt, idempotency: key)
         if issue.isReplay {
-            throw APIError(.conflict, code: "token_already_issued",
+            throw APIError(.conflict, code: .tokenAlreadyIssued,
                            "this Idempotency-Key already issued token \(issue.token.id); its secret was shown once. Revoke and issue a new one if it was lost")
         }
         AdminAudit.record(context.logger, action: "token.issue", actor: admin.id, via: .api,
                           details: ["account_id": accountID, "token_id": issue.token.id])
-        let view = IssuedTokenView(token: secret.text, tokenId: issue.token.id, accountId: accountID,
+        let view = IssuedToken(token: secret.text, tokenID: issue.token.id, accountID: accountID,
                                   createdAt: issue.token.createdAt, expiresAt: issue.token.expiresAt)
         return EditedResponse(status: .created, response: view)
     }
 
-    @Sendable func revokeTokens(_ request: Request, context: RideContext) async throws -> RevokedTokensView {
+    @Sendable func revokeTokens(_ request: Request, context: RideContext) async throws -> RevokedTokens {
         let admin = try context.caller(in: [.admin], to: "revoke tokens")
         let key = try idempotencyKey(request, account: admin)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
@@ -58,6 +58,6 @@ extension RideAPI {
         hub.credentialsChanged()
         AdminAudit.record(context.logger, action: "tokens.revoke", actor: admin.id, via: .api,
                           details: ["account_id": accountID, "revoked": "\(revoked)"])
-        return RevokedTokensView(accountId: accountID, revoked: revoked)
+        return RevokedTokens(accountID: accountID, revoked: revoked)
     }
 }

@@ -130,7 +130,7 @@ extension Request {
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
         } catch {
-            throw APIError(.badRequest, code: "invalid_form", "the form could not be read")
+            throw APIError(.badRequest, code: .invalidForm, "the form could not be read")
         }
     }
 }

@@ -12,7 +12,7 @@ extension RideAPI {
     /// The router also matches a trailing slash; these two answer only their exact path, so
     /// a proxy rule hiding `/metrics` cannot be sidestepped with `/metrics/`.
     private func requireExactPath(_ request: Request, _ path: String) throws {
-        guard request.uri.path == path else { throw APIError(.notFound, code: "not_found", "no such endpoint") }
+        guard request.uri.path == path else { throw APIError(.notFound, code: .notFound, "no such endpoint") }
     }
 
     /// 200 when the database answers, 503 (JSON error) when it does not.

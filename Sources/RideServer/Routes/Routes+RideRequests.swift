@@ -10,13 +10,13 @@ extension RideAPI {
         routes.post("/ride-requests/{id}/cancel", use: cancelRideRequest)
     }
 
-    @Sendable func createRideRequest(_ request: Request, context: RideContext) async throws -> EditedResponse<RideRequestView> {
+    @Sendable func createRideRequest(_ request: Request, context: RideContext) async throws -> EditedResponse<RideRequest> {
         let passenger = try context.caller(in: [.passenger], to: "request rides")
         let key = try idempotencyKey(request, account: passenger)
         let body = try await request.decodeStrict(NewRideRequestBody.self, context: context)
         let created = try await store.createRideRequest(body.model, passengerID: passenger.id, idempotency: key)
         hub.wake()
-        return EditedResponse(status: .created, response: RideRequestView(created, showPassenger: true))
+        return EditedResponse(status: .created, response: RideRequest(created, showPassenger: true))
     }
 
     /// Passengers: their own requests, any status. Drivers and dispatchers: open requests,
@@ -35,12 +35,12 @@ extension RideAPI {
         let page = account.role == .passenger
             ? try await store.rideRequests(passengerID: account.id, limit: limit, after: after)
             : try await store.openRideRequests(limit: limit, after: after)
-        return RideRequestList(rideRequests: page.map { RideRequestView($0, showPassenger: account.role == .passenger) },
+        return RideRequestList(rideRequests: page.map { RideRequest($0, showPassenger: account.role == .passenger) },
                                nextAfter: page.count == limit ? page.last?.id : nil)
     }
 
     /// 200 with the ride (and its key) for the one driver who wins; 409 for everyone else.
-    @Sendable func acceptRideRequest(_ request: Request, context: RideContext) async throws -> RideView {
+    @Sendable func acceptRideRequest(_ request: Request, context: RideContext) async throws -> Ride {
         let driver = try context.caller(in: [.driver], to: "accept ride requests")
         let key = try idempotencyKey(request, account: driver)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
@@ -60,7 +60,7 @@ extension RideAPI {
     }
 
     /// Only before a driver accepts; after that the ride itself is cancelled.
-    @Sendable func cancelRideRequest(_ request: Request, context: RideContext) async throws -> RideRequestView {
+    @Sendable func cancelRideRequest(_ request: Request, context: RideContext) async throws -> RideRequest {
         let passenger = try context.caller(in: [.passenger], to: "cancel ride requests")
         let key = try idempotencyKey(request, account: passenger)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
@@ -71,7 +71,7 @@ extension RideAPI {
         do {
             let cancelled = try await store.cancelRideRequest(id: requestID, by: passenger.id, idempotency: key)
             hub.wake()
-            return RideRequestView(cancelled, showPassenger: true)
+            return RideRequest(cancelled, showPassenger: true)
         } catch StoreError.illegalTransition(let from, _) {
             let advice = from == .accepted ? "; cancel the ride\(existing.rideID.map { " \($0)" } ?? "") instead" : ""
             throw APIError.conflict(from, "the ride request is \(from.rawValue)\(advice)")

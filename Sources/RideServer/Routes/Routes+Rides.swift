@@ -23,7 +23,7 @@ extension RideAPI {
 
     /// Dispatchers: every active ride. Passengers and drivers: their own rides, any state.
     /// Keyset-paged by `limit` and `after` (a ride id from the previous page's `nextAfter`).
-    @Sendable func listRides(_ request: Request, context: RideContext) async throws -> RidePage {
+    @Sendable func listRides(_ request: Request, context: RideContext) async throws -> RideList {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "list rides")
         let limit = try pageLimit(request)
         let after = request.uri.queryParameters["after"].map(String.init)
@@ -35,30 +35,30 @@ extension RideAPI {
         let scope: RideFilter.Scope = account.role == .dispatcher ? .active : .participant(account.id)
         let rides = try await store.rideDetails(RideFilter(scope: scope, limit: limit, after: after))
         let views = rides.map { detail in rideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
-        return RidePage(rides: views, nextAfter: rides.count == limit ? rides.last?.ride.id : nil)
+        return RideList(rides: views, nextAfter: rides.count == limit ? rides.last?.ride.id : nil)
     }
 
-    @Sendable func getRide(_ request: Request, context: RideContext) async throws -> RideView {
+    @Sendable func getRide(_ request: Request, context: RideContext) async throws -> Ride {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "view rides")
         let (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
         return rideView(detail, showKey: relation.seesKey)
     }
 
-    @Sendable func arrive(_ request: Request, context: RideContext) async throws -> RideView {
+    @Sendable func arrive(_ request: Request, context: RideContext) async throws -> Ride {
         try await move(request, context: context, to: .arrived, allowed: [.driver], action: "mark arrival")
     }
 
     /// From `confirmed` only: a ride ends once both sides proved they met.
-    @Sendable func complete(_ request: Request, context: RideContext) async throws -> RideView {
+    @Sendable func complete(_ request: Request, context: RideContext) async throws -> Ride {
         try await move(request, context: context, to: .completed, allowed: [.driver], action: "complete rides")
     }
 
-    @Sendable func cancelRide(_ request: Request, context: RideContext) async throws -> RideView {
+    @Sendable func cancelRide(_ request: Request, context: RideContext) async throws -> Ride {
         try await move(request, context: context, to: .cancelled, allowed: [.passenger, .driver, .dispatcher], action: "cancel rides")
     }
 
     /// Moves a ride the caller takes part in (or, for a dispatcher, any ride) to `state`.
-    private func move(_ request: Request, context: RideContext, to state: RideState, allowed: Set<RideRelation>, action: String) async throws -> RideView {
+    private func move(_ request: Request, context: RideContext, to state: RideState, allowed: Set<RideRelation>, action: String) async throws -> Ride {
         let roles = Set(allowed.map(\.role))
         let account = try context.caller(in: roles, to: action)
         let key = try idempotencyKey(request, account: account)

@@ -6,7 +6,7 @@ import RideStore
 /// Checks run in the order openapi.yaml documents; the first failure answers with its own
 /// code, and nothing is stored for a rejected proof.
 extension RideAPI {
-    @Sendable func submitTouchProof(_ request: Request, context: RideContext) async throws -> TouchProofResultView {
+    @Sendable func submitTouchProof(_ request: Request, context: RideContext) async throws -> TouchProofResult {
         let account = try context.caller(in: [.passenger, .driver], to: "submit touch proofs")
         try limits.admitTouchProof(token: context.tokenKey ?? account.id, address: limits.clientAddress(request, context: context))
         do {
@@ -14,29 +14,29 @@ extension RideAPI {
             metrics.recordTouchProof(outcome: result.outcome.rawValue)
             return result
         } catch let error as APIError {
-            metrics.recordTouchProof(outcome: error.code)
+            metrics.recordTouchProof(outcome: error.code.rawValue)
             throw error
         } catch let error as StoreError {
             let refusal = APIError(error)
-            metrics.recordTouchProof(outcome: refusal.code)
+            metrics.recordTouchProof(outcome: refusal.code.rawValue)
             throw refusal
         }
     }
 
-    private func verifyAndRecord(_ request: Request, context: RideContext, account: Account) async throws -> TouchProofResultView {
+    private func verifyAndRecord(_ request: Request, context: RideContext, account: Account) async throws -> TouchProofResult {
         let key = try idempotencyKey(request, account: account)
         let body = try await request.decodeStrict(TouchProofBody.self, context: context)
         let rideID = try context.parameters.require("id")
         guard let detail = try await store.rideDetail(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
         let ride = detail.ride
         guard let side = TouchSide(account, on: ride) else {
-            throw APIError(.forbidden, code: "not_your_ride", "you are not this ride's passenger or driver")
+            throw APIError(.forbidden, code: .notYourRide, "you are not this ride's passenger or driver")
         }
         // With an Idempotency-Key the store decides the state after looking the key up, so a
         // retry after the ride was confirmed still gets its first answer back.
         if key == nil, ride.state != .arrived { throw Self.wrongState(ride.state) }
         let proof = try TouchProofVerifier(period: touch.identityPeriod).verify(body, side: side, ride: ride, accountID: account.id, now: now())
-        let outcome: TouchProofOutcome
+        let outcome: TouchProofRecording
         do {
             outcome = try await store.recordTouchProof(proof, policy: touch.policy, idempotency: key)
         } catch StoreError.illegalTransition(let from, _) {
@@ -48,19 +48,19 @@ extension RideAPI {
         }
         var confirmedDetail = detail
         confirmedDetail.ride = outcome.ride
-        return TouchProofResultView(outcome: outcome.confirmed ? .confirmed : .awaitingCounterpart, side: side,
+        return TouchProofResult(outcome: outcome.confirmed ? .confirmed : .awaitingCounterpart, side: side,
                                     ride: rideView(confirmedDetail, showKey: true))
     }
 
     private static func wrongState(_ state: RideState) -> APIError {
-        APIError(.conflict, code: "wrong_state",
+        APIError(.conflict, code: .wrongState,
                  "the ride is \(state.rawValue); touch proofs are taken only while it is arrived", state: state)
     }
 }
 
 extension TouchSide {
     /// The caller's side of the ride, nil when they are neither its passenger nor its driver.
-    init?(_ account: Account, on ride: Ride) {
+    init?(_ account: Account, on ride: RideRecord) {
         switch account.role {
         case .passenger where ride.passengerID == account.id: self = .passenger
         case .driver where ride.driverID == account.id: self = .driver
@@ -79,15 +79,4 @@ public struct TouchProofConfiguration: Sendable {
         self.policy = policy
         self.identityPeriod = identityPeriod
     }
-}
-
-struct TouchProofResultView: ResponseEncodable {
-    enum Outcome: String, Encodable {
-        case confirmed
-        case awaitingCounterpart = "awaiting_counterpart"
-    }
-
-    var outcome: Outcome
-    var side: TouchSide
-    var ride: RideView
 }

@@ -14,29 +14,29 @@ struct TouchProofVerifier: Sendable {
     /// Devices' clocks may run slightly ahead of the server's.
     static let maximumAhead: TimeInterval = 2
 
-    func verify(_ body: TouchProofBody, side: TouchSide, ride: Ride, accountID: String, now: Date) throws -> VerifiedTouchProof {
+    func verify(_ body: TouchProofBody, side: TouchSide, ride: RideRecord, accountID: String, now: Date) throws -> VerifiedTouchProof {
         guard let observedAt = APIJSON.parseTimestamp(body.observedAt) else {
             throw APIError.invalidField("observedAt", "must be an RFC 3339 date-time")
         }
         let age = now.timeIntervalSince(observedAt)
         guard age <= Self.maximumAge else {
-            throw APIError.touchRejected("stale_proof", field: "observedAt",
+            throw APIError.touchRejected(.staleProof, field: "observedAt",
                                          "the touch was observed \(Int(age.rounded(.down))) s ago; proofs older than \(Int(Self.maximumAge)) s are refused")
         }
         guard -age <= Self.maximumAhead else {
-            throw APIError.touchRejected("stale_proof", field: "observedAt",
+            throw APIError.touchRejected(.staleProof, field: "observedAt",
                                          "observedAt is \(Int((-age).rounded(.up))) s ahead of the server's clock; check the device's clock")
         }
         let identity: RotatingIdentity
         do {
             identity = try RotatingIdentity(rideKey: ride.key, period: period)
         } catch {
-            throw APIError(.internalServerError, code: "internal", "the ride's key cannot derive identities: \(error)")
+            throw APIError(.internalServerError, code: .internalError, "the ride's key cannot derive identities: \(error)")
         }
         let current = identity.slot(at: now.timeIntervalSince1970)
         let slot = UInt64(body.slot)
         guard identity.acceptedSlots(at: now.timeIntervalSince1970).contains(slot) else {
-            throw APIError.touchRejected("stale_slot", field: "slot",
+            throw APIError.touchRejected(.staleSlot, field: "slot",
                                          "slot \(slot) is not within 1 of the server's current slot \(current) (period \(period) s); a beacon recorded earlier does not prove a touch now")
         }
         guard let uuid = UUID(uuidString: body.uuid) else { throw APIError.invalidField("uuid", "must be a UUID like 8-4-4-4-12 hex digits") }
@@ -46,7 +46,7 @@ struct TouchProofVerifier: Sendable {
             let hint = observed == identity.identity(of: side.beaconSide, slot: slot)
                 ? "it is your own beacon's identity; report the \(counterpart.rawValue)'s beacon"
                 : "it is not this ride's \(counterpart.rawValue) beacon in slot \(slot)"
-            throw APIError.touchRejected("wrong_identity", field: "uuid", "the observed identity does not match: \(hint)")
+            throw APIError.touchRejected(.wrongIdentity, field: "uuid", "the observed identity does not match: \(hint)")
         }
         return VerifiedTouchProof(rideID: ride.id, side: side, accountID: accountID, slot: body.slot, uuid: uuid,
                                   major: body.major, minor: body.minor, peakRssiDbm: body.peakRssiDbm, samples: body.samples,
@@ -60,7 +60,7 @@ extension TouchSide {
 
 extension APIError {
     /// A well-formed proof that does not prove a touch (422, code names the reason).
-    static func touchRejected(_ code: String, field: String, _ message: String) -> APIError {
+    static func touchRejected(_ code: APIErrorCode, field: String, _ message: String) -> APIError {
         APIError(.unprocessableContent, code: code, message, field: field)
     }
 }

@@ -1,26 +1,5 @@
 import Foundation
 
-public enum Role: String, Codable, Sendable, CaseIterable {
-    case passenger, driver, dispatcher, admin
-}
-
-public struct Account: Codable, Equatable, Sendable {
-    public var id: String
-    public var role: Role
-    public var displayName: String
-    /// What a passenger listens for ("blue Toyota Prius"); drivers only.
-    public var vehicle: String?
-    public var createdAt: Date
-
-    public init(id: String, role: Role, displayName: String, vehicle: String?, createdAt: Date) {
-        self.id = id
-        self.role = role
-        self.displayName = displayName
-        self.vehicle = vehicle
-        self.createdAt = createdAt
-    }
-}
-
 public struct NewAccount: Sendable {
     public var role: Role
     public var displayName: String

@@ -1,25 +1,8 @@
 import Foundation
 
-/// requested → accepted → arrived → confirmed → completed; cancelled from any state before completed.
-/// A ride row exists from acceptance on; `requested` is the request's own state.
-public enum RideState: String, Codable, Sendable, CaseIterable {
-    case requested, accepted, arrived, confirmed, completed, cancelled
-
-    public var isActive: Bool { self != .completed && self != .cancelled }
-
-    public func canMove(to next: RideState) -> Bool {
-        switch (self, next) {
-        case (.requested, .accepted), (.accepted, .arrived), (.arrived, .confirmed), (.confirmed, .completed):
-            true
-        case (_, .cancelled):
-            isActive
-        default:
-            false
-        }
-    }
-}
-
-public struct Ride: Codable, Equatable, Sendable {
+/// A ride as stored: the key as bytes, the people as account ids. The API's `Ride` (RideWire)
+/// is made from it with the people's names, and the key only for the ride's own people.
+public struct RideRecord: Codable, Equatable, Sendable {
     public var id: String
     public var requestID: String
     public var passengerID: String
@@ -32,26 +15,13 @@ public struct Ride: Codable, Equatable, Sendable {
     public var stateChangedAt: Date
 }
 
-/// Who a ride's people are, for whoever may see the ride: the passenger's guide says "your
-/// driver is Ben, blue Toyota Prius"; dispatchers see names, not account ids.
-public struct RideParty: Codable, Equatable, Sendable {
-    public var name: String
-    /// Drivers only.
-    public var vehicle: String?
-
-    public init(name: String, vehicle: String? = nil) {
-        self.name = name
-        self.vehicle = vehicle
-    }
-}
-
 /// A ride joined with its passenger's and driver's accounts.
 public struct RideDetail: Equatable, Sendable {
-    public var ride: Ride
+    public var ride: RideRecord
     public var passenger: RideParty
     public var driver: RideParty
 
-    public init(ride: Ride, passenger: RideParty, driver: RideParty) {
+    public init(ride: RideRecord, passenger: RideParty, driver: RideParty) {
         self.ride = ride
         self.passenger = passenger
         self.driver = driver

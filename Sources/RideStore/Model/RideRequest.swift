@@ -1,9 +1,9 @@
 import Foundation
 
-public struct RideRequest: Codable, Equatable, Sendable {
-    public enum Status: String, Codable, Sendable {
-        case open, accepted, cancelled
-    }
+/// A ride request as stored; the API's `RideRequest` (RideWire) is made from it, without the
+/// passenger's id for drivers.
+public struct RideRequestRecord: Codable, Equatable, Sendable {
+    public typealias Status = RideRequestStatus
 
     public var id: String
     public var passengerID: String
@@ -16,18 +16,4 @@ public struct RideRequest: Codable, Equatable, Sendable {
     public var createdAt: Date
     /// Set once a driver accepts.
     public var rideID: String?
-}
-
-public struct NewRideRequest: Sendable {
-    public var passengerName: String
-    public var pickup: String
-    public var dropoff: String
-    public var accessibilityNotes: String?
-
-    public init(passengerName: String, pickup: String, dropoff: String, accessibilityNotes: String? = nil) {
-        self.passengerName = passengerName
-        self.pickup = pickup
-        self.dropoff = dropoff
-        self.accessibilityNotes = accessibilityNotes
-    }
 }

@@ -1,12 +1,5 @@
 import Foundation
 
-/// Which of a ride's two people sent a touch proof (the caller's role on the ride).
-public enum TouchSide: String, Codable, Sendable, CaseIterable {
-    case passenger, driver
-
-    public var counterpart: TouchSide { self == .passenger ? .driver : .passenger }
-}
-
 /// Which proofs confirm a ride, chosen per deployment.
 public enum TouchPolicy: String, Codable, Sendable, CaseIterable {
     /// Both sides' proofs, received within `TouchProofRules.pairingWindow` of each other.
@@ -53,11 +46,11 @@ public struct VerifiedTouchProof: Codable, Equatable, Sendable {
 }
 
 /// What recording a proof did: the ride afterwards, and whether this proof confirmed it.
-public struct TouchProofOutcome: Codable, Equatable, Sendable {
-    public var ride: Ride
+public struct TouchProofRecording: Codable, Equatable, Sendable {
+    public var ride: RideRecord
     public var confirmed: Bool
 
-    public init(ride: Ride, confirmed: Bool) {
+    public init(ride: RideRecord, confirmed: Bool) {
         self.ride = ride
         self.confirmed = confirmed
     }

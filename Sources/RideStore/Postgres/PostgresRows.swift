@@ -34,7 +34,7 @@ extension Account {
     }
 }
 
-extension RideRequest {
+extension RideRequestRecord {
     init(row: PostgresRow) throws {
         let (id, passenger, name, pickup, dropoff, notes, status, created, ride) =
             try row.decode((String, String, String, String, String, String?, String, Date, String?).self)
@@ -43,7 +43,7 @@ extension RideRequest {
     }
 }
 
-extension Ride {
+extension RideRecord {
     init(row: PostgresRow) throws {
         let (id, request, passenger, driver, state, key, created, changed) =
             try row.decode((String, String, String, String, String, Data, Date, Date).self)
@@ -56,7 +56,7 @@ extension RideDetail {
     init(row: PostgresRow) throws {
         let (id, request, passenger, driver, state, key, created, changed, passengerName, driverName, vehicle) =
             try row.decode((String, String, String, String, String, Data, Date, Date, String, String, String?).self)
-        let ride = Ride(id: id, requestID: request, passengerID: passenger, driverID: driver, state: try stored(state), key: key,
+        let ride = RideRecord(id: id, requestID: request, passengerID: passenger, driverID: driver, state: try stored(state), key: key,
                         createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds)
         self.init(ride: ride, passenger: RideParty(name: passengerName), driver: RideParty(name: driverName, vehicle: vehicle))
     }

@@ -2,9 +2,9 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
+    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord {
         try await idempotent(idempotency, operation: "create-request") { conn in
-            let r = RideRequest(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
+            let r = RideRequestRecord(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
                                 pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
                                 status: .open, createdAt: .storeNow, rideID: nil)
             try await conn.query("""
@@ -16,35 +16,35 @@ extension PostgresStore {
         }
     }
 
-    public func rideRequest(id: String) async throws -> RideRequest? {
-        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id)", logger: self.logger).all(RideRequest.init).first }
+    public func rideRequest(id: String) async throws -> RideRequestRecord? {
+        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id)", logger: self.logger).all(RideRequestRecord.init).first }
     }
 
-    public func openRideRequests(limit: Int, after: String?) async throws -> [RideRequest] {
+    public func openRideRequests(limit: Int, after: String?) async throws -> [RideRequestRecord] {
         let after = after ?? ""
         return try await mapped {
             try await self.client.query("""
                 SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE status = 'open'
                 AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride_request WHERE id = \(after)))
                 ORDER BY created_at, id LIMIT \(limit)
-                """, logger: self.logger).all(RideRequest.init)
+                """, logger: self.logger).all(RideRequestRecord.init)
         }
     }
 
-    public func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequest] {
+    public func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequestRecord] {
         let after = after ?? ""
         return try await mapped {
             try await self.client.query("""
                 SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE passenger_id = \(passengerID)
                 AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride_request WHERE id = \(after)))
                 ORDER BY created_at, id LIMIT \(limit)
-                """, logger: self.logger).all(RideRequest.init)
+                """, logger: self.logger).all(RideRequestRecord.init)
         }
     }
 
-    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyKey?) async throws -> RideRequest {
+    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord {
         try await idempotent(idempotency, operation: "cancel-request:\(id)") { conn in
-            guard var request = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id) FOR UPDATE", logger: self.logger).all(RideRequest.init).first else {
+            guard var request = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id) FOR UPDATE", logger: self.logger).all(RideRequestRecord.init).first else {
                 throw StoreError.notFound("ride request \(id)")
             }
             guard request.status == .open else {

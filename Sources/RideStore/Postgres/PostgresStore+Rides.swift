@@ -2,21 +2,21 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride {
+    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
             let rideID = StoreID.make()
             // Under READ COMMITTED a second updater waits for the first, then re-checks
             // status = 'open' on the committed row and matches nothing: exactly one winner.
-            let won = try await conn.query("UPDATE ride_request SET status = 'accepted', ride_id = \(rideID) WHERE id = \(requestID) AND status = 'open' RETURNING \(unescaped: PGColumns.request)", logger: self.logger).all(RideRequest.init)
+            let won = try await conn.query("UPDATE ride_request SET status = 'accepted', ride_id = \(rideID) WHERE id = \(requestID) AND status = 'open' RETURNING \(unescaped: PGColumns.request)", logger: self.logger).all(RideRequestRecord.init)
             guard let request = won.first else {
-                guard let current = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(requestID)", logger: self.logger).all(RideRequest.init).first else {
+                guard let current = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(requestID)", logger: self.logger).all(RideRequestRecord.init).first else {
                     throw StoreError.notFound("ride request \(requestID)")
                 }
                 if current.status == .accepted { throw StoreError.alreadyTaken(requestID) }
                 throw StoreError.illegalTransition(from: .cancelled, to: .accepted)
             }
             let now = Date.storeNow
-            let ride = Ride(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
+            let ride = RideRecord(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
                             state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now)
             try await conn.query("""
                 INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at)
@@ -27,10 +27,10 @@ extension PostgresStore {
         }
     }
 
-    public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyKey?) async throws -> Ride {
+    public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await idempotent(idempotency, operation: "\(state.rawValue):\(rideID)") { conn in
             // FOR UPDATE serialises transitions of one ride, so the state check holds until commit.
-            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID) FOR UPDATE", logger: self.logger).all(Ride.init).first else {
+            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID) FOR UPDATE", logger: self.logger).all(RideRecord.init).first else {
                 throw StoreError.notFound("ride \(rideID)")
             }
             guard ride.state.canMove(to: state) else { throw StoreError.illegalTransition(from: ride.state, to: state) }
@@ -42,8 +42,8 @@ extension PostgresStore {
         }
     }
 
-    public func ride(id: String) async throws -> Ride? {
-        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(id)", logger: self.logger).all(Ride.init).first }
+    public func ride(id: String) async throws -> RideRecord? {
+        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(id)", logger: self.logger).all(RideRecord.init).first }
     }
 
     public func rideDetail(id: String) async throws -> RideDetail? {
@@ -87,7 +87,7 @@ extension PostgresStore {
     /// Runs `body` in a transaction once per idempotency key; retries get the stored result.
     /// Two concurrent first attempts race on the key's primary key: the loser rolls back and
     /// retries, finding the winner's result.
-    func idempotent<T: Codable & Sendable>(_ key: IdempotencyKey?, operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func idempotent<T: Codable & Sendable>(_ key: IdempotencyScope?, operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         for attempt in 0..<2 {
             do {
                 return try await transaction { conn in

@@ -2,11 +2,11 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyKey?) async throws -> TouchProofOutcome {
+    public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyScope?) async throws -> TouchProofRecording {
         try await idempotent(idempotency, operation: "touch-proof:\(proof.rideID)") { conn in
             // FOR UPDATE serialises one ride's proofs: of two sides' proofs arriving together
             // (possibly on two servers), the second sees the first and confirms.
-            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(proof.rideID) FOR UPDATE", logger: self.logger).all(Ride.init).first else {
+            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(proof.rideID) FOR UPDATE", logger: self.logger).all(RideRecord.init).first else {
                 throw StoreError.notFound("ride \(proof.rideID)")
             }
             guard ride.state == .arrived else { throw StoreError.illegalTransition(from: ride.state, to: .confirmed) }
@@ -21,13 +21,13 @@ extension PostgresStore {
             guard inserted.count == 1 else {
                 throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
             }
-            guard try await self.policyMet(conn, by: proof, policy: policy) else { return TouchProofOutcome(ride: ride, confirmed: false) }
+            guard try await self.policyMet(conn, by: proof, policy: policy) else { return TouchProofRecording(ride: ride, confirmed: false) }
             ride.state = .confirmed
             ride.stateChangedAt = .storeNow
             try await conn.query("UPDATE ride SET state = 'confirmed', state_changed_at = \(ride.stateChangedAt) WHERE id = \(ride.id)", logger: self.logger)
             try await self.appendEvent(conn, requestID: ride.requestID, rideID: ride.id, state: .confirmed, actor: proof.accountID,
                                        at: ride.stateChangedAt, detail: TouchProofRules.confirmationDetail(policy))
-            return TouchProofOutcome(ride: ride, confirmed: true)
+            return TouchProofRecording(ride: ride, confirmed: true)
         }
     }
 

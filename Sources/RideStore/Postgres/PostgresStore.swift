@@ -50,7 +50,7 @@ public final class PostgresStore: Store {
     /// servers and tests migrating at once, can take far longer than a request may.
     public func migrate() async throws {
         try await ping()
-        try await mapped(within: Self.migrationTimeout) {
+        try await mapped(within: Self.migrationTimeout) { () async throws -> Void in
             do {
                 try await PostgresMigrations.migrate(self.client, database: self.databaseName, logger: self.logger)
             } catch let error as PostgresTransactionError {
@@ -126,7 +126,7 @@ public final class PostgresStore: Store {
 
     // MARK: Accounts
 
-    public func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account {
+    public func createAccount(_ new: NewAccount, idempotency: IdempotencyScope?) async throws -> Account {
         try await idempotent(idempotency, operation: "create-account") { conn in
             let a = Account(id: StoreID.make(), role: new.role, displayName: new.displayName, vehicle: new.vehicle, createdAt: .storeNow)
             try await conn.query("INSERT INTO account (id, role, display_name, vehicle, created_at) VALUES (\(a.id), \(a.role.rawValue), \(a.displayName), \(a.vehicle), \(a.createdAt))", logger: self.logger)
@@ -146,7 +146,7 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+    public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyScope?) async throws -> TokenIssue {
         let newID = StoreID.make()
         let token = try await idempotent(idempotency, operation: "add-token:\(accountID)") { conn in
             guard try await conn.query("SELECT 1 FROM account WHERE id = \(accountID)", logger: self.logger).all({ $0 }).count == 1 else {
@@ -170,7 +170,7 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
+    public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
         try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
             let count = try await conn.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
             // Delivered at commit on the events channel, so every server's open streams of

@@ -22,11 +22,11 @@ extension APIToken: StoredRecord {
     public static let databaseTableName = "apiToken"
 }
 
-extension RideRequest: StoredRecord {
+extension RideRequestRecord: StoredRecord {
     public static let databaseTableName = "rideRequest"
 }
 
-extension Ride: StoredRecord {
+extension RideRecord: StoredRecord {
     public static let databaseTableName = "ride"
 }
 
@@ -35,5 +35,5 @@ extension RideEvent: StoredRecord {
 }
 
 extension RideState: DatabaseValueConvertible {}
-extension RideRequest.Status: DatabaseValueConvertible {}
+extension RideRequestStatus: DatabaseValueConvertible {}
 extension Role: DatabaseValueConvertible {}

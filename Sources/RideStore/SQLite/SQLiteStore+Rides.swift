@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyKey?) async throws -> Ride {
+    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "accept:\(requestID)") {
                 let rideID = StoreID.make()
@@ -10,15 +10,15 @@ extension SQLiteStore {
                 try db.execute(sql: "UPDATE rideRequest SET status = 'accepted', rideID = ? WHERE id = ? AND status = 'open'",
                                arguments: [rideID, requestID])
                 guard db.changesCount == 1 else {
-                    guard let request = try RideRequest.fetchOne(db, key: requestID) else {
+                    guard let request = try RideRequestRecord.fetchOne(db, key: requestID) else {
                         throw StoreError.notFound("ride request \(requestID)")
                     }
                     if request.status == .accepted { throw StoreError.alreadyTaken(requestID) }
                     throw StoreError.illegalTransition(from: .cancelled, to: .accepted)
                 }
-                guard let request = try RideRequest.fetchOne(db, key: requestID) else { throw StoreError.notFound("ride request \(requestID)") }
+                guard let request = try RideRequestRecord.fetchOne(db, key: requestID) else { throw StoreError.notFound("ride request \(requestID)") }
                 let now = Date.storeNow
-                let ride = try Ride(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
+                let ride = try RideRecord(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
                                     state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now).inserted(db)
                 try Self.appendEvent(db, requestID: requestID, rideID: ride.id, state: .accepted, actor: driverID, at: now, detail: nil)
                 return ride
@@ -26,10 +26,10 @@ extension SQLiteStore {
         }
     }
 
-    public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyKey?) async throws -> Ride {
+    public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "\(state.rawValue):\(rideID)") {
-                guard var ride = try Ride.fetchOne(db, key: rideID) else { throw StoreError.notFound("ride \(rideID)") }
+                guard var ride = try RideRecord.fetchOne(db, key: rideID) else { throw StoreError.notFound("ride \(rideID)") }
                 guard ride.state.canMove(to: state) else { throw StoreError.illegalTransition(from: ride.state, to: state) }
                 ride.state = state
                 ride.stateChangedAt = .storeNow
@@ -40,8 +40,8 @@ extension SQLiteStore {
         }
     }
 
-    public func ride(id: String) async throws -> Ride? {
-        try await read { db in try Ride.fetchOne(db, key: id) }
+    public func ride(id: String) async throws -> RideRecord? {
+        try await read { db in try RideRecord.fetchOne(db, key: id) }
     }
 
     /// One statement for ride and people, so a listing page costs one query, not 1 + 2n.
@@ -51,7 +51,7 @@ extension SQLiteStore {
         """
 
     private static func detail(_ row: Row) throws -> RideDetail {
-        RideDetail(ride: try Ride(row: row), passenger: RideParty(name: row["passengerName"]),
+        RideDetail(ride: try RideRecord(row: row), passenger: RideParty(name: row["passengerName"]),
                    driver: RideParty(name: row["driverName"], vehicle: row["driverVehicle"]))
     }
 
@@ -73,7 +73,7 @@ extension SQLiteStore {
                 arguments += [accountID, accountID]
             }
             if let after = filter.after {
-                guard let anchor = try Ride.fetchOne(db, key: after) else { return [] }
+                guard let anchor = try RideRecord.fetchOne(db, key: after) else { return [] }
                 // A row value, so the (createdAt, id) index can seek to the anchor.
                 conditions.append("(ride.createdAt, ride.id) > (?, ?)")
                 arguments += [anchor.createdAt.sqlValue, anchor.id]
@@ -98,7 +98,7 @@ extension SQLiteStore {
     /// Runs `body` once per idempotency key: a retry returns the stored first result and
     /// writes nothing. The result is stored in the caller's transaction, so it commits
     /// (or not) together with the write it describes.
-    static func idempotent<T: Codable>(_ db: Database, _ key: IdempotencyKey?, operation: String, _ body: () throws -> T) throws -> T {
+    static func idempotent<T: Codable>(_ db: Database, _ key: IdempotencyScope?, operation: String, _ body: () throws -> T) throws -> T {
         guard let key else { return try body() }
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
                                       arguments: [key.accountID, key.key]) {

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyKey?) async throws -> TouchProofOutcome {
+    public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyScope?) async throws -> TouchProofRecording {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "touch-proof:\(proof.rideID)") {
-                guard var ride = try Ride.fetchOne(db, key: proof.rideID) else { throw StoreError.notFound("ride \(proof.rideID)") }
+                guard var ride = try RideRecord.fetchOne(db, key: proof.rideID) else { throw StoreError.notFound("ride \(proof.rideID)") }
                 guard ride.state == .arrived else { throw StoreError.illegalTransition(from: ride.state, to: .confirmed) }
                 // The unique key (ride, side, slot, observedAt) is the replay check; DO NOTHING
                 // keeps the transaction usable so the refusal is an ordinary answer.
@@ -17,13 +17,13 @@ extension SQLiteStore {
                 guard db.changesCount == 1 else {
                     throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
                 }
-                guard try Self.policyMet(db, by: proof, policy: policy) else { return TouchProofOutcome(ride: ride, confirmed: false) }
+                guard try Self.policyMet(db, by: proof, policy: policy) else { return TouchProofRecording(ride: ride, confirmed: false) }
                 ride.state = .confirmed
                 ride.stateChangedAt = .storeNow
                 try ride.update(db)
                 try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, state: .confirmed, actor: proof.accountID,
                                      at: ride.stateChangedAt, detail: TouchProofRules.confirmationDetail(policy))
-                return TouchProofOutcome(ride: ride, confirmed: true)
+                return TouchProofRecording(ride: ride, confirmed: true)
             }
         }
     }

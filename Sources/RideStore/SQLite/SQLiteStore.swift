@@ -57,7 +57,7 @@ public final class SQLiteStore: Store {
 
     // MARK: Accounts
 
-    public func createAccount(_ new: NewAccount, idempotency: IdempotencyKey?) async throws -> Account {
+    public func createAccount(_ new: NewAccount, idempotency: IdempotencyScope?) async throws -> Account {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "create-account") {
                 try Account(id: StoreID.make(), role: new.role, displayName: new.displayName,
@@ -74,7 +74,7 @@ public final class SQLiteStore: Store {
         try await read { db in try Account.order(Column("createdAt"), Column("id")).fetchAll(db) }
     }
 
-    public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyKey?) async throws -> TokenIssue {
+    public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyScope?) async throws -> TokenIssue {
         let newID = StoreID.make()
         let token = try await write { db in
             try Self.idempotent(db, idempotency, operation: "add-token:\(accountID)") {
@@ -100,7 +100,7 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func revokeTokens(accountID: String, idempotency: IdempotencyKey?) async throws -> Int {
+    public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
                 try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",

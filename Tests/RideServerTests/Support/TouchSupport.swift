@@ -41,12 +41,12 @@ struct ProofBody {
 
 extension World {
     /// A ride accepted and arrived, with its own random key.
-    func arrivedRide(key: Data = Data((0..<32).map { _ in UInt8.random(in: 0...255) })) async throws -> Ride {
+    func arrivedRide(key: Data = Data((0..<32).map { _ in UInt8.random(in: 0...255) })) async throws -> RideRecord {
         let ride = try await acceptedRide(key: key)
         return try await store.transition(rideID: ride.id, to: .arrived, by: driver.id, detail: nil, idempotency: nil)
     }
 
-    func acceptedRide(key: Data) async throws -> Ride {
+    func acceptedRide(key: Data) async throws -> RideRecord {
         let request = try await store.createRideRequest(
             NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"), passengerID: passenger.id, idempotency: nil)
         return try await store.accept(requestID: request.id, driverID: driver.id, rideKey: key, idempotency: nil)

@@ -65,7 +65,7 @@ struct World: Sendable {
     }
 
     /// A ride request by `passenger` and its acceptance by `driver`, straight in the store.
-    func acceptedRide() async throws -> Ride {
+    func acceptedRide() async throws -> RideRecord {
         let request = try await store.createRideRequest(
             NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"), passengerID: passenger.id, idempotency: nil)
         return try await store.accept(requestID: request.id, driverID: driver.id, rideKey: Data(repeating: 9, count: 32), idempotency: nil)

@@ -1,0 +1,114 @@
+import Foundation
+
+/// An error answer's machine-readable code (openapi.yaml `Error.code`). The server answers
+/// with these constants; a client keeps codes it does not know as they came.
+/// ```swift
+/// if problem.code == .illegalTransition { … }
+/// ```
+public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The code as it appears in the JSON.
+    public var rawValue: String
+    /// Any code, known or not.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// 400: the body is not JSON, or not the documented object.
+    public static let invalidJSON = Self(rawValue: "invalid_json")
+    /// 400: one body field is missing or out of range (`field` names it).
+    public static let invalidField = Self(rawValue: "invalid_field")
+    /// 400: a query parameter or header is malformed (`field` names it).
+    public static let invalidParameter = Self(rawValue: "invalid_parameter")
+    /// 400: the request contradicts itself or the store's rules.
+    public static let invalidRequest = Self(rawValue: "invalid_request")
+    /// 401: no token, or a token that is unknown, revoked or expired.
+    public static let unauthenticated = Self(rawValue: "unauthenticated")
+    /// 403: the caller's role or relation to the ride does not allow this.
+    public static let forbidden = Self(rawValue: "forbidden")
+    /// 404: no such ride, request or account (or the caller may not know it exists).
+    public static let notFound = Self(rawValue: "not_found")
+    /// 405: the path exists, the method does not (`Allow` lists the methods).
+    public static let methodNotAllowed = Self(rawValue: "method_not_allowed")
+    /// 409: the ride's state does not allow this change (`state` is the current one).
+    public static let illegalTransition = Self(rawValue: "illegal_transition")
+    /// 409: another driver accepted the request first.
+    public static let alreadyTaken = Self(rawValue: "already_taken")
+    /// 409: this Idempotency-Key already issued a token, whose secret was shown once.
+    public static let tokenAlreadyIssued = Self(rawValue: "token_already_issued")
+    /// 413: the body is larger than the server accepts.
+    public static let bodyTooLarge = Self(rawValue: "body_too_large")
+    /// 422: the Idempotency-Key was used before for a different request.
+    public static let idempotencyKeyReused = Self(rawValue: "idempotency_key_reused")
+    /// 501: the server does not implement this (touch proofs on older servers).
+    public static let notImplemented = Self(rawValue: "not_implemented")
+    /// Touch proof: the caller is not this ride's passenger or driver.
+    public static let notYourRide = Self(rawValue: "not_your_ride")
+    /// Touch proof: the ride is not in a state that takes proofs.
+    public static let wrongState = Self(rawValue: "wrong_state")
+    /// Touch proof: observed too long ago, or in the future.
+    public static let staleProof = Self(rawValue: "stale_proof")
+    /// Touch proof: the slot is not the current one or a neighbour.
+    public static let staleSlot = Self(rawValue: "stale_slot")
+    /// Touch proof: the identity is not the counterpart's for that slot.
+    public static let wrongIdentity = Self(rawValue: "wrong_identity")
+    /// Touch proof: the same proof was already recorded.
+    public static let replayedProof = Self(rawValue: "replayed_proof")
+    /// 429: too many requests; `Retry-After` says when to try again.
+    public static let rateLimited = Self(rawValue: "rate_limited")
+    /// 503: the database is unreachable; retry after `Retry-After`.
+    public static let unavailable = Self(rawValue: "unavailable")
+    /// Another HTTP error the framework raised (the status says which).
+    public static let httpError = Self(rawValue: "http_error")
+    /// 400: the dispatcher page's login form could not be read (the page, not /v1).
+    public static let invalidForm = Self(rawValue: "invalid_form")
+    /// 429 on an event stream: this token already holds the most open streams one token may.
+    public static let tooManyStreams = Self(rawValue: "too_many_streams")
+    /// The last block (`event: error`) of an event stream whose token was revoked.
+    public static let tokenRevoked = Self(rawValue: "token_revoked")
+    /// The last block (`event: error`) of an event stream whose token expired.
+    public static let tokenExpired = Self(rawValue: "token_expired")
+    /// 403: the dispatcher page's form came from another site (Origin/Referer).
+    public static let crossSiteForm = Self(rawValue: "cross_site_form")
+    /// 500: a bug; the request id in the logs finds it.
+    public static let internalError = Self(rawValue: "internal")
+
+    /// Encodes as the bare string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Decodes from the bare string; any string is kept.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+}
+
+/// Every error answer's body: `{"error":{"code","message","field"?,"state"?}}`.
+public struct APIErrorBody: Sendable, Equatable, Codable {
+    /// The inner object.
+    public struct Detail: Sendable, Equatable, Codable {
+        /// What went wrong, for programs.
+        public var code: APIErrorCode
+        /// What went wrong, for people.
+        public var message: String
+        /// The input at fault (body field, query parameter or header).
+        public var field: String?
+        /// On conflicts, the state the ride or request is really in. Kept as text when
+        /// decoding, so a state a newer server adds does not make the whole body unreadable.
+        public var state: String?
+
+        /// An error's detail.
+        public init(code: APIErrorCode, message: String, field: String? = nil, state: RideState? = nil) {
+            self.code = code
+            self.message = message
+            self.field = field
+            self.state = state?.rawValue
+        }
+    }
+
+    /// The error.
+    public var error: Detail
+
+    /// A body around `error`.
+    public init(error: Detail) { self.error = error }
+}

@@ -1,0 +1,53 @@
+// The /v1 API's JSON models (openapi.yaml, components/schemas), once: the server encodes
+// them, the client decodes them, and the store maps its records to them. Foundation only.
+// Swift names follow the package's spelling (`requestID`); the JSON keys are the contract's
+// (`requestId`), fixed by each type's CodingKeys.
+
+/// Where a ride is in its life: requested → accepted → arrived → confirmed → completed, and
+/// cancelled from any state before completed.
+///
+/// `requested` is the request's own state; a ride exists from `accepted` on.
+/// ```swift
+/// RideState.arrived.canMove(to: .confirmed)  // true
+/// ```
+public enum RideState: String, Sendable, Codable, CaseIterable {
+    case requested, accepted, arrived, confirmed, completed, cancelled
+
+    /// Not yet completed or cancelled: dispatchers list it, and it may still change.
+    public var isActive: Bool { self != .completed && self != .cancelled }
+
+    /// Nothing follows these: a client waiting on the ride can stop.
+    public var isFinal: Bool { !isActive }
+
+    /// Whether the lifecycle allows going from this state to `next`.
+    public func canMove(to next: RideState) -> Bool {
+        switch (self, next) {
+        case (.requested, .accepted), (.accepted, .arrived), (.arrived, .confirmed), (.confirmed, .completed):
+            true
+        case (_, .cancelled):
+            isActive
+        default:
+            false
+        }
+    }
+}
+
+/// What an account may do; one role per account.
+public enum Role: String, Sendable, Codable, CaseIterable {
+    /// Requests rides and is guided to the car.
+    case passenger
+    /// Accepts requests and advertises the ride's beacon on arrival.
+    case driver
+    /// Sees every active ride, live; cancels.
+    case dispatcher
+    /// Manages accounts and tokens.
+    case admin
+}
+
+/// Which of a ride's two people sent a touch proof: the caller's role on the ride.
+public enum TouchSide: String, Sendable, Codable, CaseIterable {
+    case passenger, driver
+
+    /// The other person on the ride.
+    public var counterpart: TouchSide { self == .passenger ? .driver : .passenger }
+}
