@@ -142,6 +142,8 @@ let package = Package(
         ),
         // Cue latency, espeak-ng synthesis time and virtual-time rendering (BENCHMARKS.md, "Audio cues").
         .executableTarget(name: "AudioCueBenchmark", dependencies: ["GuideAudio"], path: "Benchmarks/AudioCues"),
+        // Touch per pair and per event, leave one phone pair out (BENCHMARKS.md, "Touch per pair").
+        .executableTarget(name: "TouchEventBenchmark", dependencies: ["BeaconCore"], path: "Benchmarks/TouchEvents"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
         .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).

@@ -14,7 +14,7 @@ import PropertyBased
 
         let minimal = try Calibration.parse(json: #"{"exponent": 2, "tx_power_dbm": -59}"#)
         #expect(minimal.touchRSSI == nil && minimal.samples == nil)
-        #expect(minimal.effectiveTouchRSSI == minimal.model.contactRSSI + PathLossCalibration.touchGuard)
+        #expect(minimal.effectiveTouchRSSI == TouchLevelRule.default.threshold(for: minimal.model))
     }
 
     @Test func roundTripsThroughItsJSON() throws {

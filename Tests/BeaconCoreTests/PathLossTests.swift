@@ -85,7 +85,7 @@ import Foundation
     @Test func touchThresholdFallsBackToTheModel() throws {
         let fit = try PathLossCalibration.fit(Self.synthetic(distances: [0.5, 1, 2]))
         #expect(!fit.touchMeasured)
-        #expect(abs(fit.touchRSSI - (fit.model.contactRSSI + PathLossCalibration.touchGuard)) < 1e-9)
+        #expect(abs(fit.touchRSSI - TouchLevelRule.default.threshold(for: fit.model)) < 1e-9)
     }
 
     @Test func fitsTheHeraldFixture() throws {

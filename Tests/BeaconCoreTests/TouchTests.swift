@@ -18,10 +18,10 @@ import Testing
         #expect(contact.dropFirst(3).allSatisfy { $0.touch == ($0.zone == .touch) })
     }
 
-    @Test func usesTheModelContactLevelWithoutAMeasuredThreshold() {
-        let model = PathLossModel(txPower: -60, exponent: 2)  // 5 cm level ≈ -34 dBm
+    @Test func usesThePairsLineWithoutAMeasuredThreshold() {
+        let model = PathLossModel(txPower: -60, exponent: 2)  // touch level -60 + 9.5 + 8·2 = -34.5 dBm
         let ranger = Ranger(model: model)
-        #expect(abs(ranger.touchDetector.threshold - (model.contactRSSI + PathLossCalibration.touchGuard)) < 1e-9)
+        #expect(abs(ranger.touchDetector.threshold - TouchLevelRule.default.threshold(for: model)) < 1e-9)
         // Touching at ≈ -28 dBm is a touch; 10 cm (≈ -40 dBm) is not.
         let touching = range((0..<30).map { (Double($0) / 10, -28.0) }, calibration: Calibration(model: model))
         #expect(touching.suffix(25).allSatisfy { $0.touch })

@@ -6,7 +6,7 @@ import Foundation
 ///   "touch_rssi_dbm": -30.5, "source": "..."}` — only the first two are required.
 public struct Calibration: Sendable, Equatable {
     public var model: PathLossModel
-    /// Touch threshold, dBm; nil means "derive from the model" (`contactRSSI + touchGuard`).
+    /// Touch threshold, dBm; nil means "derive from the pair's line" (`TouchLevelRule.default`).
     public var touchRSSI: Double?
     /// Fit residual RMS, dB.
     public var residual: Double?
@@ -24,10 +24,9 @@ public struct Calibration: Sendable, Equatable {
         self.source = source
     }
 
-    /// The touch threshold the ranger will use.
-    public var effectiveTouchRSSI: Double {
-        touchRSSI ?? model.contactRSSI + PathLossCalibration.touchGuard
-    }
+    /// The touch threshold the ranger will use: a measured one, else the pair's 1 m level plus
+    /// the contact step `TouchLevelRule.default` predicts from its line.
+    public var effectiveTouchRSSI: Double { touchRSSI ?? TouchLevelRule.default.threshold(for: model) }
 }
 
 /// Why a calibration file was rejected, naming the field.

@@ -95,9 +95,9 @@ public enum PathLossCalibration {
 
     /// Touch threshold: midway between the lower quartile of contact samples (≤ 2 cm) and the
     /// 95th percentile of samples at ≥ 10 cm when the recordings separate them; otherwise the
-    /// model's 5 cm level plus `touchGuard`.
+    /// level `TouchLevelRule.default` predicts from the fitted line.
     public static func touchThreshold(model: PathLossModel, samples: [CalibrationSample]) -> (level: Double, measured: Bool) {
-        let fromModel = model.contactRSSI + touchGuard
+        let fromModel = TouchLevelRule.default.threshold(for: model)
         let contact = samples.filter { $0.distance <= contactDistance }.map(\.rssi).sorted()
         let apart = samples.filter { $0.distance >= minimumFitDistance }.map(\.rssi).sorted()
         guard contact.count >= 5, apart.count >= 5 else { return (fromModel, false) }

@@ -92,6 +92,14 @@ public struct Ranger: Sendable {
         return fresh
     }
 
+    /// Adopts a touch level learnt after the ranger started (the pair's line from the way in,
+    /// `ApproachLine`). Touch evidence gathered against the old level is dropped, so a plateau
+    /// must qualify again at the new one.
+    public mutating func adoptTouchLevel(_ threshold: Double) {
+        guard threshold.isFinite else { return }
+        touchDetector = TouchDetector(threshold: threshold, parameters: touchDetector.parameters)
+    }
+
     /// Whether, at `time`, the signal has been silent too long to be trusted.
     public func isStale(at time: Double) -> Bool { !(time - lastSampleTime <= stalenessLimit) }
 
