@@ -88,7 +88,9 @@ enum DispatchRenderer {
         headers[.contentSecurityPolicy] =
             "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        // same-origin, not no-referrer: under no-referrer browsers send `Origin: null` with the
+        // sign-in form, which the login CSRF check (SameOrigin) must refuse. Nothing leaves the site.
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
