@@ -44,7 +44,10 @@ for backend in $BACKENDS; do
     eval "$(.build/$BUILD/ServerBenchmarkSetup --database "$database" --rides "$RIDES")"
     export PASSENGER_TOKEN DRIVER_TOKEN DISPATCHER_TOKEN
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    "$BIN" serve --port "$port" --database "$database" --log-level warning 2>"$WORK/serve-$backend.log" &
+    # The generator holds its hundreds of listeners on a few tokens (standing in for as many
+    # devices), so the per-token stream cap is raised to its maximum.
+    "$BIN" serve --port "$port" --database "$database" --log-level warning --max-streams-per-token 1000 \
+        2>"$WORK/serve-$backend.log" &
     server=$!
     until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done
     line=$(.build/$BUILD/ServerLoad --url "http://127.0.0.1:$port" --rate "$RATE" --seconds "$SECONDS_" \
