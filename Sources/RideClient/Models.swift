@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import RideWire
 
 // What the roles add to the wire types (RideWire): the ride key as bytes, pages, the touch
 // proof built from a BeaconIdentity, and the outcome of submitting one. Decoding is lenient
@@ -49,13 +50,17 @@ public struct TouchProof: Sendable, Equatable, Encodable {
     /// Advertisements the decision rests on (1 ... 100000).
     public var samples: Int
     public var observedAt: Date
+    /// When this side's signal reached the touch level (the observation window's start); nil:
+    /// the window is the instant `observedAt`, which also ends it.
+    public var observedFrom: Date?
 
-    public init(identity: BeaconIdentity, slot: UInt64, peakRSSI: Double, samples: Int, observedAt: Date) {
+    public init(identity: BeaconIdentity, slot: UInt64, peakRSSI: Double, samples: Int, observedAt: Date, observedFrom: Date? = nil) {
         self.identity = identity
         self.slot = slot
         self.peakRSSI = peakRSSI
         self.samples = samples
         self.observedAt = observedAt
+        self.observedFrom = observedFrom
     }
 
     /// The wire body (RideWire's `TouchProofBody`) this proof is sent as.
@@ -63,7 +68,11 @@ public struct TouchProof: Sendable, Equatable, Encodable {
         // Whole tenths: the server's range check does not need more, and the body stays short.
         TouchProofBody(uuid: identity.uuid.uuidString, major: Int(identity.major), minor: Int(identity.minor),
                        slot: Int64(clamping: slot), peakRssiDbm: (min(20, max(-127, peakRSSI)) * 10).rounded() / 10,
-                       samples: samples, observedAt: APIDates.format(observedAt))
+                       samples: samples, observedAt: APIDates.format(observedAt),
+                       // The window ends with the proof's observation; its start is clamped so
+                       // a long-held touch stays within what the server takes.
+                       observedFrom: observedFrom.map { APIDates.format(max(min($0, observedAt), observedAt - MutualTouchRule.clientWindow)) },
+                       observedUntil: observedFrom.map { _ in APIDates.format(observedAt) })
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -12,11 +12,9 @@ public protocol RideService: Sendable {
 
 extension RideServiceClient: RideService {
     public func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer {
-        let proof = TouchProof(identity: observation.identity, slot: observation.slot, peakRSSI: observation.peakFilteredRSSI,
-                               samples: observation.samples, observedAt: Date(timeIntervalSince1970: observation.unixTime))
         do {
-            switch try await submitTouchProof(proof, rideID: rideID) {
-            case .accepted(let result): return result.outcome == .confirmed ? .confirmed : .awaitingCounterpart
+            switch try await submitTouchProof(TouchProof(observation), rideID: rideID) {
+            case .accepted(let result): return ProofAnswer(result.outcome)
             case .notVerified(let message):
                 return .rejected("the ride service cannot verify touch proofs yet (\(message)); the operator can confirm the ride")
             }
@@ -36,6 +34,11 @@ extension RideServiceClient: RideService {
                         case .connected: continuation.yield(.reachable(true))
                         case .interrupted: continuation.yield(.reachable(false))
                         case .event(let event):
+                            if let touch = event.touchObserved {
+                                continuation.yield(.touchObserved(by: touch.side == .passenger ? .passenger : .driver,
+                                                                  from: touch.from.timeIntervalSince1970, until: touch.until.timeIntervalSince1970))
+                                continue
+                            }
                             switch event.state {
                             case .arrived: continuation.yield(.arrived)
                             case .confirmed: continuation.yield(.confirmed)
@@ -53,6 +56,26 @@ extension RideServiceClient: RideService {
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+extension TouchProof {
+    /// The proof a side's observation makes, its window included.
+    public init(_ observation: TouchObservation) {
+        self.init(identity: observation.identity, slot: observation.slot, peakRSSI: observation.peakFilteredRSSI,
+                  samples: observation.samples, observedAt: Date(timeIntervalSince1970: observation.unixTime),
+                  observedFrom: Date(timeIntervalSince1970: observation.firstUnixTime))
+    }
+}
+
+extension ProofAnswer {
+    /// The answer an accepted proof's outcome means.
+    public init(_ outcome: TouchProofResult.Outcome) {
+        switch outcome {
+        case .confirmed: self = .confirmed
+        case .awaitingCounterpart: self = .awaitingCounterpart
+        case .touchNotSimultaneous: self = .notSimultaneous
         }
     }
 }

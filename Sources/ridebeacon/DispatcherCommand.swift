@@ -63,6 +63,7 @@ struct DispatcherCommand: AsyncParsableCommand {
         static func change(_ event: RideEvent) -> String {
             let what = event.rideID.map { "ride \($0)" } ?? "request \(event.requestID)"
             let detail = event.detail.map { " (\($0))" } ?? ""
+            if let touch = event.touchObserved { return "\(what): the \(touch.side.rawValue) felt the touch" }
             switch event.state {
             case .requested: return "new request \(event.requestID)"
             default: return "\(what) is now \(event.state.rawValue)\(detail)"

@@ -50,6 +50,8 @@ import Testing
 
     @Test func touchThenEnterPostsTheProofOfTheDriversIdentityAndTheAnswerConfirms() throws {
         var guide = ScriptedGuide()
+        // The driver's device reports feeling the touch over the whole walk (MutualTouchTests: when it does not).
+        guide.driverFeels(from: 0, until: 100)
         guide.walk(seconds: 4) { _ in 1.0 }
         guide.walk(seconds: 3) { t in max(0.02, 1.0 - 0.5 * t) }
         guide.walk(seconds: 1) { _ in 0.02 }
@@ -109,6 +111,7 @@ import Testing
 
     @Test func earconsOnlySpeaksNothingButTheConfirmation() {
         var guide = ScriptedGuide(verbosity: .earcons)
+        guide.driverFeels(from: 0, until: 100)
         guide.walk(seconds: 20) { t in max(0.02, 12 - 0.8 * t) }
         guide.press(.confirm)
         guide.record(guide.core.handle(.proofAnswered(time: guide.time, .confirmed)))

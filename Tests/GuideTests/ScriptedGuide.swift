@@ -49,6 +49,12 @@ struct ScriptedGuide {
 
     mutating func press(_ key: GuideKey) { record(core.handle(.key(time: time, key))) }
 
+    /// The ride's event stream says the driver's device felt the touch from `from` to `until`
+    /// (seconds on the walk's clock, like `time`).
+    mutating func driverFeels(from: Double, until: Double) {
+        record(core.handle(.driverFeltTouch(time: time, from: Self.base + from, until: Self.base + until)))
+    }
+
     static func driverBeacon(at unix: Double, slotOffset: Int64 = 0) -> IBeacon {
         let slot = UInt64(Int64(identity.slot(at: unix)) + slotOffset)
         return identity.identity(of: .driver, slot: slot).beacon(measuredPower: -59)

@@ -67,7 +67,8 @@ struct DriverArriveBumbleTests {
         #expect(arrive.stderr.components(separatedBy: "advertising driver identity").count - 1 >= 2)
 
         // The passenger's own beacon, at touch range: the driver proves it without a key press.
-        let now = Date().timeIntervalSince1970
+        let touchBegan = Date()
+        let now = touchBegan.timeIntervalSince1970
         let passenger = identity.identity(of: .passenger, slot: identity.slot(at: now)).beacon(measuredPower: -59)
         try await peer.startAdvertising(BeaconAdvertisement(beacon: passenger, intervalMilliseconds: 50))
         #expect(await arrive.wait { out, _ in out.contains("Touch detected. Confirming.") }, "\(arrive.stdout)\n\(arrive.stderr)")
@@ -76,14 +77,16 @@ struct DriverArriveBumbleTests {
         }, "\(arrive.stdout)\n\(arrive.stderr)")
 
         // The passenger confirms later than the server's 10 s pairing window after the driver's
-        // first proof: the driver kept proving the ongoing touch, so the ride confirms.
+        // first proof: the driver kept proving the ongoing touch, so the ride confirms. The
+        // passenger's device has felt the touch since the beacon came on (both windows meet).
         for _ in 0..<12 {
             try await Task.sleep(for: .seconds(1))
             let current = identity.slot(at: Date().timeIntervalSince1970)
             try await peer.replaceAdvertisedBeacon(identity.identity(of: .passenger, slot: current).beacon(measuredPower: -59))
         }
         let slot = identity.slot(at: Date().timeIntervalSince1970)
-        let (status, result) = try await service.postPassengerProof(rideID, driver: identity.identity(of: .driver, slot: slot), slot: slot)
+        let (status, result) = try await service.postPassengerProof(rideID, driver: identity.identity(of: .driver, slot: slot), slot: slot,
+                                                                    feltSince: touchBegan)
         #expect(status == 200, "\(result)")
         #expect(result["outcome"] as? String == "confirmed", "\(result); driver: \(arrive.stdout)\n\(arrive.stderr)")
         #expect(await arrive.exitStatus() == 0, "\(arrive.stderr)")

@@ -57,13 +57,20 @@ final class RideServiceFixture: Sendable {
 
     /// Posts the passenger's touch proof of `driver` (the driver's identity as observed now);
     /// returns the HTTP status and the body.
-    func postPassengerProof(_ rideID: String, driver: BeaconIdentity, slot: UInt64) async throws -> (UInt, [String: Any]) {
+    /// `feltSince`: when the passenger's device began feeling the touch (the proof's window
+    /// runs from then to now); nil, the instant now.
+    func postPassengerProof(_ rideID: String, driver: BeaconIdentity, slot: UInt64, feltSince: Date? = nil) async throws -> (UInt, [String: Any]) {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let proof: [String: Any] = [
+        let now = Date()
+        var proof: [String: Any] = [
             "uuid": driver.uuid.uuidString, "major": Int(driver.major), "minor": Int(driver.minor), "slot": Int(slot),
-            "peakRssiDbm": -45.0, "samples": 20, "observedAt": formatter.string(from: Date()),
+            "peakRssiDbm": -45.0, "samples": 20, "observedAt": formatter.string(from: now),
         ]
+        if let feltSince {
+            proof["observedFrom"] = formatter.string(from: feltSince)
+            proof["observedUntil"] = formatter.string(from: now)
+        }
         var request = HTTPClientRequest(url: "\(url)/v1/rides/\(rideID)/touch-proofs")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(passengerToken)")

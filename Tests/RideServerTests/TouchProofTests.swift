@@ -117,7 +117,9 @@ struct TouchProofTests {
             #expect(alone.string("outcome") == "awaiting_counterpart")
             #expect(try await world.store.ride(id: together.id)?.state == .arrived, "the passenger's proof alone does not confirm")
             clock.advance(6)
-            let both = try await post(together, .driver)
+            // The driver's device has felt the touch since the passenger's proof (6 s, one window).
+            let both = try await client.call(.post, "/v1/rides/\(together.id)/touch-proofs", as: world.driver,
+                                             json: ProofBody(ride: together.key, by: .driver, at: clock.now).held(for: 7).json)
             #expect(both.status == .ok && both.string("outcome") == "confirmed" && both.string("side") == "driver")
             #expect((both.json["ride"] as? [String: Any])?["state"] as? String == "confirmed")
             #expect(try await world.store.ride(id: together.id)?.state == .confirmed)

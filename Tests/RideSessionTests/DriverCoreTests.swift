@@ -112,3 +112,66 @@ struct DriverCoreTests {
         #expect(Self.feed(&core, rssi: -30, from: 0, to: 2).isEmpty)
     }
 }
+
+/// Issue 12's mutual rule on the driver's side: the driver's proofs carry its observation
+/// window, and without the passenger's device feeling the touch nothing confirms.
+@Suite("DriverCore: mutual touch")
+struct DriverCoreMutualTouchTests {
+    @Test("proofs carry the window from the first touching advertisement to the last")
+    func proofsCarryTheObservationWindow() {
+        var core = DriverCore(identity: DriverCoreTests.identity, calibration: DriverCoreTests.calibration, autoConfirm: true)
+        _ = DriverCoreTests.feed(&core, rssi: -75, from: 0, to: 2)
+        let first = DriverCoreTests.proofs(DriverCoreTests.feed(&core, rssi: -30, from: 2, to: 4))
+        _ = core.handle(.proofAnswered(.awaitingCounterpart, repeating: false))
+        let again = DriverCoreTests.proofs(DriverCoreTests.feed(&core, rssi: -30, from: 4, to: 8))
+        guard let proof = first.first?.1, let later = again.first?.1 else {
+            Issue.record("no proofs: \(first) \(again)")
+            return
+        }
+        #expect(proof.firstUnixTime >= DriverCoreTests.base + 2 && proof.firstUnixTime <= proof.unixTime)
+        #expect(later.firstUnixTime == proof.firstUnixTime, "a re-proof of the same touch keeps its start")
+        #expect(later.unixTime - later.firstUnixTime >= 4, "and extends its end")
+    }
+
+    @Test("the driver's jump alone: proofs are posted, nothing confirms, the core goes on")
+    func driverFeelsItThePassengerDoesNot() {
+        var core = DriverCore(identity: DriverCoreTests.identity, calibration: DriverCoreTests.calibration, autoConfirm: true)
+        var answers: [ProofAnswer] = []
+        var sent: [TouchObservation] = []
+        var time = 0.0
+        // A server whose passenger side never proves: every driver proof awaits its counterpart,
+        // and the stream carries only the driver's own touch_observed events.
+        while time < 30 {
+            let unix = DriverCoreTests.base + time
+            for action in core.handle(.sighting(time: time, unixTime: unix, rssi: -30, beacon: DriverCoreTests.passengerBeacon(at: time))) {
+                guard case .postProof(let observation, let repeating) = action else { continue }
+                sent.append(observation)
+                answers.append(.awaitingCounterpart)
+                _ = core.handle(.proofAnswered(.awaitingCounterpart, repeating: repeating))
+                _ = core.handle(.ride(.touchObserved(by: .driver, from: observation.firstUnixTime, until: observation.unixTime)))
+            }
+            time += 0.1
+        }
+        #expect(sent.count >= 5, "re-proven while the touch goes on")
+        #expect(core.outcome == nil, "no confirmation without the passenger's side")
+    }
+
+    @Test("the passenger's jump alone: the driver's device says and proves nothing")
+    func passengerFeelsItTheDriverDoesNot() {
+        var core = DriverCore(identity: DriverCoreTests.identity, calibration: DriverCoreTests.calibration, autoConfirm: true)
+        // The passenger's beacon stays at arm's length for the driver's device.
+        #expect(DriverCoreTests.feed(&core, rssi: -62, from: 0, to: 20).isEmpty)
+        #expect(core.handle(.ride(.touchObserved(by: .passenger, from: DriverCoreTests.base + 5, until: DriverCoreTests.base + 8))).isEmpty)
+        #expect(core.observation == nil && core.outcome == nil)
+    }
+
+    @Test("a proof of another moment is kept: the core re-proves the ongoing touch until it meets")
+    func notSimultaneousKeepsReproving() {
+        var core = DriverCore(identity: DriverCoreTests.identity, calibration: DriverCoreTests.calibration, autoConfirm: true)
+        _ = DriverCoreTests.feed(&core, rssi: -30, from: 0, to: 1)
+        let answer = core.handle(.proofAnswered(.notSimultaneous, repeating: false))
+        #expect(answer.first == .say(.proofAcceptedWaiting))
+        #expect(DriverCoreTests.proofs(DriverCoreTests.feed(&core, rssi: -30, from: 1, to: 7)).count == 1, "re-proven after 5 s")
+        #expect(core.handle(.proofAnswered(.notSimultaneous, repeating: true)).isEmpty)
+    }
+}

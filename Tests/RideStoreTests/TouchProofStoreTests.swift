@@ -25,10 +25,15 @@ struct TouchProofStoreTests {
         return try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
     }
 
-    static func proof(_ ride: RideRecord, _ side: TouchSide, receivedAfter seconds: TimeInterval = 0, slot: Int64 = 58_840_853) -> VerifiedTouchProof {
-        VerifiedTouchProof(rideID: ride.id, side: side, accountID: side == .passenger ? ride.passengerID : ride.driverID, slot: slot,
-                           uuid: UUID(), major: 1, minor: 2, peakRssiDbm: -42.5, samples: 9,
-                           observedAt: base.addingTimeInterval(seconds - 1), receivedAt: base.addingTimeInterval(seconds))
+    /// Observed 1 s before it is received; `heldFor`: its observation window began that long
+    /// before (nil: the instant it was observed at).
+    static func proof(_ ride: RideRecord, _ side: TouchSide, receivedAfter seconds: TimeInterval = 0, slot: Int64 = 58_840_853,
+                      heldFor: TimeInterval? = nil) -> VerifiedTouchProof {
+        let observed = base.addingTimeInterval(seconds - 1)
+        return VerifiedTouchProof(rideID: ride.id, side: side, accountID: side == .passenger ? ride.passengerID : ride.driverID, slot: slot,
+                                  uuid: UUID(), major: 1, minor: 2, peakRssiDbm: -42.5, samples: 9,
+                                  observedAt: observed, receivedAt: base.addingTimeInterval(seconds),
+                                  observedFrom: heldFor.map { observed.addingTimeInterval(-$0) }, observedUntil: heldFor.map { _ in observed })
     }
 
     @Test(arguments: StoreKind.available)
@@ -39,7 +44,8 @@ struct TouchProofStoreTests {
         let alone = try await store.recordTouchProof(Self.proof(ride, .passenger), policy: .mutual, idempotency: nil)
         #expect(!alone.confirmed && alone.ride.state == .arrived)
         #expect(try await store.ride(id: ride.id)?.state == .arrived)
-        let both = try await store.recordTouchProof(Self.proof(ride, .driver, receivedAfter: 9.5), policy: .mutual, idempotency: nil)
+        // The driver's device has felt the touch since before the passenger's proof.
+        let both = try await store.recordTouchProof(Self.proof(ride, .driver, receivedAfter: 9.5, heldFor: 10), policy: .mutual, idempotency: nil)
         #expect(both.confirmed && both.ride.state == .confirmed)
         #expect(try await store.ride(id: ride.id)?.state == .confirmed)
         let last = try #require(try await store.events(rideID: ride.id, after: 0).last)
@@ -61,6 +67,36 @@ struct TouchProofStoreTests {
         #expect(again.confirmed)
     }
 
+    /// Issue 12: both sides must feel the same touch. Proofs received close together whose
+    /// observation windows do not meet are kept, say so, and leave the ride arrived; each
+    /// becomes a `touch_observed` event carrying its window.
+    @Test(arguments: StoreKind.available)
+    func mutualNeedsTheObservationWindowsToMeet(kind: StoreKind) async throws {
+        let store = try await Self.shared(kind)
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        let passenger = try await store.recordTouchProof(Self.proof(ride, .passenger, heldFor: 1), policy: .mutual, idempotency: nil)
+        #expect(!passenger.confirmed && passenger.notSimultaneous == nil, "no counterpart yet")
+        // The driver's device felt a jump 3 s after the passenger's window ended.
+        let driver = try await store.recordTouchProof(Self.proof(ride, .driver, receivedAfter: 4, heldFor: 1), policy: .mutual, idempotency: nil)
+        #expect(!driver.confirmed && driver.notSimultaneous == true && driver.ride.state == .arrived)
+        #expect(try await store.ride(id: ride.id)?.state == .arrived)
+        let stored = try await store.touchProofs(rideID: ride.id)
+        #expect(stored.count == 2)
+        #expect(stored.last?.observedFrom == Self.base.addingTimeInterval(2) && stored.last?.observedUntil == Self.base.addingTimeInterval(3),
+                "the window is stored")
+        let observed = try await store.events(rideID: ride.id, after: 0).compactMap(\.touchObserved)
+        #expect(observed == [TouchObserved(side: .passenger, from: Self.base.addingTimeInterval(-2), until: Self.base.addingTimeInterval(-1)),
+                             TouchObserved(side: .driver, from: Self.base.addingTimeInterval(2), until: Self.base.addingTimeInterval(3))])
+        // 0.9 s after the driver's window: the same touch.
+        var close = Self.proof(ride, .passenger, receivedAfter: 5)
+        close.observedAt = Self.base.addingTimeInterval(3.9)
+        close.observedFrom = close.observedAt
+        close.observedUntil = close.observedAt
+        let meets = try await store.recordTouchProof(close, policy: .mutual, idempotency: nil)
+        #expect(meets.confirmed && meets.ride.state == .confirmed)
+    }
+
     @Test(arguments: StoreKind.available)
     func passengerPolicyConfirmsOnThePassengersProofOnly(kind: StoreKind) async throws {
         let store = try await Self.shared(kind)
@@ -71,6 +107,7 @@ struct TouchProofStoreTests {
         let passenger = try await store.recordTouchProof(Self.proof(ride, .passenger, receivedAfter: 60), policy: .passenger, idempotency: nil)
         #expect(passenger.confirmed && passenger.ride.state == .confirmed)
         #expect(try await store.events(rideID: ride.id, after: 0).last?.detail == "touch proof of the passenger")
+        #expect(try await store.events(rideID: ride.id, after: 0).allSatisfy { $0.touchObserved == nil }, "no counterpart to tell")
     }
 
     @Test(arguments: StoreKind.available)

@@ -4,7 +4,12 @@ import GuideAudio
 import RideSession
 
 /// The passenger guide as a pure, time-driven state machine: inputs in, actions out, no I/O.
-/// waiting → searching → guiding ⇄ signal lost → touch → confirming → confirmed.
+/// waiting → searching → guiding ⇄ signal lost → holding → touch → confirming → confirmed.
+///
+/// A touch is "detected" only when both devices feel it (issue 12): this one's signal at the
+/// touch level, and the driver's device reporting, through the ride's event stream, an
+/// observation window that meets this one's (`TouchWindows`). Until then the guide holds:
+/// "Hold the phones together", the pulse going on.
 ///
 /// Cues follow three rules. Direction motifs only when the ranger's trend is confident (a wrong
 /// "closer" walks a blind passenger the wrong way; silence is better). Silence of the pulse means
@@ -61,6 +66,12 @@ public struct GuideCore: Sendable {
     private var touchPeak = -Double.infinity
     private var touchSamples = 0
     private var touchEnded: Double?
+    /// This device's current touch: when its signal reached the touch level, and its last
+    /// touching sample (wall clock).
+    private var touchFrom: Double?
+    private var touchUntil: Double?
+    /// The driver's device's latest observation window, from the event stream.
+    private var driverWindow: (from: Double, until: Double)?
     private var serviceReachable = true
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
@@ -88,6 +99,9 @@ public struct GuideCore: Sendable {
         case .tick(let time): tick(&out, time)
         case .key(let time, let key): pressed(&out, time, key)
         case .proofAnswered(let time, let answer): answered(&out, time, answer)
+        case .driverFeltTouch(let time, let from, let until):
+            driverWindow = (from, until)
+            if state == .holding, feltByBoth { detectTouch(&out, time) }
         case .rideConfirmed(let time): confirm(&out, time)
         case .rideCancelled(let time):
             guard !isOver else { break }
@@ -141,7 +155,7 @@ public struct GuideCore: Sendable {
             spokenBand = nil
             say(&out, time, [.signalBack], [:], brief: true)
             guide(&out, time, estimate)
-        case .guiding, .touch:
+        case .guiding, .holding, .touch:
             guide(&out, time, estimate)
         case .confirmed, .cancelled, .stopped:
             break
@@ -155,7 +169,7 @@ public struct GuideCore: Sendable {
                 lastSearchingPhrase = time
                 say(&out, time, [.searching], [:], brief: true)
             }
-        case .guiding, .touch:
+        case .guiding, .holding, .touch:
             if ranger.isStale(at: time) {
                 loseSignal(&out, time)
                 return
@@ -163,8 +177,9 @@ public struct GuideCore: Sendable {
             let estimate = ranger.noSample(at: time)
             if state == .touch, !estimate.touch, let ended = touchEnded, time - ended > timing.touchGrace {
                 state = .guiding
+                touchFrom = nil
             }
-            if state == .guiding { pulse(&out, time, estimate) }
+            if state == .guiding || state == .holding { pulse(&out, time, estimate) }
         default:
             break
         }
@@ -184,6 +199,7 @@ public struct GuideCore: Sendable {
             whereIsDriver(&out, time)
         case .confirm:
             guard state == .touch, let match = lastMatch else {
+                if state == .holding { say(&out, time, [.holdTogether], [:], always: true) }
                 if state == .guiding || state == .signalLost || state == .searching {
                     say(&out, time, [.notTouching], [:], always: true)
                 }
@@ -191,9 +207,10 @@ public struct GuideCore: Sendable {
             }
             state = .confirming
             say(&out, time, [.confirming], [:], brief: true)
+            let until = touchUntil ?? match.unixTime
             out.append(.postProof(TouchObservation(identity: match.identity, slot: match.slot,
                                                    peakFilteredRSSI: touchPeak, samples: max(1, touchSamples),
-                                                   unixTime: match.unixTime)))
+                                                   unixTime: until, firstUnixTime: touchFrom ?? until)))
         }
     }
 
@@ -202,6 +219,12 @@ public struct GuideCore: Sendable {
         switch answer {
         case .confirmed: confirm(&out, time)
         case .awaitingCounterpart: say(&out, time, [.waitingForDriverProof], [:], brief: true)
+        case .notSimultaneous:
+            // Kept by the server: the driver's device re-proves the ongoing touch, and the
+            // confirmation arrives on the event stream once the two meet.
+            state = .touch
+            touchEnded = time
+            say(&out, time, [.holdTogether], [:], brief: true)
         case .rejected(let reason):
             state = .touch
             touchEnded = time
@@ -223,30 +246,58 @@ public struct GuideCore: Sendable {
     private mutating func guide(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         noteTouch(estimate)
         if estimate.touch {
-            if state != .touch {
-                state = .touch
-                touchEnded = nil
-                silencePulse(&out)
-                out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-                say(&out, time, [.touchDetected], [:], brief: true)
+            if state == .touch { return }
+            if feltByBoth {
+                detectTouch(&out, time)
+                return
             }
+            if state != .holding {
+                state = .holding
+                say(&out, time, [.holdTogether], [:], brief: true)
+            }
+            // The pulse goes on: its silence would mean "no signal".
+            pulse(&out, time, estimate)
             return
         }
         if state == .touch {
             if touchEnded == nil { touchEnded = time }
             return
         }
+        if state == .holding { state = .guiding }
+        touchFrom = nil
         direction(&out, time, estimate.trend)
         band(&out, time, estimate)
         pulse(&out, time, estimate)
     }
 
-    /// Peak level and sample count of the current touch, for the proof.
+    /// Both devices feel this touch: this one's window meets the driver's latest.
+    private var feltByBoth: Bool {
+        guard let from = touchFrom, let until = touchUntil, let driver = driverWindow else { return false }
+        return TouchWindows.meet(from, until, driver.from, driver.until)
+    }
+
+    private mutating func detectTouch(_ out: inout [GuideAction], _ time: Double) {
+        state = .touch
+        touchEnded = nil
+        silencePulse(&out)
+        out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
+        say(&out, time, [.touchDetected], [:], brief: true)
+    }
+
+    /// Peak level, sample count and window of the current touch, for the proof.
     private mutating func noteTouch(_ estimate: RangeEstimate) {
         guard estimate.touch else { return }
-        if state != .touch && state != .confirming { touchPeak = -.infinity; touchSamples = 0 }
+        if state != .touch && state != .confirming && state != .holding {
+            touchPeak = -.infinity
+            touchSamples = 0
+            touchFrom = nil
+        }
         touchPeak = max(touchPeak, estimate.filteredRSSI)
         touchSamples += 1
+        if let unixTime = lastMatch?.unixTime {
+            if touchFrom == nil { touchFrom = unixTime }
+            touchUntil = unixTime
+        }
     }
 
     private mutating func direction(_ out: inout [GuideAction], _ time: Double, _ trend: Trend) {
@@ -322,6 +373,7 @@ public struct GuideCore: Sendable {
 
     private mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
         state = .signalLost
+        touchFrom = nil
         heldDirection = .unknown
         samplesSinceSignal = 0
         spokenBand = nil

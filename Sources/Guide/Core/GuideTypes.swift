@@ -49,6 +49,9 @@ public enum GuideInput: Sendable {
     case tick(time: Double)
     case key(time: Double, GuideKey)
     case proofAnswered(time: Double, ProofAnswer)
+    /// The ride's event stream says the driver's device felt the touch (its accepted proof's
+    /// observation window, wall-clock seconds).
+    case driverFeltTouch(time: Double, from: Double, until: Double)
     /// The ride's event stream says it is confirmed (perhaps by the driver's proof, last).
     case rideConfirmed(time: Double)
     case rideCancelled(time: Double)
@@ -109,5 +112,6 @@ public enum GuideAction: Equatable, Sendable {
 }
 
 public enum GuideState: String, Sendable, Equatable {
-    case waiting, searching, guiding, signalLost = "signal_lost", touch, confirming, confirmed, cancelled, stopped
+    /// `holding`: this device feels the touch, the driver's has not said it does (yet).
+    case waiting, searching, guiding, signalLost = "signal_lost", holding, touch, confirming, confirmed, cancelled, stopped
 }

@@ -14,6 +14,7 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case signalLost = "signal_lost"
     case signalBack = "signal_back"
     case touchDetected = "touch_detected"
+    case holdTogether = "hold_together"
     case notTouching = "not_touching"
     case confirming
     case waitingForDriverProof = "waiting_for_driver_proof"
@@ -83,6 +84,7 @@ public struct PhraseTable: Sendable {
         .signalLost: "Signal lost, keep still.",
         .signalBack: "Signal back.",
         .touchDetected: "Touch detected. Press Enter to confirm your ride.",
+        .holdTogether: "Hold the phones together.",
         .notTouching: "Not touching yet. Hold your phone to your driver's phone.",
         .confirming: "Confirming.",
         .waitingForDriverProof: "Waiting for your driver to confirm.",

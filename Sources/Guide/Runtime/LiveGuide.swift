@@ -117,13 +117,16 @@ public struct LiveGuide: Sendable {
         return scan
     }
 
-    /// Ride events: arrival, confirmation (perhaps by the driver's proof, last), cancellation;
+    /// Ride events: arrival, the driver's device feeling the touch, confirmation (perhaps by the
+    /// driver's proof, last), cancellation;
     /// a broken stream is the service being unreachable until it reconnects.
     private func followRide(_ feed: AsyncStream<GuideInput>.Continuation) async {
         for await update in service.rideUpdates(rideID) {
             switch update {
             case .reachable(let reachable): feed.yield(.service(time: player.now, reachable: reachable))
             case .arrived: feed.yield(.arrived(time: player.now))
+            case .touchObserved(by: .driver, let from, let until): feed.yield(.driverFeltTouch(time: player.now, from: from, until: until))
+            case .touchObserved(by: .passenger, _, _): break
             case .confirmed: feed.yield(.rideConfirmed(time: player.now))
             case .cancelled: feed.yield(.rideCancelled(time: player.now))
             case .completed: break

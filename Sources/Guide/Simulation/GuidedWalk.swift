@@ -145,8 +145,9 @@ public struct GuidedWalk {
                            cues: cueCounts, wrongDirectionCues: wrongCues, seed: configuration.seed)
     }
 
-    /// Carries out the driver core's actions; a proof that confirms the ride reaches the guide
-    /// as the ride's event stream would bring it.
+    /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,
+    /// or the driver's device felt the touch) reaches the guide as the ride's event stream
+    /// would bring it.
     private mutating func driverActs(_ actions: [DriverCore.Action], at time: Double, onDriver: (DriverCore.Action, Double) -> Void,
                                      prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
         var guideActions: [GuideAction] = []
@@ -157,9 +158,15 @@ public struct GuidedWalk {
             guard case .postProof(let observation, let repeating) = action else { continue }
             let answer = await prove(.driver, observation)
             queue += driver.handle(.proofAnswered(answer, repeating: repeating))
-            if answer == .confirmed {
+            switch answer {
+            case .confirmed:
                 queue += driver.handle(.ride(.confirmed))
                 guideActions += guide.handle(.rideConfirmed(time: time))
+            case .awaitingCounterpart, .notSimultaneous:
+                // The server's `touch_observed` event: when the driver's device felt the touch.
+                guideActions += guide.handle(.driverFeltTouch(time: time, from: observation.firstUnixTime, until: observation.unixTime))
+            case .rejected:
+                break
             }
         }
         return guideActions

@@ -2,11 +2,11 @@ import BeaconCore
 import RideSession
 
 /// The ride service's mutual touch policy for walks without a server (benchmarks, tests): the
-/// ride is confirmed once both sides have proven a touch observed within `window` seconds of
-/// each other. Identity and slot checks are the server's (`ridebeacon demo` runs the real one).
+/// ride is confirmed once both sides have proven a touch, the two proofs posted within `window`
+/// seconds of each other and their observation windows simultaneous (`TouchWindows`, the
+/// server's rule). Identity and slot checks are the server's (`ridebeacon demo` runs the real one).
 public final class MutualProofPolicy {
     public let window: Double
-    private var latest: [BeaconSide: Double] = [:]
     public private(set) var confirmed = false
     /// Every proof posted, in order.
     public private(set) var proofs: [(side: BeaconSide, observation: TouchObservation)] = []
@@ -16,11 +16,13 @@ public final class MutualProofPolicy {
     public func prove(_ side: BeaconSide, _ observation: TouchObservation) -> ProofAnswer {
         proofs.append((side, observation))
         guard !confirmed else { return .confirmed }
-        latest[side] = observation.unixTime
-        if let passenger = latest[.passenger], let driver = latest[.driver], abs(passenger - driver) <= window {
-            confirmed = true
-            return .confirmed
-        }
-        return .awaitingCounterpart
+        // A proof's posting time is its observation's end (the walk posts at once).
+        let counterpart = proofs.filter { $0.side != side && abs($0.observation.unixTime - observation.unixTime) <= window }
+        guard !counterpart.isEmpty else { return .awaitingCounterpart }
+        guard counterpart.contains(where: {
+            observation.isSimultaneous(withWindowFrom: $0.observation.firstUnixTime, until: $0.observation.unixTime)
+        }) else { return .notSimultaneous }
+        confirmed = true
+        return .confirmed
     }
 }

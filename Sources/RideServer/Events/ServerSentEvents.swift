@@ -78,7 +78,7 @@ struct EventStream: Sendable {
 
     static func frame(_ event: RideEvent) -> ByteBuffer {
         let data = (try? APIJSON.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return ByteBuffer(string: "id: \(event.id)\nevent: \(event.state.rawValue)\ndata: \(data)\n\n")
+        return ByteBuffer(string: "id: \(event.id)\nevent: \(event.name)\ndata: \(data)\n\n")
     }
 }
 

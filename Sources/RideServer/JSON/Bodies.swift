@@ -27,7 +27,8 @@ public enum TokenExpiry {
 
 /// The touch proof's body (RideWire), decoded strictly like the bodies in APIBodies.
 extension TouchProofBody: StrictBody {
-    public static let fields: Set<String> = ["uuid", "major", "minor", "slot", "peakRssiDbm", "samples", "observedAt"]
+    public static let fields: Set<String> = ["uuid", "major", "minor", "slot", "peakRssiDbm", "samples", "observedAt",
+                                             "observedFrom", "observedUntil"]
 
     public func validate() throws {
         guard UUID(uuidString: uuid) != nil else { throw APIError.invalidField("uuid", "must be a UUID like 8-4-4-4-12 hex digits") }
@@ -36,8 +37,32 @@ extension TouchProofBody: StrictBody {
         guard slot >= 0 else { throw APIError.invalidField("slot", "must not be negative") }
         guard (-127...20).contains(peakRssiDbm) else { throw APIError.invalidField("peakRssiDbm", "must be -127...20 dBm") }
         guard (1...100_000).contains(samples) else { throw APIError.invalidField("samples", "must be 1...100000") }
-        guard APIJSON.parseTimestamp(observedAt) != nil else {
+        guard let at = APIJSON.parseTimestamp(observedAt) else {
             throw APIError.invalidField("observedAt", "must be an RFC 3339 date-time")
+        }
+        _ = try observationWindow(at: at)
+    }
+
+    /// The observation window `observedFrom...observedUntil` (both given, or neither: then the
+    /// instant `observedAt`), checked for what the server can check without a clock.
+    func observationWindow(at observedAt: Date) throws -> (from: Date, until: Date) {
+        switch (observedFrom, observedUntil) {
+        case (nil, nil):
+            return (observedAt, observedAt)
+        case (nil, _):
+            throw APIError.invalidField("observedFrom", "must be given with observedUntil (the observation window)")
+        case (_, nil):
+            throw APIError.invalidField("observedUntil", "must be given with observedFrom (the observation window)")
+        case (let fromText?, let untilText?):
+            guard let from = APIJSON.parseTimestamp(fromText) else { throw APIError.invalidField("observedFrom", "must be an RFC 3339 date-time") }
+            guard let until = APIJSON.parseTimestamp(untilText) else { throw APIError.invalidField("observedUntil", "must be an RFC 3339 date-time") }
+            guard from <= observedAt else { throw APIError.invalidField("observedFrom", "must not be after observedAt") }
+            guard observedAt <= until else { throw APIError.invalidField("observedUntil", "must not be before observedAt") }
+            let length = until.timeIntervalSince(from)
+            guard length <= MutualTouchRule.maximumWindow else {
+                throw APIError.invalidField("observedFrom", "the observation window is \(Int(length.rounded(.up))) s long; at most \(Int(MutualTouchRule.maximumWindow)) s")
+            }
+            return (from, until)
         }
     }
 }

@@ -42,14 +42,16 @@ extension RideAPI {
         } catch StoreError.illegalTransition(let from, _) {
             throw Self.wrongState(from)
         }
+        // Confirmed, or (mutual policy) a `touch_observed` event for the other side's device.
+        if outcome.confirmed || touch.policy == .mutual { hub.wake() }
         if outcome.confirmed {
-            hub.wake()
             context.logger.info("ride confirmed by touch proofs", metadata: ["ride_id": .string(ride.id), "policy": .string(touch.policy.rawValue)])
         }
         var confirmedDetail = detail
         confirmedDetail.ride = outcome.ride
-        return TouchProofResult(outcome: outcome.confirmed ? .confirmed : .awaitingCounterpart, side: side,
-                                    ride: rideView(confirmedDetail, showKey: true))
+        let answer: TouchProofResult.Outcome = outcome.confirmed ? .confirmed
+            : outcome.notSimultaneous == true ? .touchNotSimultaneous : .awaitingCounterpart
+        return TouchProofResult(outcome: answer, side: side, ride: rideView(confirmedDetail, showKey: true))
     }
 
     private static func wrongState(_ state: RideState) -> APIError {

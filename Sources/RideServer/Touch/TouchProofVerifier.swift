@@ -27,6 +27,12 @@ struct TouchProofVerifier: Sendable {
             throw APIError.touchRejected(.staleProof, field: "observedAt",
                                          "observedAt is \(Int((-age).rounded(.up))) s ahead of the server's clock; check the device's clock")
         }
+        let window = try body.observationWindow(at: observedAt)
+        let ahead = window.until.timeIntervalSince(now)
+        guard ahead <= Self.maximumAhead else {
+            throw APIError.touchRejected(.staleProof, field: "observedUntil",
+                                         "observedUntil is \(Int(ahead.rounded(.up))) s ahead of the server's clock; check the device's clock")
+        }
         let identity: RotatingIdentity
         do {
             identity = try RotatingIdentity(rideKey: ride.key, period: period)
@@ -50,7 +56,7 @@ struct TouchProofVerifier: Sendable {
         }
         return VerifiedTouchProof(rideID: ride.id, side: side, accountID: accountID, slot: body.slot, uuid: uuid,
                                   major: body.major, minor: body.minor, peakRssiDbm: body.peakRssiDbm, samples: body.samples,
-                                  observedAt: observedAt, receivedAt: now)
+                                  observedAt: observedAt, receivedAt: now, observedFrom: window.from, observedUntil: window.until)
     }
 }
 

@@ -7,6 +7,8 @@ public struct CounterpartTouch: Sendable {
     private var ranger: Ranger
     private var peak = -Double.infinity
     private var samples = 0
+    /// Wall-clock time the current touch began (the observation window's start).
+    private var touchFrom: Double?
     public private(set) var observation: TouchObservation?
 
     public init(identity: RotatingIdentity, lookingFor side: BeaconSide, calibration: Calibration = Calibration(model: .default)) {
@@ -23,12 +25,14 @@ public struct CounterpartTouch: Sendable {
         guard estimate.touch else {
             peak = -.infinity
             samples = 0
+            touchFrom = nil
             return false
         }
         peak = max(peak, estimate.filteredRSSI)
         samples += 1
+        if touchFrom == nil { touchFrom = unixTime }
         observation = TouchObservation(identity: BeaconIdentity(beacon), slot: slot, peakFilteredRSSI: peak,
-                                       samples: samples, unixTime: unixTime)
+                                       samples: samples, unixTime: unixTime, firstUnixTime: touchFrom)
         return true
     }
 }

@@ -103,6 +103,10 @@ public struct DriverCore: Sendable {
             return [.say(.proofAccepted)]
         case .awaitingCounterpart:
             return repeating ? [] : [.say(.proofAcceptedWaiting)]
+        case .notSimultaneous:
+            // The passenger's proof is of another moment; re-proving the ongoing touch (every
+            // `resendInterval`) confirms once the passenger's device feels it too.
+            return repeating ? [] : [.say(.proofAcceptedWaiting), .log("the passenger's touch proof was observed at another time")]
         case .rejected(let reason):
             // A refused proof is not repeated; another Enter may try again while the touch is fresh.
             confirming = false
@@ -117,7 +121,7 @@ public struct DriverCore: Sendable {
         case .cancelled: outcome = .cancelled
         case .failed(let reason): outcome = .failed(reason)
         case .reachable(false): return [.log("Cannot reach the ride service, retrying")]
-        case .reachable(true), .arrived: return []
+        case .reachable(true), .arrived, .touchObserved: return []
         }
         return outcome.map { [.finished($0)] } ?? []
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RideWire
 
 /// Which proofs confirm a ride, chosen per deployment.
 public enum TouchPolicy: String, Codable, Sendable, CaseIterable {
@@ -11,10 +12,14 @@ public enum TouchPolicy: String, Codable, Sendable, CaseIterable {
 public enum TouchProofRules {
     /// Mutual policy: how far apart (server receive times) the two sides' proofs may be.
     public static let pairingWindow: TimeInterval = 10
+    /// Mutual policy: how far apart the two proofs' observation windows may be (RideWire).
+    public static let simultaneity: TimeInterval = MutualTouchRule.tolerance
 }
 
 /// A touch proof the server has already verified against the ride key, ready to be recorded.
-/// `observedAt` is the client's claim; `receivedAt` the server's clock, which pairs proofs.
+/// `observedAt` and the observation window `observedFrom...observedUntil` are the client's
+/// claims; `receivedAt` the server's clock. The mutual policy pairs proofs received within
+/// `pairingWindow` whose windows are simultaneous (`MutualTouchRule`).
 public struct VerifiedTouchProof: Codable, Equatable, Sendable {
     public var rideID: String
     public var side: TouchSide
@@ -27,9 +32,13 @@ public struct VerifiedTouchProof: Codable, Equatable, Sendable {
     public var samples: Int
     public var observedAt: Date
     public var receivedAt: Date
+    public var observedFrom: Date
+    public var observedUntil: Date
 
+    /// Without a window, the window is the instant `observedAt`.
     public init(rideID: String, side: TouchSide, accountID: String, slot: Int64, uuid: UUID, major: Int, minor: Int,
-                peakRssiDbm: Double, samples: Int, observedAt: Date, receivedAt: Date) {
+                peakRssiDbm: Double, samples: Int, observedAt: Date, receivedAt: Date,
+                observedFrom: Date? = nil, observedUntil: Date? = nil) {
         self.rideID = rideID
         self.side = side
         self.accountID = accountID
@@ -42,18 +51,33 @@ public struct VerifiedTouchProof: Codable, Equatable, Sendable {
         // Both databases keep milliseconds; the replay check compares stored values.
         self.observedAt = observedAt.wholeMillisecondsDown
         self.receivedAt = receivedAt.wholeMillisecondsDown
+        self.observedFrom = (observedFrom ?? observedAt).wholeMillisecondsDown
+        self.observedUntil = (observedUntil ?? observedAt).wholeMillisecondsDown
     }
+
+    /// How this proof appears in the ride's history when it does not confirm the ride.
+    public var touchObserved: TouchObserved { TouchObserved(side: side, from: observedFrom, until: observedUntil) }
 }
 
 /// What recording a proof did: the ride afterwards, and whether this proof confirmed it.
 public struct TouchProofRecording: Codable, Equatable, Sendable {
     public var ride: RideRecord
     public var confirmed: Bool
+    /// Not confirmed although the counterpart's proof is in (mutual policy): no counterpart
+    /// proof's window is simultaneous with this one's. Optional: results stored by older
+    /// servers (idempotency) have no such field.
+    public var notSimultaneous: Bool?
 
-    public init(ride: RideRecord, confirmed: Bool) {
+    public init(ride: RideRecord, confirmed: Bool, notSimultaneous: Bool = false) {
         self.ride = ride
         self.confirmed = confirmed
+        self.notSimultaneous = notSimultaneous ? true : nil
     }
+}
+
+/// What the mutual policy found among the counterpart's proofs received within the pairing window.
+enum CounterpartProofs {
+    case none, notSimultaneous, simultaneous
 }
 
 extension Date {

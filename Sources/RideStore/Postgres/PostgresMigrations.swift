@@ -118,6 +118,14 @@ enum PostgresMigrations {
         ]),
         // Idempotency results expire; the hourly purge deletes by age.
         ("v4", ["CREATE INDEX idempotency_created ON idempotency (created_at)"]),
+        // Each proof's observation window (see the SQLite migration v5-touch-windows).
+        ("v5-touch-windows", [
+            "ALTER TABLE touch_proof ADD COLUMN observed_from timestamptz",
+            "ALTER TABLE touch_proof ADD COLUMN observed_until timestamptz",
+            "UPDATE touch_proof SET observed_from = observed_at, observed_until = observed_at",
+            "ALTER TABLE touch_proof ALTER COLUMN observed_from SET NOT NULL",
+            "ALTER TABLE touch_proof ALTER COLUMN observed_until SET NOT NULL",
+        ]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary

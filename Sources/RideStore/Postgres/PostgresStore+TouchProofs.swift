@@ -13,15 +13,25 @@ extension PostgresStore {
             // DO NOTHING rather than a unique violation, which would abort the transaction
             // (and look like an idempotency race to `idempotent`).
             let inserted = try await conn.query("""
-                INSERT INTO touch_proof (ride_id, side, account_id, slot, uuid, major, minor, peak_rssi_dbm, samples, observed_at, received_at)
+                INSERT INTO touch_proof (ride_id, side, account_id, slot, uuid, major, minor, peak_rssi_dbm, samples, observed_at, received_at,
+                                         observed_from, observed_until)
                 VALUES (\(proof.rideID), \(proof.side.rawValue), \(proof.accountID), \(proof.slot), \(proof.uuid.uuidString), \(proof.major),
-                        \(proof.minor), \(proof.peakRssiDbm), \(proof.samples), \(proof.observedAt), \(proof.receivedAt))
+                        \(proof.minor), \(proof.peakRssiDbm), \(proof.samples), \(proof.observedAt), \(proof.receivedAt),
+                        \(proof.observedFrom), \(proof.observedUntil))
                 ON CONFLICT DO NOTHING RETURNING id
                 """, logger: self.logger).all { $0 }
             guard inserted.count == 1 else {
                 throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
             }
-            guard try await self.policyMet(conn, by: proof, policy: policy) else { return TouchProofRecording(ride: ride, confirmed: false) }
+            let counterpart = try await self.counterpartProofs(conn, of: proof, policy: policy)
+            guard counterpart == .simultaneous else {
+                if policy == .mutual {
+                    // The other side's device learns when this side felt the touch.
+                    try await self.appendEvent(conn, requestID: ride.requestID, rideID: ride.id, state: .arrived, actor: proof.accountID,
+                                               at: .storeNow, detail: proof.touchObserved.detail)
+                }
+                return TouchProofRecording(ride: ride, confirmed: false, notSimultaneous: counterpart == .notSimultaneous)
+            }
             ride.state = .confirmed
             ride.stateChangedAt = .storeNow
             try await conn.query("UPDATE ride SET state = 'confirmed', state_changed_at = \(ride.stateChangedAt) WHERE id = \(ride.id)", logger: self.logger)
@@ -31,31 +41,39 @@ extension PostgresStore {
         }
     }
 
-    private func policyMet(_ conn: PostgresConnection, by proof: VerifiedTouchProof, policy: TouchPolicy) async throws -> Bool {
+    /// See the SQLite store's `counterpartProofs`.
+    private func counterpartProofs(_ conn: PostgresConnection, of proof: VerifiedTouchProof, policy: TouchPolicy) async throws -> CounterpartProofs {
         switch policy {
         case .passenger:
-            return proof.side == .passenger
+            return proof.side == .passenger ? .simultaneous : .none
         case .mutual:
             let earliest = proof.receivedAt.addingTimeInterval(-TouchProofRules.pairingWindow)
             let latest = proof.receivedAt.addingTimeInterval(TouchProofRules.pairingWindow)
-            return try await conn.query("""
-                SELECT 1 FROM touch_proof WHERE ride_id = \(proof.rideID) AND side = \(proof.side.counterpart.rawValue)
-                AND received_at BETWEEN \(earliest) AND \(latest) LIMIT 1
-                """, logger: self.logger).all { $0 }.count == 1
+            let fromBound = proof.observedUntil.addingTimeInterval(TouchProofRules.simultaneity)
+            let untilBound = proof.observedFrom.addingTimeInterval(-TouchProofRules.simultaneity)
+            let rows = try await conn.query("""
+                SELECT COUNT(*)::bigint, COUNT(*) FILTER (WHERE observed_from <= \(fromBound) AND observed_until >= \(untilBound))::bigint
+                FROM touch_proof WHERE ride_id = \(proof.rideID) AND side = \(proof.side.counterpart.rawValue)
+                AND received_at BETWEEN \(earliest) AND \(latest)
+                """, logger: self.logger).all { try $0.decode((Int64, Int64).self) }
+            guard let (proofs, simultaneous) = rows.first else { return .none }
+            return simultaneous > 0 ? .simultaneous : proofs > 0 ? .notSimultaneous : .none
         }
     }
 
     public func touchProofs(rideID: String) async throws -> [VerifiedTouchProof] {
         try await mapped {
             try await self.client.query("""
-                SELECT ride_id, side, account_id, slot, uuid, major, minor, peak_rssi_dbm, samples, observed_at, received_at
+                SELECT ride_id, side, account_id, slot, uuid, major, minor, peak_rssi_dbm, samples, observed_at, received_at,
+                       observed_from, observed_until
                 FROM touch_proof WHERE ride_id = \(rideID) ORDER BY received_at, id
                 """, logger: self.logger).all { row in
-                let (ride, side, account, slot, uuid, major, minor, rssi, samples, observed, received) =
-                    try row.decode((String, String, String, Int64, String, Int, Int, Double, Int, Date, Date).self)
+                let (ride, side, account, slot, uuid, major, minor, rssi, samples, observed, received, from, until) =
+                    try row.decode((String, String, String, Int64, String, Int, Int, Double, Int, Date, Date, Date, Date).self)
                 return VerifiedTouchProof(rideID: ride, side: try stored(side), accountID: account, slot: slot, uuid: UUID(uuidString: uuid) ?? UUID(),
                                           major: major, minor: minor, peakRssiDbm: rssi, samples: samples,
-                                          observedAt: observed.wholeMilliseconds, receivedAt: received.wholeMilliseconds)
+                                          observedAt: observed.wholeMilliseconds, receivedAt: received.wholeMilliseconds,
+                                          observedFrom: from.wholeMilliseconds, observedUntil: until.wholeMilliseconds)
             }
         }
     }

@@ -128,6 +128,15 @@ enum SQLiteMigrations {
         m.register("v4") { db in
             try db.create(index: "idempotency_created", on: "idempotency", columns: ["createdAt"])
         }
+        // Each proof's observation window (issue 12, mutual touch). Proofs stored before have
+        // none: their window is the instant they were observed at.
+        m.register("v5-touch-windows") { db in
+            try db.alter(table: "touchProof") { t in
+                t.add(column: "observedFromMs", .integer)
+                t.add(column: "observedUntilMs", .integer)
+            }
+            try db.execute(sql: "UPDATE touchProof SET observedFromMs = observedAtMs, observedUntilMs = observedAtMs")
+        }
         return m
     }()
 

@@ -10,14 +10,24 @@ extension SQLiteStore {
                 // The unique key (ride, side, slot, observedAt) is the replay check; DO NOTHING
                 // keeps the transaction usable so the refusal is an ordinary answer.
                 try db.execute(sql: """
-                    INSERT INTO touchProof (rideID, side, accountID, slot, uuid, major, minor, peakRssiDbm, samples, observedAtMs, receivedAtMs)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    INSERT INTO touchProof (rideID, side, accountID, slot, uuid, major, minor, peakRssiDbm, samples, observedAtMs, receivedAtMs,
+                                            observedFromMs, observedUntilMs)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                     """, arguments: [proof.rideID, proof.side.rawValue, proof.accountID, proof.slot, proof.uuid.uuidString, proof.major,
-                                     proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt.milliseconds, proof.receivedAt.milliseconds])
+                                     proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt.milliseconds, proof.receivedAt.milliseconds,
+                                     proof.observedFrom.milliseconds, proof.observedUntil.milliseconds])
                 guard db.changesCount == 1 else {
                     throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
                 }
-                guard try Self.policyMet(db, by: proof, policy: policy) else { return TouchProofRecording(ride: ride, confirmed: false) }
+                let counterpart = try Self.counterpartProofs(db, of: proof, policy: policy)
+                guard counterpart == .simultaneous else {
+                    if policy == .mutual {
+                        // The other side's device learns when this side felt the touch.
+                        try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, state: .arrived, actor: proof.accountID,
+                                             at: .storeNow, detail: proof.touchObserved.detail)
+                    }
+                    return TouchProofRecording(ride: ride, confirmed: false, notSimultaneous: counterpart == .notSimultaneous)
+                }
                 ride.state = .confirmed
                 ride.stateChangedAt = .storeNow
                 try ride.update(db)
@@ -28,26 +38,40 @@ extension SQLiteStore {
         }
     }
 
-    private static func policyMet(_ db: Database, by proof: VerifiedTouchProof, policy: TouchPolicy) throws -> Bool {
+    /// Under the mutual policy: the counterpart's proofs received within the pairing window,
+    /// and whether one of their observation windows is simultaneous with this proof's. The
+    /// passenger policy needs no counterpart: the passenger's proof is enough.
+    private static func counterpartProofs(_ db: Database, of proof: VerifiedTouchProof, policy: TouchPolicy) throws -> CounterpartProofs {
         switch policy {
         case .passenger:
-            return proof.side == .passenger
+            return proof.side == .passenger ? .simultaneous : .none
         case .mutual:
             let window = Int64(TouchProofRules.pairingWindow * 1000)
+            let tolerance = Int64(TouchProofRules.simultaneity * 1000)
             let received = proof.receivedAt.milliseconds
-            return try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM touchProof WHERE rideID = ? AND side = ? AND receivedAtMs BETWEEN ? AND ?)
-                """, arguments: [proof.rideID, proof.side.counterpart.rawValue, received - window, received + window]) ?? false
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*) AS proofs, COALESCE(SUM(observedFromMs <= ? AND observedUntilMs >= ?), 0) AS simultaneous
+                FROM touchProof WHERE rideID = ? AND side = ? AND receivedAtMs BETWEEN ? AND ?
+                """, arguments: [proof.observedUntil.milliseconds + tolerance, proof.observedFrom.milliseconds - tolerance,
+                                 proof.rideID, proof.side.counterpart.rawValue, received - window, received + window]) else { return .none }
+            let proofs: Int = row["proofs"]
+            let simultaneous: Int = row["simultaneous"]
+            return simultaneous > 0 ? .simultaneous : proofs > 0 ? .notSimultaneous : .none
         }
     }
 
     public func touchProofs(rideID: String) async throws -> [VerifiedTouchProof] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM touchProof WHERE rideID = ? ORDER BY receivedAtMs, id", arguments: [rideID]).map { row in
-                VerifiedTouchProof(rideID: row["rideID"], side: try stored(row["side"]), accountID: row["accountID"], slot: row["slot"],
+                let observedAt: Int64 = row["observedAtMs"]
+                let observedFrom: Int64? = row["observedFromMs"]
+                let observedUntil: Int64? = row["observedUntilMs"]
+                return VerifiedTouchProof(rideID: row["rideID"], side: try stored(row["side"]), accountID: row["accountID"], slot: row["slot"],
                                    uuid: UUID(uuidString: row["uuid"]) ?? UUID(), major: row["major"], minor: row["minor"],
                                    peakRssiDbm: row["peakRssiDbm"], samples: row["samples"],
-                                   observedAt: Date(milliseconds: row["observedAtMs"]), receivedAt: Date(milliseconds: row["receivedAtMs"]))
+                                   observedAt: Date(milliseconds: row["observedAtMs"]), receivedAt: Date(milliseconds: row["receivedAtMs"]),
+                                   observedFrom: Date(milliseconds: observedFrom ?? observedAt),
+                                   observedUntil: Date(milliseconds: observedUntil ?? observedAt))
             }
         }
     }

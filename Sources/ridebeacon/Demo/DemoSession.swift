@@ -78,7 +78,7 @@ struct DemoSession {
             let outcome = try await client.submitTouchProof(Self.proof(seen), rideID: rideID)
             transcript.at(time, "\(side.rawValue): touch proof posted: \(Self.describe(outcome))")
             switch outcome {
-            case .accepted(let result): return result.outcome == .confirmed ? .confirmed : .awaitingCounterpart
+            case .accepted(let result): return ProofAnswer(result.outcome)
             case .notVerified(let message): return .rejected(message)
             }
         } catch {
@@ -88,8 +88,7 @@ struct DemoSession {
     }
 
     static func proof(_ seen: TouchObservation) -> TouchProof {
-        TouchProof(identity: seen.identity, slot: seen.slot, peakRSSI: seen.peakFilteredRSSI, samples: seen.samples,
-                   observedAt: Date(timeIntervalSince1970: seen.unixTime))
+        TouchProof(seen)
     }
 
     static func describe(_ outcome: TouchProofOutcome) -> String {

@@ -24,6 +24,9 @@ struct ProofBody {
     var observedAt: Date
     var peakRssiDbm = -41.5
     var samples = 12
+    /// The observation window (both, or neither: the instant `observedAt`).
+    var observedFrom: Date?
+    var observedUntil: Date?
 
     /// The proof `side` posts after seeing its counterpart's beacon at `time` (its current slot).
     init(ride key: Data, by side: BeaconSide, at time: Date, period: Int = 30) throws {
@@ -33,9 +36,19 @@ struct ProofBody {
         observedAt = time
     }
 
+    /// The proof with a window that began `seconds` before `observedAt` and ends at it.
+    func held(for seconds: TimeInterval) -> ProofBody {
+        var body = self
+        body.observedFrom = observedAt.addingTimeInterval(-seconds)
+        body.observedUntil = observedAt
+        return body
+    }
+
     var json: String {
-        let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(observedAt)
-        return #"{"uuid":"\#(identity.uuid.uuidString)","major":\#(identity.major),"minor":\#(identity.minor),"slot":\#(slot),"peakRssiDbm":\#(peakRssiDbm),"samples":\#(samples),"observedAt":"\#(time)"}"#
+        let format = { (date: Date) in Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date) }
+        let window = (observedFrom.map { #","observedFrom":"\#(format($0))""# } ?? "")
+            + (observedUntil.map { #","observedUntil":"\#(format($0))""# } ?? "")
+        return #"{"uuid":"\#(identity.uuid.uuidString)","major":\#(identity.major),"minor":\#(identity.minor),"slot":\#(slot),"peakRssiDbm":\#(peakRssiDbm),"samples":\#(samples),"observedAt":"\#(format(observedAt))"\#(window)}"#
     }
 }
 

@@ -1,0 +1,42 @@
+import Foundation
+import RideWire
+import Testing
+
+/// The mutual touch rule's wire parts: the rule itself, the `touch_observed` event's detail,
+/// and the proof body's optional window.
+@Suite struct MutualTouchWireTests {
+    @Test func windowsMeetWhenTheyOverlapOrMissByAtMostASecond() {
+        #expect(MutualTouchRule.simultaneous(10, 12, 11, 13), "overlap")
+        #expect(MutualTouchRule.simultaneous(10, 10, 11, 11), "1 s apart")
+        #expect(MutualTouchRule.simultaneous(11, 11, 10, 10), "either order")
+        #expect(!MutualTouchRule.simultaneous(10, 11, 12.5, 13), "1.5 s apart")
+        #expect(!MutualTouchRule.simultaneous(12.5, 13, 10, 11))
+    }
+
+    @Test func touchObservedDetailRoundTripsAndNothingElseParses() throws {
+        let observed = TouchObserved(side: .driver, from: Date(timeIntervalSince1970: 1_767_225_600.25),
+                                     until: Date(timeIntervalSince1970: 1_767_225_601.5))
+        #expect(observed.detail == "touch_observed by driver from 2026-01-01T00:00:00.250Z until 2026-01-01T00:00:01.500Z")
+        #expect(TouchObserved(detail: observed.detail) == observed)
+        let event = RideEvent(id: 7, requestID: "q", rideID: "r", sequence: 4, state: .arrived, actorID: "d", at: Date(), detail: observed.detail)
+        #expect(event.touchObserved == observed && event.name == "touch_observed")
+        // A cancellation's free text never reads as one.
+        var cancelled = event
+        cancelled.state = .cancelled
+        #expect(cancelled.touchObserved == nil && cancelled.name == "cancelled")
+        for text in ["touch_observed by driver", "touch_observed by pilot from 2026-01-01T00:00:00Z until 2026-01-01T00:00:01Z",
+                     "touch_observed by driver from yesterday until today", "arrived"] {
+            #expect(TouchObserved(detail: text) == nil, "\(text)")
+        }
+    }
+
+    @Test func theWindowIsOptionalOnTheWire() throws {
+        let bare = TouchProofBody(uuid: "u", major: 1, minor: 2, slot: 3, peakRssiDbm: -40, samples: 5, observedAt: "t")
+        let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(bare)) as? [String: Any]).keys
+        #expect(!keys.contains("observedFrom") && !keys.contains("observedUntil"))
+        let held = TouchProofBody(uuid: "u", major: 1, minor: 2, slot: 3, peakRssiDbm: -40, samples: 5, observedAt: "t",
+                                  observedFrom: "f", observedUntil: "t")
+        let heldKeys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(held)) as? [String: Any]).keys
+        #expect(heldKeys.contains("observedFrom") && heldKeys.contains("observedUntil"))
+    }
+}
