@@ -91,13 +91,38 @@ func coreCost() {
 }
 if CommandLine.arguments.contains("--core-cost") { coreCost(); exit(0) }
 
-var ours = Tally(), handiGo = Tally()
+var ours = Tally(), handiGo = Tally(), oneSided = Tally()
+/// The mutual rule's cost (issue 12): walks where the passenger's device felt the touch before
+/// the driver's did ("Hold the phones together" before "Touch detected"), and for how long.
+var holds: [Double] = []
+var touches = 0
+var notSimultaneous = 0
 for seed in 1...UInt64(seeds) {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.otherCars = otherCars
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let policy = MutualProofPolicy()
-    let summary = await walk.run(unixTime: { base + $0 }, onCue: { _, _ in }, prove: { side, observation in policy.prove(side, observation) })
+    var holdingSince: Double?
+    var detected = false
+    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, _ in
+        guard !detected else { return }
+        if cue.kind == "say:hold_together", holdingSince == nil { holdingSince = cue.time }
+        if cue.kind == "say:touch_detected" || cue.kind == "touch" {
+            detected = true
+            if let since = holdingSince { holds.append(cue.time - since) }
+        }
+    }, prove: { side, observation in
+        let answer = policy.prove(side, observation)
+        if answer == .notSimultaneous { notSimultaneous += 1 }
+        return answer
+    })
+    if detected { touches += 1 }
+    // Baseline in the same run: the same walk with the rule before issue 12 (one device decides).
+    var beforeConfiguration = configuration
+    beforeConfiguration.oneSidedTouch = true
+    var before = GuidedWalk(ride: ride, configuration: beforeConfiguration)
+    let beforePolicy = MutualProofPolicy(simultaneity: false)
+    oneSided.add(await before.run(unixTime: { base + $0 }, onCue: { _, _ in }, prove: { side, observation in beforePolicy.prove(side, observation) }))
     var baseline = HandiGoWalk(configuration: configuration)
     let theirs = baseline.run()
     ours.add(summary)
@@ -110,6 +135,10 @@ for seed in 1...UInt64(seeds) {
 print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars)")
 print("ridebeacon: " + ours.line)
 print("handigo:    " + handiGo.line)
+print("one-sided:  " + oneSided.line + "  (before issue 12: the passenger's device alone says \"Touch detected\")")
 let meanOurs = ours.wrong.reduce(0, +) / Double(seeds), meanTheirs = handiGo.wrong.reduce(0, +) / Double(seeds)
 print(String(format: "handigo/ridebeacon: median time ratio %.2fx, wrong-direction cues %.2fx",
              median(handiGo.ratios) / median(ours.ratios), meanTheirs / max(meanOurs, 0.01)))
+print(String(format: "mutual touch: %d walks reached a touch both devices felt; the passenger's device felt it first in %d "
+                     + "(held median %.2f s, max %.2f s); proofs answered not simultaneous: %d",
+             touches, holds.count, median(holds), holds.max() ?? 0, notSimultaneous))

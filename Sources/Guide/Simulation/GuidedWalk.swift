@@ -53,6 +53,9 @@ public struct GuidedWalk {
         public var walker = Walker.Parameters()
         /// Other cars advertising their own rides at the same kerb (`CrowdedCurb`).
         public var otherCars = 0
+        /// The rule before issue 12, for benchmarks' baselines: the passenger's device alone
+        /// decides "Touch detected" (pair it with `MutualProofPolicy(simultaneity: false)`).
+        public var oneSidedTouch = false
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -93,6 +96,9 @@ public struct GuidedWalk {
         var confirmedAt: Double?
         // The walk begins at the arrival: what the guide said while waiting is not part of it.
         var pending = guide.start(time: 0).filter { if case .cue = $0 { false } else { true } } + guide.handle(.arrived(time: 0))
+        if configuration.oneSidedTouch {
+            pending += guide.handle(.driverFeltTouch(time: 0, from: -.greatestFiniteMagnitude, until: .greatestFiniteMagnitude))
+        }
         while world.time < configuration.timeLimit, confirmedAt == nil {
             while !pending.isEmpty {
                 let action = pending.removeFirst()
@@ -164,6 +170,7 @@ public struct GuidedWalk {
                 guideActions += guide.handle(.rideConfirmed(time: time))
             case .awaitingCounterpart, .notSimultaneous:
                 // The server's `touch_observed` event: when the driver's device felt the touch.
+                guard !configuration.oneSidedTouch else { break }
                 guideActions += guide.handle(.driverFeltTouch(time: time, from: observation.firstUnixTime, until: observation.unixTime))
             case .rejected:
                 break

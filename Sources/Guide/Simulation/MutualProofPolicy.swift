@@ -11,7 +11,14 @@ public final class MutualProofPolicy {
     /// Every proof posted, in order.
     public private(set) var proofs: [(side: BeaconSide, observation: TouchObservation)] = []
 
-    public init(window: Double = 10) { self.window = window }
+    /// Whether the two proofs' observation windows must meet (false: the rule before issue 12,
+    /// for benchmarks' baselines).
+    public let simultaneity: Bool
+
+    public init(window: Double = 10, simultaneity: Bool = true) {
+        self.window = window
+        self.simultaneity = simultaneity
+    }
 
     public func prove(_ side: BeaconSide, _ observation: TouchObservation) -> ProofAnswer {
         proofs.append((side, observation))
@@ -19,7 +26,7 @@ public final class MutualProofPolicy {
         // A proof's posting time is its observation's end (the walk posts at once).
         let counterpart = proofs.filter { $0.side != side && abs($0.observation.unixTime - observation.unixTime) <= window }
         guard !counterpart.isEmpty else { return .awaitingCounterpart }
-        guard counterpart.contains(where: {
+        guard !simultaneity || counterpart.contains(where: {
             observation.isSimultaneous(withWindowFrom: $0.observation.firstUnixTime, until: $0.observation.unixTime)
         }) else { return .notSimultaneous }
         confirmed = true
