@@ -41,7 +41,7 @@ public final class ServerMetrics: Sendable {
         ).increment()
     }
 
-    /// `outcome` is `confirmed`, `awaiting_counterpart` or a rejection's error code: a fixed
+    /// `outcome` is `confirmed`, `awaiting_counterpart`, `touch_not_simultaneous` or a rejection's error code: a fixed
     /// set, never a ride id or anything from the proof.
     func recordTouchProof(outcome: String) {
         registry.makeCounter(
