@@ -40,6 +40,38 @@ struct SchemaMigrationTests {
         #expect(error?.description.contains("newer than this ridebeacon knows (migrations v99)") == true)
     }
 
+    /// v5-touch-windows on a database with proofs: each old proof's window is the instant it
+    /// was observed at, so the mutual rule still pairs it as it did.
+    @Test func touchWindowsMigrationGivesOldProofsTheirInstant() async throws {
+        let location = try StoreKind.sqliteDatabase(prefix: "rb_migrate_v5")
+        let path = String(location.dropFirst("sqlite:".count))
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteMigrations.migrator.migrate(queue, upTo: "v4")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO account (id, role, displayName, createdAt) VALUES ('p', 'passenger', 'Ana', 0), ('d', 'driver', 'Ben', 0);
+                INSERT INTO rideRequest (id, passengerID, passengerName, pickup, dropoff, status, createdAt, rideID)
+                    VALUES ('q', 'p', 'Ana', 'A', 'B', 'accepted', 0, 'r');
+                INSERT INTO ride (id, requestID, passengerID, driverID, state, key, createdAt, stateChangedAt)
+                    VALUES ('r', 'q', 'p', 'd', 'arrived', X'00', 0, 0);
+                INSERT INTO touchProof (rideID, side, accountID, slot, uuid, major, minor, peakRssiDbm, samples, observedAtMs, receivedAtMs)
+                    VALUES ('r', 'passenger', 'p', 5, '00000000-0000-0000-0000-000000000001', 1, 2, -40, 9, 1767225600250, 1767225601000);
+                """)
+        }
+        try queue.close()
+        let store = try SQLiteStore(path: path)
+        let proofs = try await store.touchProofs(rideID: "r")
+        await store.close()
+        let observedAt = Date(timeIntervalSince1970: 1_767_225_600.25)
+        #expect(proofs.count == 1)
+        #expect(proofs.first?.observedFrom == observedAt && proofs.first?.observedUntil == observedAt)
+        // Filled in by the migration, not only read so: the mutual rule's query uses the columns.
+        let raw = try DatabaseQueue(path: path)
+        let columns = try await raw.read { db in try Row.fetchOne(db, sql: "SELECT observedFromMs, observedUntilMs FROM touchProof") }
+        try raw.close()
+        #expect(columns?["observedFromMs"] as Int64? == 1_767_225_600_250 && columns?["observedUntilMs"] as Int64? == 1_767_225_600_250)
+    }
+
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func postgresRefusesASchemaNewerThanItKnows() async throws {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_migrate")
