@@ -78,7 +78,9 @@ struct EventStream: Sendable {
 
     static func frame(_ event: RideEvent) -> ByteBuffer {
         let data = (try? APIJSON.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return ByteBuffer(string: "id: \(event.id)\nevent: \(event.state.rawValue)\ndata: \(data)\n\n")
+        // The SSE event name is the new state, or the kind for events that change no state.
+        let name = event.kind.isStateChange ? event.state.rawValue : event.kind.rawValue
+        return ByteBuffer(string: "id: \(event.id)\nevent: \(name)\ndata: \(data)\n\n")
     }
 }
 

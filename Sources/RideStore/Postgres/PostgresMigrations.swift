@@ -118,6 +118,8 @@ enum PostgresMigrations {
         ]),
         // Idempotency results expire; the hourly purge deletes by age.
         ("v4", ["CREATE INDEX idempotency_created ON idempotency (created_at)"]),
+        // Events that change no state (see the SQLite migration v8-locator).
+        ("v8-locator", ["ALTER TABLE ride_event ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'"]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary

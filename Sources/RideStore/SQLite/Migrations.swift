@@ -128,6 +128,11 @@ enum SQLiteMigrations {
         m.register("v4") { db in
             try db.create(index: "idempotency_created", on: "idempotency", columns: ["createdAt"])
         }
+        // Events that change no state (the passenger asking the car to sound its locator);
+        // every earlier event was a state change.
+        m.register("v8-locator") { db in
+            try db.alter(table: "rideEvent") { t in t.add(column: "kind", .text).notNull().defaults(to: "state_changed") }
+        }
         return m
     }()
 
