@@ -51,8 +51,9 @@ struct LocatorListenerTests {
         var walker = Walker(distance: 10, rng: SeededRandom(seed: 2))
         let target = walker.heading + 2.0
         walker.hear(.soundFrom(heading: target), at: 0)
+        // Reaction 0.5 s, then a quarter turn a second: done within 2 s (veer would blur it later).
         var time = 0.0
-        for _ in 0..<80 {
+        for _ in 0..<40 {
             time += 0.05
             walker.step(to: time, dt: 0.05)
         }

@@ -23,9 +23,9 @@ public enum LocatorTick {
     public static let peakLevel = 0.9
     static let attack = 0.001
     static let release = 0.003
-    /// Decay per second: the level halves about every 8 ms, so the tail is quiet long
+    /// Decay per second: the level halves about every 14 ms, so the tail is quiet long
     /// before the burst ends and the release has nothing to cut.
-    static let decay = 85.0
+    static let decay = 50.0
 
     /// The tick's PCM (`AudioFormat`), synthesised once.
     public static let samples: [Int16] = synthesize()
