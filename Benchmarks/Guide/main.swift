@@ -1,6 +1,6 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
-// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--verbose]
+// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all] [--verbose]
 import BeaconCore
 import Foundation
 import Guide
@@ -10,6 +10,7 @@ var seeds = 100
 var otherCars = 0
 var startDistance = 25.0
 var verbose = false
+var aids = GuideAids.all
 var traceSeed: UInt64?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -18,6 +19,12 @@ while let argument = arguments.popFirst() {
     case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
     case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
+    case "--aids":
+        guard let value = arguments.popFirst(), let parsed = GuideAids(rawValue: value) else {
+            FileHandle.standardError.write(Data("--aids must be none, turn, locator or all\n".utf8))
+            exit(2)
+        }
+        aids = parsed
     case "--core-cost": break
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
     default:
@@ -53,12 +60,16 @@ struct Tally {
 }
 
 if let seed = traceSeed {
-    var walk = GuidedWalk(ride: ride, configuration: GuidedWalk.Configuration(seed: seed, startDistance: startDistance))
+    var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
+    configuration.aids = aids
+    var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     let policy = MutualProofPolicy()
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
         guard cue.kind != "pulse" else { return }
         print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
+    }, onDriver: { action, time in
+        if case .locator(let sound) = action { print(String(format: "%6.2f driver: locator %@", time, String(describing: sound))) }
     }, prove: { side, observation in policy.prove(side, observation) })
     print(summary)
     exit(0)
@@ -100,6 +111,7 @@ var notSimultaneous = 0
 for seed in 1...UInt64(seeds) {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.otherCars = otherCars
+    configuration.aids = aids
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let policy = MutualProofPolicy()
     var holdingSince: Double?
@@ -132,7 +144,7 @@ for seed in 1...UInt64(seeds) {
                      seed, summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, theirs.secondsToConfirm ?? -1, theirs.wrongDirectionCues))
     }
 }
-print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars)")
+print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue)")
 print("ridebeacon: " + ours.line)
 print("handigo:    " + handiGo.line)
 print("one-sided:  " + oneSided.line + "  (before issue 12: the passenger's device alone says \"Touch detected\")")

@@ -17,6 +17,7 @@ public struct RideServerConfiguration: Sendable {
     /// benchmark's yardstick (Benchmarks/server).
     public var benchmarkRoutes = false
     public var touch = TouchProofConfiguration()
+    public var locator = LocatorConfiguration()
     public var rateLimits = RateLimitConfiguration()
     /// Purges finished requests' pickup, drop-off and notes this long after they ended (nil: never).
     public var locationRetention: LocationRetention?
@@ -51,6 +52,7 @@ public enum RideServer {
                           limits: limits, now: configuration.now)
         api.secureCookies = configuration.secureCookies
         api.touch = configuration.touch
+        api.locator = configuration.locator
         let router = Router(context: RideContext.self)
         if configuration.benchmarkRoutes {
             // Before any middleware, which applies only to routes added after it.
@@ -68,6 +70,7 @@ public enum RideServer {
         api.addAccountRoutes(v1)
         api.addRideRequestRoutes(v1)
         api.addRideRoutes(v1)
+        api.addLocatorRoutes(v1)
         api.addEventRoutes(v1)
         api.addDispatchRoutes(RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog))
         catalog.addMethodNotAllowed(to: router)

@@ -8,6 +8,8 @@ public protocol RideService: Sendable {
     func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer
     /// The ride's state changes, reconnecting after breaks, until the consumer stops.
     func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate>
+    /// The passenger asks the car to sound its locator ticks.
+    func requestLocator(rideID: String) async -> LocatorAnswer
 }
 
 extension RideServiceClient: RideService {
@@ -24,6 +26,19 @@ extension RideServiceClient: RideService {
         }
     }
 
+    public func requestLocator(rideID: String) async -> LocatorAnswer {
+        do {
+            let answer = try await requestLocator(rideID)
+            return .ticking(seconds: Double(answer.soundSeconds))
+        } catch {
+            if case .rejected(let problem) = error {
+                if problem.code == .rateLimited { return .tooSoon(retryAfter: Double(problem.retryAfter ?? 10)) }
+                return .refused(problem.message)
+            }
+            return .refused(error.description)
+        }
+    }
+
     public func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> {
         let events = rideEvents(rideID)
         return AsyncStream { continuation in
@@ -33,12 +48,16 @@ extension RideServiceClient: RideService {
                         switch update {
                         case .connected: continuation.yield(.reachable(true))
                         case .interrupted: continuation.yield(.reachable(false))
-                        case .event(let event):
+                        case .event(let event) where event.kind == .locatorRequested:
+                            continuation.yield(.locatorRequested(unixTime: event.at.timeIntervalSince1970))
+                        case .event(let event) where event.kind == .touchObserved:
                             if let touch = event.touchObserved {
                                 continuation.yield(.touchObserved(by: touch.side == .passenger ? .passenger : .driver,
                                                                   from: touch.from.timeIntervalSince1970, until: touch.until.timeIntervalSince1970))
-                                continue
                             }
+                        case .event(let event) where !event.kind.isStateChange:
+                            break
+                        case .event(let event):
                             switch event.state {
                             case .arrived: continuation.yield(.arrived)
                             case .confirmed: continuation.yield(.confirmed)

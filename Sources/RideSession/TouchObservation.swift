@@ -54,6 +54,16 @@ public enum ProofAnswer: Sendable, Equatable {
     case rejected(String)
 }
 
+/// The ride service's answer to the passenger's request for the car's locator sound.
+public enum LocatorAnswer: Sendable, Equatable {
+    /// The car has been asked; it ticks for this long unless the devices touch first, s.
+    case ticking(seconds: Double)
+    /// Asked too recently; the car is probably ticking already. Ask again after this long, s.
+    case tooSoon(retryAfter: Double)
+    /// Refused or not delivered; the reason in words.
+    case refused(String)
+}
+
 /// What a side hears of its ride from the ride service while at the kerb.
 public enum RideUpdate: Sendable, Equatable {
     /// The service became (un)reachable; the stream reconnects by itself.
@@ -65,6 +75,9 @@ public enum RideUpdate: Sendable, Equatable {
     case confirmed
     case completed
     case cancelled
+    /// The passenger asked the car to sound its locator, at this wall-clock time (s since
+    /// 1970): a stream replaying history brings old requests too, which have run out.
+    case locatorRequested(unixTime: Double)
     /// The stream ended for good (refused, the ride is gone); the reason in words.
     case failed(String)
 }

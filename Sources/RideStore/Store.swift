@@ -77,6 +77,13 @@ public protocol Store: Sendable {
     /// A ride's accepted proofs, oldest first.
     func touchProofs(rideID: String) async throws -> [VerifiedTouchProof]
 
+    // The locator sound
+    /// Appends a `locator_requested` event to the ride's history at `now`, unless the ride is
+    /// not `arrived` or its last one is less than `minimumInterval` seconds old (then nothing
+    /// is written). Checked and written in one transaction, so several servers on one
+    /// database refuse alike. Throws `notFound` for an unknown ride.
+    func requestLocator(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording
+
     // Retention
     /// Blanks pickup, drop-off and accessibility notes of requests that ended (ride completed
     /// or cancelled, or request withdrawn) before `cutoff`, judged by their last event.
@@ -164,4 +171,14 @@ public enum StoreLocation {
         guard !path.isEmpty else { throw StoreError.invalid("sqlite: needs a file path, e.g. sqlite:./ridebeacon.sqlite") }
         return try SQLiteStore(path: path)
     }
+}
+
+/// What `requestLocator` did.
+public enum LocatorRecording: Sendable, Equatable {
+    /// The event was appended.
+    case recorded(RideEvent)
+    /// Refused: the ride is in this state, not `arrived`.
+    case wrongState(RideState)
+    /// Refused: the last request was made at `last`; the next may come `retryAfter` seconds from now.
+    case tooSoon(last: Date, retryAfter: Double)
 }

@@ -14,7 +14,9 @@ public struct RideEvent: Sendable, Equatable, Codable {
     public var rideID: String?
     /// Position in the request's (and so its ride's) own history, from 1, without gaps.
     public var sequence: Int
-    /// The state this event moved to.
+    /// What happened: a state change (most events), or a request made at the kerb.
+    public var kind: RideEventKind
+    /// The state this event moved to; for other kinds, the state the ride was in.
     public var state: RideState
     /// The account that caused the change ("operator" for admin CLI overrides).
     public var actorID: String
@@ -24,12 +26,13 @@ public struct RideEvent: Sendable, Equatable, Codable {
     public var detail: String?
 
     /// An event with every field given.
-    public init(id: Int64, requestID: String, rideID: String?, sequence: Int, state: RideState, actorID: String,
-                at: Date, detail: String?) {
+    public init(id: Int64, requestID: String, rideID: String?, sequence: Int, kind: RideEventKind = .stateChanged,
+                state: RideState, actorID: String, at: Date, detail: String?) {
         self.id = id
         self.requestID = requestID
         self.rideID = rideID
         self.sequence = sequence
+        self.kind = kind
         self.state = state
         self.actorID = actorID
         self.at = at
@@ -37,12 +40,78 @@ public struct RideEvent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, requestID = "requestId", rideID = "rideId", sequence, state, actorID = "actorId", at, detail
+        case id, requestID = "requestId", rideID = "rideId", sequence, kind, state, actorID = "actorId", at, detail
+    }
+
+    /// `kind` may be absent (servers before it existed sent state changes only).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        requestID = try container.decode(String.self, forKey: .requestID)
+        rideID = try container.decodeIfPresent(String.self, forKey: .rideID)
+        sequence = try container.decode(Int.self, forKey: .sequence)
+        kind = try container.decodeIfPresent(RideEventKind.self, forKey: .kind) ?? .stateChanged
+        state = try container.decode(RideState.self, forKey: .state)
+        actorID = try container.decode(String.self, forKey: .actorID)
+        at = try container.decode(Date.self, forKey: .at)
+        detail = try container.decodeIfPresent(String.self, forKey: .detail)
+    }
+}
+
+/// What a `RideEvent` records. A client keeps kinds it does not know as they came, and
+/// ignores them (`isStateChange` false), so a newer server's events never break an older client.
+public struct RideEventKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The ride (or request) moved to `state`.
+    public static let stateChanged = Self(rawValue: "state_changed")
+    /// The passenger asked the car to play its locator sound (`POST /v1/rides/{id}/locator`);
+    /// `state` is the ride's, `arrived`.
+    public static let locatorRequested = Self(rawValue: "locator_requested")
+    /// One side's touch proof landed without confirming the ride (mutual policy); `state` is the
+    /// ride's, `arrived`, and `detail` the proof's observation window (`TouchObserved`).
+    public static let touchObserved = Self(rawValue: TouchObserved.eventName)
+
+    public var isStateChange: Bool { self == .stateChanged }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+}
+
+/// The answer to `POST /v1/rides/{id}/locator`: the event that now asks the car to sound.
+public struct LocatorRequest: Sendable, Equatable, Codable {
+    /// The `locator_requested` event's id on the ride's stream.
+    public var eventID: Int64
+    public var rideID: String
+    public var requestedAt: Date
+    /// How long the car sounds, s (unless the devices touch first).
+    public var soundSeconds: Int
+    /// The earliest the passenger may ask again.
+    public var nextAllowedAt: Date
+
+    public init(eventID: Int64, rideID: String, requestedAt: Date, soundSeconds: Int, nextAllowedAt: Date) {
+        self.eventID = eventID
+        self.rideID = rideID
+        self.requestedAt = requestedAt
+        self.soundSeconds = soundSeconds
+        self.nextAllowedAt = nextAllowedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case eventID = "eventId", rideID = "rideId", requestedAt, soundSeconds, nextAllowedAt
     }
 }
 
 /// A touch proof that did not confirm the ride (mutual policy), as the ride's history records
-/// it: the detail of an `arrived` event (the ride stays arrived), sent on the stream as
+/// it: the detail of a `touch_observed` event (the ride stays arrived), sent on the stream as
 /// `event: touch_observed`. The other side's device learns from it when its counterpart felt
 /// the touch, and says "Touch detected" only when both did (`MutualTouchRule`).
 public struct TouchObserved: Sendable, Equatable {
@@ -77,13 +146,14 @@ public struct TouchObserved: Sendable, Equatable {
 }
 
 extension RideEvent {
-    /// The touch proof this event records, if it is one (only `arrived` events can be: their
+    /// The touch proof this event records, if it is one (`touch_observed` events only: their
     /// detail is the server's, never a caller's text).
     public var touchObserved: TouchObserved? {
-        guard state == .arrived, let detail else { return nil }
+        guard kind == .touchObserved, let detail else { return nil }
         return TouchObserved(detail: detail)
     }
 
-    /// The server-sent event's name: the state it moved to, or `touch_observed`.
-    public var name: String { touchObserved == nil ? state.rawValue : TouchObserved.eventName }
+    /// The server-sent event's name: the state it moved to, or the kind of an event that
+    /// changes no state (`locator_requested`, `touch_observed`).
+    public var name: String { kind.isStateChange ? state.rawValue : kind.rawValue }
 }

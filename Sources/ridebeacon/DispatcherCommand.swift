@@ -64,6 +64,7 @@ struct DispatcherCommand: AsyncParsableCommand {
             let what = event.rideID.map { "ride \($0)" } ?? "request \(event.requestID)"
             let detail = event.detail.map { " (\($0))" } ?? ""
             if let touch = event.touchObserved { return "\(what): the \(touch.side.rawValue) felt the touch" }
+            if event.kind == .locatorRequested { return "\(what): the passenger asked the car to sound its locator" }
             switch event.state {
             case .requested: return "new request \(event.requestID)"
             default: return "\(what) is now \(event.state.rawValue)\(detail)"

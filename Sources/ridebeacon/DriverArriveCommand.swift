@@ -3,6 +3,7 @@ import BeaconCore
 import RadioCore
 import RideSession
 import Foundation
+import GuideAudio
 import RideClient
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,9 @@ struct DriverArriveCommand: AsyncParsableCommand {
             switching to the next identity at every slot boundary. It also listens for the \
             passenger's beacon: when the two devices touch it says "Touch detected" and, after you \
             press Enter (or at once with --auto-confirm), sends the touch proof.
+            When the passenger asks for the car's locator sound (key s in `passenger guide`, or \
+            the guide by itself near the car), it says why and plays loud ticks once a second \
+            on --audio-out for 30 s or until the touch.
             Ends when the ride is confirmed (exit 0) or cancelled (exit 1), or on Ctrl-C.
             If the ride service cannot be reached it says "Cannot reach the ride service, \
             retrying", keeps advertising and keeps trying.
@@ -46,6 +50,10 @@ struct DriverArriveCommand: AsyncParsableCommand {
     var touchRSSI: Double?
     @Flag(name: .customLong("auto-confirm"), help: "Send the touch proof without waiting for Enter.")
     var autoConfirm = false
+    @Option(name: .customLong("audio-out"),
+            help: ArgumentHelp("Where the locator sound goes: FILE.wav, - (raw PCM on stdout), auto (system player) or none.",
+                               valueName: "OUT"))
+    var audioOut = "auto"
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
@@ -56,6 +64,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
         }
         if let touchRSSI, !(-127...20).contains(touchRSSI) { throw ValidationError("--touch-rssi must be -127 to 20 dBm") }
+        do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
@@ -77,11 +86,19 @@ struct DriverArriveCommand: AsyncParsableCommand {
             let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
                                                intervalMilliseconds: intervalMilliseconds,
                                                type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
+            let locator = LocatorOutput(audioOut: audioOut)
+            defer { locator.close() }
             let session = DriverSession(
                 rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
                 template: template, service: client, clock: SystemClock(),
                 confirmations: autoConfirm ? AsyncStream { $0.finish() } : KeyPresses.enter(),
-                say: { Say.line($0) }, log: { StandardError.writeLine("ridebeacon: \($0)") })
+                say: { line in
+                    Say.line(line)
+                    // Spoken too: the driver may be outside the car, away from the screen.
+                    if line == DriverPhrase.passengerLookingForCar.rawValue { locator.announce(line) }
+                },
+                log: { StandardError.writeLine("ridebeacon: \($0)") },
+                locator: { locator.play($0) })
             let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
                 group.addTask { await session.run() }
                 group.addTask { await Signals.next(); return nil }
@@ -120,5 +137,54 @@ struct DriverArriveCommand: AsyncParsableCommand {
         }
         if let touchRSSI { result.touchRSSI = touchRSSI }
         return result
+    }
+}
+
+/// The driver's device's audio, opened on the first locator request (a ride that needs no
+/// locator never opens a player): the announcement, then the ticks.
+final class LocatorOutput: @unchecked Sendable {
+    private let audioOut: String
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var ticker: LocatorTicker?
+    private var announcement: String?
+
+    init(audioOut: String) { self.audioOut = audioOut }
+
+    /// Spoken before the next ticks start.
+    func announce(_ text: String) { lock.withLock { announcement = text } }
+
+    func play(_ sound: DriverCore.LocatorSound) {
+        lock.withLock {
+            switch sound {
+            case .start(let seconds):
+                guard let ticker = ticker ?? open() else { return }
+                self.ticker = ticker
+                ticker.start(seconds: seconds, announcement: announcement)
+                announcement = nil
+            case .stop:
+                ticker?.stop()
+            }
+        }
+    }
+
+    func close() {
+        lock.withLock {
+            do { try ticker?.close() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
+            ticker = nil
+        }
+    }
+
+    /// Must be called with the lock held.
+    private func open() -> LocatorTicker? {
+        let report: @Sendable (String) -> Void = { StandardError.writeLine("ridebeacon: \($0)") }
+        let sink: any AudioSink
+        do { sink = try AudioOutput.open(audioOut, log: report) } catch {
+            report("locator sound is off: \(error)")
+            return nil
+        }
+        var speech: (any SpeechEngine)?
+        do { speech = try EspeakSpeech.shared() } catch { report("speech is off: \(error)") }
+        return LocatorTicker(player: LiveCuePlayer(speech: speech, sink: sink, log: report))
     }
 }

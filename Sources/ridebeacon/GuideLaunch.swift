@@ -56,7 +56,7 @@ struct GuideLaunch {
 }
 
 /// The passenger's keys from standard input, a line at a time (a screen reader's terminal and
-/// a pipe alike): "r" repeat, "d" where is my driver, "q" quit, an empty line is Enter.
+/// a pipe alike): "r" repeat, "d" where is my driver, "s" ask the car to tick, "q" quit, an empty line is Enter.
 enum KeyboardKeys {
     static func stream() -> AsyncStream<GuideKey> {
         let (keys, continuation) = AsyncStream<GuideKey>.makeStream()

@@ -21,6 +21,9 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             the system player, or none.
             If the ride service cannot be reached, you hear "Cannot reach the ride service, \
             retrying" and the guide keeps trying.
+            Keys (a line each): r repeat, d where is my driver, s ask the car to sound its \
+            locator ticks (the guide also asks by itself near the car when the direction is \
+            unsure), q quit, an empty line confirms after "Touch detected".
             """)
 
     @Argument(help: ArgumentHelp("The ride id (default: your newest active ride).", valueName: "RIDE"))

@@ -27,7 +27,7 @@ import Testing
         #expect(PCMAnalysis.peak(sink.samples) > 0.2)
     }
 
-    @Test(arguments: [CueKind.earcon(.closer), .earcon(.touch), .speech("About three meters.")])
+    @Test(arguments: [CueKind.earcon(.closer), .earcon(.touch), .speech("About three meters."), .locatorTick])
     func aRequestedCueIsInTheSinkWhenTheCallReturns(_ cue: CueKind) throws {
         let sink = MemorySink()
         let player = LiveCuePlayer(speech: try espeak(), sink: sink, log: { _ in })
@@ -36,6 +36,7 @@ import Testing
         let outcome = switch cue {
         case .earcon(let earcon): player.play(earcon)
         case .speech(let text): player.say(text)
+        case .locatorTick: player.playLocatorTick()
         }
         let start = try #require(player.log[outcome.id].startSample, "started at once")
         #expect(sink.samples.count > start, "first sample written before the call returned")

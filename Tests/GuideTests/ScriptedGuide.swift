@@ -16,8 +16,8 @@ struct ScriptedGuide {
     private var rng = SeededRandom(seed: 5)
     private let noise: Double
 
-    init(verbosity: Verbosity = .brief, noise: Double = 1.5) {
-        core = GuideCore(ride: Self.ride, verbosity: verbosity)
+    init(verbosity: Verbosity = .brief, noise: Double = 1.5, aids: GuideAids = .all) {
+        core = GuideCore(ride: Self.ride, verbosity: verbosity, aids: aids)
         self.noise = noise
         record(core.start(time: 0))
         record(core.handle(.arrived(time: 0)))
@@ -53,6 +53,11 @@ struct ScriptedGuide {
     /// (seconds on the walk's clock, like `time`).
     mutating func driverFeels(from: Double, until: Double) {
         record(core.handle(.driverFeltTouch(time: time, from: Self.base + from, until: Self.base + until)))
+    }
+
+    /// Times at which the guide asked for the car's locator sound.
+    var locatorRequests: [Double] {
+        actions.filter { $0.action == .requestLocator }.map(\.time)
     }
 
     static func driverBeacon(at unix: Double, slotOffset: Int64 = 0) -> IBeacon {

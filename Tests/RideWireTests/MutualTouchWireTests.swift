@@ -18,10 +18,12 @@ import Testing
                                      until: Date(timeIntervalSince1970: 1_767_225_601.5))
         #expect(observed.detail == "touch_observed by driver from 2026-01-01T00:00:00.250Z until 2026-01-01T00:00:01.500Z")
         #expect(TouchObserved(detail: observed.detail) == observed)
-        let event = RideEvent(id: 7, requestID: "q", rideID: "r", sequence: 4, state: .arrived, actorID: "d", at: Date(), detail: observed.detail)
+        let event = RideEvent(id: 7, requestID: "q", rideID: "r", sequence: 4, kind: .touchObserved, state: .arrived, actorID: "d",
+                              at: Date(), detail: observed.detail)
         #expect(event.touchObserved == observed && event.name == "touch_observed")
-        // A cancellation's free text never reads as one.
+        // A state change's free text (a cancellation's reason) never reads as one.
         var cancelled = event
+        cancelled.kind = .stateChanged
         cancelled.state = .cancelled
         #expect(cancelled.touchObserved == nil && cancelled.name == "cancelled")
         for text in ["touch_observed by driver", "touch_observed by pilot from 2026-01-01T00:00:00Z until 2026-01-01T00:00:01Z",

@@ -28,13 +28,25 @@ struct WireShapeTests {
 
     @Test func eventsAndRequestsUseTheContractsKeys() throws {
         let event = RideEvent(id: 1, requestID: "q", rideID: "r", sequence: 2, state: .arrived, actorID: "d", at: Self.at, detail: nil)
-        #expect(try Self.keys(event) == ["id", "requestId", "rideId", "sequence", "state", "actorId", "at"])
+        #expect(try Self.keys(event) == ["id", "requestId", "rideId", "sequence", "kind", "state", "actorId", "at"])
         let request = RideRequest(id: "q", passengerID: nil, passengerName: "Ana", pickup: "A", dropoff: "B",
                                   accessibilityNotes: nil, status: .open, createdAt: Self.at, rideID: nil)
         #expect(try Self.keys(request) == ["id", "passengerName", "pickup", "dropoff", "status", "createdAt"])
         // Pages always carry nextAfter, null on the last page.
         #expect(try Self.keys(RideRequestList(rideRequests: [], nextAfter: nil)) == ["rideRequests", "nextAfter"])
         #expect(try Self.keys(RideList(rides: [], nextAfter: nil)) == ["rides", "nextAfter"])
+    }
+
+    @Test func eventKindDefaultsToAStateChangeAndKeepsUnknownKinds() throws {
+        let old = #"{"id":1,"requestId":"q","rideId":"r","sequence":2,"state":"arrived","actorId":"d","at":"2026-01-01T00:00:00.000Z"}"#
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try decoder.decode(RideEvent.self, from: Data(old.utf8)).kind == .stateChanged)
+        let locator = old.replacingOccurrences(of: #""state""#, with: #""kind":"locator_requested","state""#)
+        #expect(try decoder.decode(RideEvent.self, from: Data(locator.utf8)).kind == .locatorRequested)
+        let future = old.replacingOccurrences(of: #""state""#, with: #""kind":"horn_honked","state""#)
+        let unknown = try decoder.decode(RideEvent.self, from: Data(future.utf8)).kind
+        #expect(unknown.rawValue == "horn_honked" && !unknown.isStateChange)
     }
 
     @Test func errorBodyRoundTripsAndKeepsUnknownCodes() throws {

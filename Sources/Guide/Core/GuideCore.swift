@@ -43,7 +43,10 @@ public struct GuideCore: Sendable {
     public let verbosity: Verbosity
     public let phrases: PhraseTable
     public let timing: Timing
+    public let aids: GuideAids
     public private(set) var state: GuideState = .waiting
+    /// When to ask for the car's locator sound, and whether it ticks.
+    public private(set) var locator: LocatorAsking
     public private(set) var ranger: Ranger
     public private(set) var lastEstimate: RangeEstimate?
     public private(set) var lastUtterance: Utterance?
@@ -75,11 +78,13 @@ public struct GuideCore: Sendable {
     private var serviceReachable = true
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
-                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing()) {
+                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(), aids: GuideAids = .all) {
         self.ride = ride
         self.verbosity = verbosity
         self.phrases = phrases
         self.timing = timing
+        self.aids = aids
+        locator = LocatorAsking(automatic: aids.includesLocator)
         ranger = Ranger(calibration: calibration)
         matcher = IdentityMatcher(identity: ride.identity, lookingFor: .driver)
     }
@@ -113,6 +118,8 @@ public struct GuideCore: Sendable {
             guard reachable != serviceReachable else { break }
             serviceReachable = reachable
             say(&out, time, [reachable ? .serviceBack : .serviceUnreachable], [:], brief: true)
+        case .locatorAnswered(let time, let answer):
+            locatorAnswered(&out, time, answer)
         }
         return out
     }
@@ -197,6 +204,11 @@ public struct GuideCore: Sendable {
             if let last = lastUtterance { out.append(.cue(GuideCue(time: time, sound: .speech(last)))) }
         case .whereIsDriver:
             whereIsDriver(&out, time)
+        case .soundLocator:
+            guard !isOver, state != .waiting else { return }
+            guard !locator.pending else { return }
+            locator.asked(at: time)
+            out.append(.requestLocator)
         case .confirm:
             guard state == .touch, let match = lastMatch else {
                 if state == .holding { say(&out, time, [.holdTogether], [:], always: true) }
@@ -268,6 +280,23 @@ public struct GuideCore: Sendable {
         direction(&out, time, estimate.trend)
         band(&out, time, estimate)
         pulse(&out, time, estimate)
+        if locator.shouldAsk(at: time, distance: estimate.distance, trend: estimate.trend) {
+            locator.asked(at: time)
+            out.append(.requestLocator)
+        }
+    }
+
+    /// The answer to a locator request: the passenger is told to listen (all verbosities: it
+    /// changes what they must do), or why the car will not sound.
+    private mutating func locatorAnswered(_ out: inout [GuideAction], _ time: Double, _ answer: LocatorAnswer) {
+        let wasTicking = locator.isTicking(at: time)
+        locator.answered(at: time, answer)
+        guard !isOver else { return }
+        switch answer {
+        case .ticking: say(&out, time, [wasTicking ? .carAlreadyTicking : .carTicking], [:], always: true)
+        case .tooSoon: say(&out, time, [.carAlreadyTicking], [:], always: true)
+        case .refused(let reason): say(&out, time, [.locatorUnavailable], ["reason": reason], always: true)
+        }
     }
 
     /// Both devices feel this touch: this one's window meets the driver's latest.
@@ -375,6 +404,7 @@ public struct GuideCore: Sendable {
         state = .signalLost
         touchFrom = nil
         heldDirection = .unknown
+        locator.reset()
         samplesSinceSignal = 0
         spokenBand = nil
         candidateBand = nil

@@ -28,6 +28,8 @@ public enum GuideKey: Sendable, Equatable {
     case quit
     /// Enter: confirm the ride after a touch.
     case confirm
+    /// s: ask the car to sound its locator.
+    case soundLocator
 
     /// The key for one typed character, nil for others.
     public init?(character: Character) {
@@ -35,6 +37,7 @@ public enum GuideKey: Sendable, Equatable {
         case "r", "R": self = .repeatLast
         case "d", "D": self = .whereIsDriver
         case "q", "Q": self = .quit
+        case "s", "S": self = .soundLocator
         case "\n", "\r": self = .confirm
         default: return nil
         }
@@ -57,6 +60,8 @@ public enum GuideInput: Sendable {
     case rideCancelled(time: Double)
     /// The ride service could (not) be reached.
     case service(time: Double, reachable: Bool)
+    /// The answer to a `.requestLocator` action.
+    case locatorAnswered(time: Double, LocatorAnswer)
 }
 
 /// How the radio should scan: before the driver arrives a duty cycle saves battery.
@@ -107,6 +112,8 @@ public enum GuideAction: Equatable, Sendable {
     /// Silence of the pulse means "no signal", never "arrived".
     case pulse(interval: Double?)
     case postProof(TouchObservation)
+    /// Ask the ride service to make the car sound its locator; answer with `.locatorAnswered`.
+    case requestLocator
     /// Guiding is over (confirmed, cancelled or quit); play out what is queued and stop.
     case finished
 }

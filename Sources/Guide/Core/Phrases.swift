@@ -32,13 +32,16 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case serviceBack = "service_back"
     case rideCancelled = "ride_cancelled"
     case goodbye
+    case carTicking = "car_ticking"
+    case carAlreadyTicking = "car_already_ticking"
+    case locatorUnavailable = "locator_unavailable"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
     /// cutting the phrase before it.
     public var isUrgent: Bool {
         switch self {
-        case .driverArrived, .signalLost, .touchDetected, .confirmed: true
+        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carTicking: true
         default: false
         }
     }
@@ -102,6 +105,9 @@ public struct PhraseTable: Sendable {
         .serviceBack: "Ride service reached.",
         .rideCancelled: "Your ride was cancelled.",
         .goodbye: "Guide stopped.",
+        .carTicking: "The car is ticking. Walk towards the sound.",
+        .carAlreadyTicking: "The car is already ticking. Walk towards the sound.",
+        .locatorUnavailable: "The car cannot sound now: {reason}.",
     ])
 
     public static func table(for language: String) -> PhraseTable {

@@ -110,6 +110,8 @@ public struct LiveGuide: Sendable {
                 scan = mode
             case .postProof(let observation):
                 Task { feed.yield(.proofAnswered(time: player.now, await service.submitProof(observation, rideID: rideID))) }
+            case .requestLocator:
+                Task { feed.yield(.locatorAnswered(time: player.now, await service.requestLocator(rideID: rideID))) }
             case .finished:
                 finished = true
             }
@@ -129,7 +131,8 @@ public struct LiveGuide: Sendable {
             case .touchObserved(by: .passenger, _, _): break
             case .confirmed: feed.yield(.rideConfirmed(time: player.now))
             case .cancelled: feed.yield(.rideCancelled(time: player.now))
-            case .completed: break
+            // The passenger's own request, answered already by the service.
+            case .completed, .locatorRequested: break
             case .failed(let reason):
                 log("ride events: \(reason)")
                 feed.yield(.service(time: player.now, reachable: false))

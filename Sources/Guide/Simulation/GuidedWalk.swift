@@ -12,6 +12,10 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     /// Cue counts by kind (earcon name, or "say:" + phrase key).
     public var cues: [String: Int]
     public var wrongDirectionCues: Int
+    /// Locator requests the ride service took, and the ticks the car played and the walker heard.
+    public var locatorRequests = 0
+    public var locatorTicksPlayed = 0
+    public var locatorTicksHeard = 0
     public var seed: UInt64
 
     enum CodingKeys: String, CodingKey {
@@ -21,6 +25,9 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case straightLineSeconds = "straight_line_seconds"
         case cues
         case wrongDirectionCues = "wrong_direction_cues"
+        case locatorRequests = "locator_requests"
+        case locatorTicksPlayed = "locator_ticks_played"
+        case locatorTicksHeard = "locator_ticks_heard"
         case seed
     }
 
@@ -56,6 +63,9 @@ public struct GuidedWalk {
         /// The rule before issue 12, for benchmarks' baselines: the passenger's device alone
         /// decides "Touch detected" (pair it with `MutualProofPolicy(simultaneity: false)`).
         public var oneSidedTouch = false
+        /// The direction-finding aids the guide may use.
+        public var aids = GuideAids.all
+        public var listener = LocatorListener.Parameters()
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -79,20 +89,25 @@ public struct GuidedWalk {
         self.ride = ride
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
-                               channel: configuration.channel, walker: configuration.walker)
-        guide = GuideCore(ride: ride, verbosity: configuration.verbosity)
+                               channel: configuration.channel, walker: configuration.walker, listener: configuration.listener)
+        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
         driver = DriverCore(identity: ride.identity, autoConfirm: true)
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
     }
 
     /// Runs the walk. `onCue` sees every cue with the moment it was made; `prove` posts one
     /// side's touch proof (the passenger's after Enter, the driver's as its core decides) and
-    /// answers as the ride service would. Returns the summary.
+    /// answers as the ride service would; `locate` posts the passenger's locator request (by
+    /// default to `LocatorRequestPolicy`, the server's rule). Returns the summary.
     public mutating func run(unixTime: (Double) -> Double,
                              onCue: (GuideCue, WalkMoment) -> Void,
                              onPulse: (Double?, Double) -> Void = { _, _ in },
                              onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
+                             locate: ((Double) async -> LocatorAnswer)? = nil,
                              prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
+        let policy = LocatorRequestPolicy()
+        let locate: (Double) async -> LocatorAnswer = locate ?? { policy.request(at: $0) }
+        var locatorRequests = 0
         var confirmedAt: Double?
         // The walk begins at the arrival: what the guide said while waiting is not part of it.
         var pending = guide.start(time: 0).filter { if case .cue = $0 { false } else { true } } + guide.handle(.arrived(time: 0))
@@ -116,6 +131,17 @@ public struct GuidedWalk {
                     if guide.state == .confirmed { confirmedAt = world.time }
                 case .scan:
                     break
+                case .requestLocator:
+                    // The ride service's answer, then the driver's device hears of it as its
+                    // event stream would bring it (the same core as `driver arrive`).
+                    let now = world.time
+                    let answer = await locate(now)
+                    if case .ticking = answer {
+                        locatorRequests += 1
+                        let actions = driver.handle(.locatorRequested(time: now, unixTime: unixTime(now), requestedAt: unixTime(now)))
+                        pending += await driverActs(actions, at: now, onDriver: onDriver, prove: prove)
+                    }
+                    pending += guide.handle(.locatorAnswered(time: now, answer))
                 }
             }
             if confirmedAt != nil { break }
@@ -148,7 +174,9 @@ public struct GuidedWalk {
                            secondsToConfirm: confirmedAt.map(Self.rounded),
                            straightLineSeconds: Self.rounded(SimulatedWorld.straightLineSeconds(
                                startDistance: configuration.startDistance, walker: configuration.walker)),
-                           cues: cueCounts, wrongDirectionCues: wrongCues, seed: configuration.seed)
+                           cues: cueCounts, wrongDirectionCues: wrongCues, locatorRequests: locatorRequests,
+                           locatorTicksPlayed: world.locatorTicksPlayed, locatorTicksHeard: world.locatorTicksHeard,
+                           seed: configuration.seed)
     }
 
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,
@@ -161,6 +189,12 @@ public struct GuidedWalk {
         while !queue.isEmpty {
             let action = queue.removeFirst()
             onDriver(action, time)
+            if case .locator(let sound) = action {
+                switch sound {
+                case .start(let seconds): world.startLocator(seconds: seconds)
+                case .stop: world.stopLocator()
+                }
+            }
             guard case .postProof(let observation, let repeating) = action else { continue }
             let answer = await prove(.driver, observation)
             queue += driver.handle(.proofAnswered(answer, repeating: repeating))
@@ -203,6 +237,7 @@ public struct GuidedWalk {
             hearSpeech(utterance)
         }
     }
+
 
     private mutating func hearSpeech(_ utterance: Utterance) {
         guard let key = utterance.keys.first else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import GuideAudio
 
 /// The kerbside of one simulated run: the car's beacon at the origin, the walking passenger, the
 /// channel each way, and the truth the cues are judged against. Advances in virtual time.
@@ -16,9 +17,15 @@ public struct SimulatedWorld: Sendable {
     private var nextAdvert = (driver: 0.0, passenger: 0.05)
     /// True distance every step, for judging direction cues.
     private var history: [Double] = []
+    /// The passenger's ears for the car's locator ticks.
+    public private(set) var listener: LocatorListener
+    /// While the car ticks: when it started, when it stops, the next tick.
+    private var locator: (started: Double, until: Double, next: Double)?
+    public private(set) var locatorTicksPlayed = 0
+    public private(set) var locatorTicksHeard = 0
 
     public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil,
-                walker: Walker.Parameters = Walker.Parameters()) {
+                walker: Walker.Parameters = Walker.Parameters(), listener: LocatorListener.Parameters = .init()) {
         self.seed = seed
         var root = SeededRandom(seed: seed)
         var worldRNG = root.fork()
@@ -27,6 +34,8 @@ public struct SimulatedWorld: Sendable {
         toDriver = ChannelModel(parameters: channelParameters, rng: root.fork())
         self.walker = Walker(distance: startDistance, parameters: walker, rng: root.fork())
         rng = root.fork()
+        // Forked last, so walks without the locator draw exactly what they drew before it existed.
+        self.listener = LocatorListener(parameters: listener, rng: root.fork())
         history = [self.walker.distance]
     }
 
@@ -61,7 +70,36 @@ public struct SimulatedWorld: Sendable {
         }
         time = end
         history.append(walker.distance)
+        tickLocator(until: end)
         return (atPassenger, atDriver)
+    }
+
+    /// The car starts (or restarts) its locator ticks now, for `seconds`.
+    public mutating func startLocator(seconds: Double) {
+        let started = locator?.started ?? time
+        locator = (started, time + seconds, time)
+    }
+
+    public mutating func stopLocator() { locator = nil }
+
+    public var locatorSounding: Bool { locator != nil }
+
+    /// Ticks due before `end` reach the walker's ears (the car is closed until the driver has
+    /// had time to open the window or step out).
+    private mutating func tickLocator(until end: Double) {
+        while let current = locator, current.next < end {
+            guard current.next < current.until else {
+                locator = nil
+                return
+            }
+            locator?.next = current.next + LocatorTick.period
+            locatorTicksPlayed += 1
+            let bearing = wrapAngle(walker.position.bearing(to: Point(x: 0, y: 0)) - walker.heading)
+            let closed = current.next - current.started < listener.parameters.windowDelay
+            guard let heard = listener.hear(bearing: bearing, distance: walker.distance, carClosed: closed) else { continue }
+            locatorTicksHeard += 1
+            walker.hear(.soundFrom(heading: walker.heading + heard), at: current.next)
+        }
     }
 
     public mutating func hear(_ hint: WalkerHint) { walker.hear(hint, at: time) }

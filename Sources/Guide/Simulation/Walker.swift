@@ -14,6 +14,8 @@ public enum WalkerHint: Equatable, Sendable {
     case signal
     /// "Touch detected, press Enter".
     case touchPrompt
+    /// A locator tick seemed to come from this heading (world frame, radians).
+    case soundFrom(heading: Double)
 }
 
 /// A blind passenger following cues: walks where they believe the car is, with a plausible
@@ -152,6 +154,15 @@ public struct Walker: Sendable {
             stillUntil = time + parameters.patience
         case .signal:
             still = false
+        case .soundFrom(let direction):
+            // A heard source beats any RSSI hint: turn to it and walk; the turn also holds off
+            // "wrong way" echoes for `settle`, and the sound counts as encouragement.
+            guard !atCar else { return }
+            lastEncouraged = time
+            lastTurn = time
+            probes = []
+            still = false
+            targetHeading = abs(wrapAngle(direction - heading)) < 0.05 ? nil : wrapAngle(direction)
         case .touchPrompt:
             still = true
             stillUntil = .infinity

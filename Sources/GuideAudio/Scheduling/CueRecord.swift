@@ -2,12 +2,15 @@
 public enum CueKind: Equatable, Sendable, CustomStringConvertible {
     case earcon(Earcon)
     case speech(String)
+    /// One tick of the car's locator sound (`LocatorTick`), played on the driver's device.
+    case locatorTick
 
     /// "pulse", "closer", …, or "speech": the key of `CueLog.soundedCounts`.
     public var name: String {
         switch self {
         case .earcon(let earcon): earcon.rawValue
         case .speech: "speech"
+        case .locatorTick: "locator_tick"
         }
     }
 
@@ -15,6 +18,7 @@ public enum CueKind: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .earcon(let earcon): "[\(earcon.rawValue)]"
         case .speech(let text): "\"\(text)\""
+        case .locatorTick: "[locator tick]"
         }
     }
 }

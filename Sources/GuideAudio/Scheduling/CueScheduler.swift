@@ -83,6 +83,19 @@ public final class CueScheduler {
         return .accepted(id: id)
     }
 
+    /// One tick of the car's locator sound: queued like an earcon (never over speech, dropped
+    /// if it cannot start within `earconWait`; the next tick is a second away).
+    @discardableResult
+    public func playLocatorTick(at time: Double) -> CueOutcome {
+        let id = addRecord(.locatorTick, at: time, urgent: false)
+        if time + policy.earconWait < renderedUpTo {
+            log[id].fate = .droppedStale
+            return .droppedStale(id: id)
+        }
+        insert(Request(sample: sample(at: time), record: id, action: .earcon(LocatorTick.samples)))
+        return .accepted(id: id)
+    }
+
     /// Synthesises `text` now (so the caller learns of a voice fallback at once) and schedules
     /// it with its attention tone. `urgent` phrases (touch, confirmation, signal lost) bypass the
     /// rate limit and are not replaced by ordinary ones.

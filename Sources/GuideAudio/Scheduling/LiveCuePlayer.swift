@@ -68,6 +68,11 @@ public final class LiveCuePlayer: @unchecked Sendable {
     }
 
     @discardableResult
+    public func playLocatorTick() -> CueOutcome {
+        withScheduler { $0.playLocatorTick(at: now) }
+    }
+
+    @discardableResult
     public func say(_ text: String, urgent: Bool = false) -> CueOutcome {
         withScheduler { $0.say(text, at: now, urgent: urgent) }
     }

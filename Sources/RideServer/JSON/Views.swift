@@ -15,6 +15,7 @@ extension RideRequestList: ResponseGenerator, ResponseEncodable {}
 extension Ride: ResponseGenerator, ResponseEncodable {}
 extension RideList: ResponseGenerator, ResponseEncodable {}
 extension TouchProofResult: ResponseGenerator, ResponseEncodable {}
+extension LocatorRequest: ResponseGenerator, ResponseEncodable {}
 
 extension RideRequest {
     /// Drivers and dispatchers get what they need to pick the passenger up, nothing more.

@@ -14,6 +14,7 @@ struct RideAPI: Sendable {
     /// Marks the dispatcher session cookie Secure even without `X-Forwarded-Proto: https`.
     var secureCookies = false
     var touch = TouchProofConfiguration()
+    var locator = LocatorConfiguration()
     let limits: RateLimits
     /// The server's clock (tests step it).
     let now: @Sendable () -> Date

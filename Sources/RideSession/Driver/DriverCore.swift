@@ -17,6 +17,16 @@ public struct DriverCore: Sendable {
         /// The answer to a proof sent by `.postProof`.
         case proofAnswered(ProofAnswer, repeating: Bool)
         case ride(RideUpdate)
+        /// The passenger asked for the locator sound at `requestedAt` (wall clock, s since 1970);
+        /// `time` and `unixTime` are now.
+        case locatorRequested(time: Double, unixTime: Double, requestedAt: Double)
+    }
+
+    /// The car's locator sound, played by the runtime.
+    public enum LocatorSound: Equatable, Sendable {
+        /// Tick once a second for this long, s (from now; a running sound restarts).
+        case start(seconds: Double)
+        case stop
     }
 
     public enum Action: Equatable, Sendable {
@@ -25,6 +35,7 @@ public struct DriverCore: Sendable {
         case log(String)
         /// Send this proof; `repeating` when it re-proves a touch already confirmed.
         case postProof(TouchObservation, repeating: Bool)
+        case locator(LocatorSound)
         case finished(Outcome)
     }
 
@@ -34,6 +45,8 @@ public struct DriverCore: Sendable {
     /// re-proving this often while the devices still touch keeps one inside that window
     /// whenever the passenger confirms.
     public static let resendInterval = 5.0
+    /// How long the locator sounds after a request (the server's `soundSeconds`), s.
+    public static let locatorSeconds = 30.0
 
     public let autoConfirm: Bool
     private var touch: CounterpartTouch
@@ -43,6 +56,8 @@ public struct DriverCore: Sendable {
     /// Set once the driver confirmed this touch (Enter or auto-confirm); cleared by a refusal.
     private var confirming = false
     private var sentAt: Double?
+    /// Monotonic time the locator sound runs out, while it plays.
+    public private(set) var locatorUntil: Double?
     public private(set) var outcome: Outcome?
 
     public init(identity: RotatingIdentity, calibration: Calibration = Calibration(model: .default), autoConfirm: Bool) {
@@ -64,7 +79,30 @@ public struct DriverCore: Sendable {
             return answered(answer, repeating: repeating)
         case .ride(let update):
             return rideUpdate(update)
+        case .locatorRequested(let time, let unixTime, let requestedAt):
+            return locatorRequested(time: time, unixTime: unixTime, requestedAt: requestedAt)
         }
+    }
+
+    /// Sounds the locator for what is left of the request's 30 s: a stream that replays the
+    /// ride's history brings requests that have run out, and a restarted command must not
+    /// tick for them. Said once per run of the sound, so a repeated request does not talk
+    /// over the ticks.
+    private mutating func locatorRequested(time: Double, unixTime: Double, requestedAt: Double) -> [Action] {
+        let remaining = Self.locatorSeconds - max(0, unixTime - requestedAt)
+        guard remaining >= 1, !touching else { return [] }
+        let sounding = locatorUntil.map { time < $0 } ?? false
+        locatorUntil = time + remaining
+        let start = Action.locator(.start(seconds: remaining))
+        return sounding ? [start] : [.say(.passengerLookingForCar), start]
+    }
+
+    /// Stops the locator sound if it is (or may still be) playing.
+    private mutating func silenceLocator(at time: Double?) -> [Action] {
+        guard let until = locatorUntil else { return [] }
+        locatorUntil = nil
+        if let time, time >= until { return [] }
+        return [.locator(.stop)]
     }
 
     private mutating func sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon) -> [Action] {
@@ -79,8 +117,10 @@ public struct DriverCore: Sendable {
         if isNew {
             confirming = false
             sentAt = nil
-            guard autoConfirm else { return [.say(.touchDetectedPressEnter)] }
-            return [.say(.touchDetectedConfirming)] + submit(at: time, repeating: false)
+            // The passenger is here: the ticks have done their work and would only deafen.
+            let quiet = silenceLocator(at: time)
+            guard autoConfirm else { return quiet + [.say(.touchDetectedPressEnter)] }
+            return quiet + [.say(.touchDetectedConfirming)] + submit(at: time, repeating: false)
         }
         if confirming, let sentAt, time - sentAt >= Self.resendInterval {
             return submit(at: time, repeating: true)
@@ -121,9 +161,10 @@ public struct DriverCore: Sendable {
         case .cancelled: outcome = .cancelled
         case .failed(let reason): outcome = .failed(reason)
         case .reachable(false): return [.log("Cannot reach the ride service, retrying")]
-        case .reachable(true), .arrived, .touchObserved: return []
+        // Needs the clocks: the runtime turns it into `.locatorRequested(time:unixTime:requestedAt:)`.
+        case .reachable(true), .arrived, .touchObserved, .locatorRequested: return []
         }
-        return outcome.map { [.finished($0)] } ?? []
+        return silenceLocator(at: nil) + (outcome.map { [.finished($0)] } ?? [])
     }
 }
 
@@ -134,4 +175,6 @@ public enum DriverPhrase: String, Sendable, CaseIterable {
     case noRecentTouch = "No touch in the last few seconds. Touch the devices together again."
     case proofAccepted = "Touch proof accepted."
     case proofAcceptedWaiting = "Touch proof accepted. Waiting for the passenger's."
+    /// Why the device starts ticking, and what makes the ticks heard outside a closed car.
+    case passengerLookingForCar = "Your passenger is looking for the car: open the window, or step out to the kerb with the device."
 }

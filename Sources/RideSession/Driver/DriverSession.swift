@@ -13,13 +13,15 @@ public struct DriverSession: Sendable {
     public let confirmations: AsyncStream<Void>
     public let say: @Sendable (String) -> Void
     public let log: @Sendable (String) -> Void
+    /// Plays or stops the car's locator sound (the CLI: ticks through the device's audio).
+    public let locator: @Sendable (DriverCore.LocatorSound) -> Void
     private let core: DriverCore
 
     /// `template` gives the advertising interval, PDU type and measured power.
     public init(rideID: String, identity: RotatingIdentity, calibration: Calibration, autoConfirm: Bool,
                 radio: any Radio, template: BeaconAdvertisement, service: any RideService, clock: any SessionClock,
                 confirmations: AsyncStream<Void>, say: @escaping @Sendable (String) -> Void,
-                log: @escaping @Sendable (String) -> Void) {
+                log: @escaping @Sendable (String) -> Void, locator: @escaping @Sendable (DriverCore.LocatorSound) -> Void = { _ in }) {
         self.rideID = rideID
         self.radio = radio
         self.service = service
@@ -27,6 +29,7 @@ public struct DriverSession: Sendable {
         self.confirmations = confirmations
         self.say = say
         self.log = log
+        self.locator = locator
         var advertiser = IdentityAdvertiser(radio: radio, identity: identity, side: .driver, template: template,
                                             clock: clock, log: log)
         advertiser.onSlot = { slot, _ in
@@ -65,7 +68,13 @@ public struct DriverSession: Sendable {
                 }
             },
             Task {
-                for await update in service.rideUpdates(rideID) { feed.yield(.ride(update)) }
+                for await update in service.rideUpdates(rideID) {
+                    if case .locatorRequested(let requestedAt) = update {
+                        feed.yield(.locatorRequested(time: clock.now, unixTime: clock.unixTime, requestedAt: requestedAt))
+                    } else {
+                        feed.yield(.ride(update))
+                    }
+                }
             },
             Task {
                 for await _ in confirmations { feed.yield(.confirm(time: clock.now)) }
@@ -73,12 +82,15 @@ public struct DriverSession: Sendable {
         ]
         defer { tasks.forEach { $0.cancel() } }
         var core = core
+        let locator = locator
+        defer { locator(.stop) }
         return await withTaskCancellationHandler {
             for await input in inputs {
                 for action in core.handle(input) {
                     switch action {
                     case .say(let phrase): say(phrase.rawValue)
                     case .log(let line): log(line)
+                    case .locator(let sound): locator(sound)
                     case .postProof(let observation, let repeating):
                         Task { feed.yield(.proofAnswered(await service.submitProof(observation, rideID: rideID), repeating: repeating)) }
                     case .finished(let outcome):

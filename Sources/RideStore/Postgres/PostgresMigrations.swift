@@ -126,6 +126,8 @@ enum PostgresMigrations {
             "ALTER TABLE touch_proof ALTER COLUMN observed_from SET NOT NULL",
             "ALTER TABLE touch_proof ALTER COLUMN observed_until SET NOT NULL",
         ]),
+        // Events that change no state (see the SQLite migration v8-locator).
+        ("v8-locator", ["ALTER TABLE ride_event ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'"]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary

@@ -18,7 +18,7 @@ enum PGColumns {
     static let account = "id, role, display_name, vehicle, created_at"
     static let request = "id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, ride_id"
     static let ride = "id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at"
-    static let event = "id, request_id, ride_id, sequence, state, actor_id, at, detail"
+    static let event = "id, request_id, ride_id, sequence, kind, state, actor_id, at, detail"
     /// A ride joined with its people; decoded by `RideDetail(row:)`.
     static let rideDetail = """
         r.id, r.request_id, r.passenger_id, r.driver_id, r.state, r.key, r.created_at, r.state_changed_at,
@@ -64,9 +64,10 @@ extension RideDetail {
 
 extension RideEvent {
     init(row: PostgresRow) throws {
-        let (id, request, ride, sequence, state, actor, at, detail) =
-            try row.decode((Int64, String, String?, Int, String, String, Date, String?).self)
-        self.init(id: id, requestID: request, rideID: ride, sequence: sequence, state: try stored(state), actorID: actor,
+        let (id, request, ride, sequence, kind, state, actor, at, detail) =
+            try row.decode((Int64, String, String?, Int, String, String, String, Date, String?).self)
+        self.init(id: id, requestID: request, rideID: ride, sequence: sequence, kind: RideEventKind(rawValue: kind),
+                  state: try stored(state), actorID: actor,
                   at: at.wholeMilliseconds, detail: detail)
     }
 }

@@ -57,7 +57,8 @@ extension PostgresStore {
         }
     }
 
-    func appendEvent(_ conn: PostgresConnection, requestID: String, rideID: String?, state: RideState, actor: String, at: Date, detail: String?) async throws {
+    func appendEvent(_ conn: PostgresConnection, requestID: String, rideID: String?, kind: RideEventKind = .stateChanged, state: RideState,
+                     actor: String, at: Date, detail: String?) async throws {
         // Event ids must become visible in id order, or a listener resuming after id N could
         // miss an N-1 that committed later; one lock per transaction keeps appends in order.
         try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
@@ -65,8 +66,8 @@ extension PostgresStore {
         // process re-reads the history exactly when the event becomes visible to it.
         try await conn.query("""
             WITH appended AS (
-                INSERT INTO ride_event (request_id, ride_id, sequence, state, actor_id, at, detail)
-                SELECT \(requestID), \(rideID), COALESCE(MAX(sequence), 0) + 1, \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE request_id = \(requestID)
+                INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
+                SELECT \(requestID), \(rideID), COALESCE(MAX(sequence), 0) + 1, \(kind.rawValue), \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE request_id = \(requestID)
                 RETURNING id)
             SELECT pg_notify(\(Self.eventChannel), id::text) FROM appended
             """, logger: self.logger)

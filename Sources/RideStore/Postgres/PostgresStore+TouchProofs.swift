@@ -27,7 +27,8 @@ extension PostgresStore {
             guard counterpart == .simultaneous else {
                 if policy == .mutual {
                     // The other side's device learns when this side felt the touch.
-                    try await self.appendEvent(conn, requestID: ride.requestID, rideID: ride.id, state: .arrived, actor: proof.accountID,
+                    try await self.appendEvent(conn, requestID: ride.requestID, rideID: ride.id, kind: .touchObserved, state: .arrived,
+                                             actor: proof.accountID,
                                                at: .storeNow, detail: proof.touchObserved.detail)
                 }
                 return TouchProofRecording(ride: ride, confirmed: false, notSimultaneous: counterpart == .notSimultaneous)

@@ -137,6 +137,11 @@ enum SQLiteMigrations {
             }
             try db.execute(sql: "UPDATE touchProof SET observedFromMs = observedAtMs, observedUntilMs = observedAtMs")
         }
+        // Events that change no state (the passenger asking the car to sound its locator);
+        // every earlier event was a state change.
+        m.register("v8-locator") { db in
+            try db.alter(table: "rideEvent") { t in t.add(column: "kind", .text).notNull().defaults(to: "state_changed") }
+        }
         return m
     }()
 

@@ -35,5 +35,6 @@ extension RideEvent: StoredRecord {
 }
 
 extension RideState: DatabaseValueConvertible {}
+extension RideEventKind: DatabaseValueConvertible {}
 extension RideRequestStatus: DatabaseValueConvertible {}
 extension Role: DatabaseValueConvertible {}

@@ -56,9 +56,10 @@ extension SQLiteStore {
         }
     }
 
-    static func appendEvent(_ db: Database, requestID: String, rideID: String?, state: RideState, actor: String, at: Date, detail: String?) throws {
+    static func appendEvent(_ db: Database, requestID: String, rideID: String?, kind: RideEventKind = .stateChanged, state: RideState,
+                            actor: String, at: Date, detail: String?) throws {
         let last = try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(sequence) FROM rideEvent WHERE requestID = ?"), arguments: [requestID]) ?? 0
-        try db.cachedStatement(sql: "INSERT INTO rideEvent (requestID, rideID, sequence, state, actorID, at, detail) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [requestID, rideID, last + 1, state, actor, at.sqlValue, detail])
+        try db.cachedStatement(sql: "INSERT INTO rideEvent (requestID, rideID, sequence, kind, state, actorID, at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [requestID, rideID, last + 1, kind, state, actor, at.sqlValue, detail])
     }
 }

@@ -23,7 +23,8 @@ extension SQLiteStore {
                 guard counterpart == .simultaneous else {
                     if policy == .mutual {
                         // The other side's device learns when this side felt the touch.
-                        try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, state: .arrived, actor: proof.accountID,
+                        try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, kind: .touchObserved, state: .arrived,
+                                             actor: proof.accountID,
                                              at: .storeNow, detail: proof.touchObserved.detail)
                     }
                     return TouchProofRecording(ride: ride, confirmed: false, notSimultaneous: counterpart == .notSimultaneous)

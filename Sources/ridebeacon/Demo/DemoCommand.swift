@@ -34,6 +34,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "earcons, brief or full.")
     var verbosity = "full"
 
+    @Option(help: "Direction aids: none, turn, locator or all.")
+    var aids = "all"
+
     @Flag(help: "Print only the JSON summary.")
     var json = false
 
@@ -41,6 +44,9 @@ struct DemoCommand: AsyncParsableCommand {
         guard (2...100).contains(startDistance) else { throw ValidationError("--start-distance must be 2 to 100 metres, not \(startDistance)") }
         guard Verbosity(rawValue: verbosity) != nil else {
             throw ValidationError("--verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard GuideAids(rawValue: aids) != nil else {
+            throw ValidationError("--aids must be one of \(GuideAids.allCases.map(\.rawValue).joined(separator: ", ")), not \(aids)")
         }
         do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
         if audioOut == "-" && !json { throw ValidationError("--audio-out - writes PCM to stdout; add --json to keep the transcript off it") }
@@ -60,6 +66,7 @@ struct DemoCommand: AsyncParsableCommand {
                                                 verbosity: Verbosity(rawValue: verbosity) ?? .full)
             // A passenger does not give up after the benchmark's 300 s cap.
             walk.timeLimit = 600
+            walk.aids = GuideAids(rawValue: aids) ?? .all
             let summary = try await DemoSession(server: server, transcript: transcript, sink: sink, configuration: walk).run()
             await server.stop()
             let encoder = JSONEncoder()

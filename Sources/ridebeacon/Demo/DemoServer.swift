@@ -21,6 +21,10 @@ final class DemoServer: @unchecked Sendable {
         // Port 0: the kernel picks the port as the server binds it, and the server reports it.
         let (bound, reportPort) = AsyncStream.makeStream(of: Int.self)
         var configuration = RideServerConfiguration(host: "127.0.0.1", port: 0)
+        // The walk runs in virtual time, a minute in about a second: the server's 10 s between
+        // locator requests would refuse by wall clock what is half a minute apart in the walk
+        // (and make the same seed give different walks). The guide's own 30 s spacing remains.
+        configuration.locator.minimumInterval = 0
         configuration.onListening = { port in
             reportPort.yield(port)
             reportPort.finish()

@@ -61,7 +61,17 @@ struct DemoSession {
             },
             onPulse: { interval, time in audio.pulse(interval, at: time) },
             onDriver: { action, time in
-                if case .say(let phrase) = action { transcript.at(time, "driver: " + phrase.rawValue) }
+                switch action {
+                case .say(let phrase): transcript.at(time, "driver: " + phrase.rawValue)
+                case .locator(.start(let seconds)): transcript.at(time, "driver: locator ticks on for \(Int(seconds.rounded())) s")
+                case .locator(.stop): transcript.at(time, "driver: locator ticks off")
+                default: break
+                }
+            },
+            locate: { time in
+                let answer = await passenger.requestLocator(rideID: ride.id)
+                transcript.at(time, "passenger: asked the car to sound its locator: \(answer)")
+                return answer
             },
             prove: { side, seen in
                 await prove(side, seen, rideID: ride.id, client: side == .passenger ? passenger : driver, at: transcript.lastTime)

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import RideStore
+
+/// `POST /v1/rides/{id}/locator`: the passenger, near the car but unsure of its direction, asks
+/// the driver's device to sound its locator ticks. The request is an event on the ride's stream
+/// (`locator_requested`), which the driver's device follows; nothing else changes.
+extension RideAPI {
+    func addLocatorRoutes(_ routes: RouteRegistrar) {
+        routes.post("/rides/{id}/locator", use: requestLocator)
+    }
+
+    /// Checks in the order openapi.yaml documents: role, ride, the ride's own passenger,
+    /// state, then how recently the last request was made (per ride, across servers: the
+    /// store decides in one transaction).
+    @Sendable func requestLocator(_ request: Request, context: RideContext) async throws -> EditedResponse<LocatorRequest> {
+        let account = try context.caller(in: [.passenger], to: "ask the car to sound its locator")
+        _ = try await request.decodeStrict(EmptyBody.self, context: context)
+        let rideID = try context.parameters.require("id")
+        guard let ride = try await store.ride(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
+        guard ride.passengerID == account.id else {
+            throw APIError(.forbidden, code: .notYourRide, "you are not this ride's passenger")
+        }
+        let now = now()
+        let recording: LocatorRecording
+        do {
+            recording = try await store.requestLocator(rideID: ride.id, by: account.id, at: now, minimumInterval: locator.minimumInterval)
+        } catch let error as StoreError {
+            throw APIError(error)
+        }
+        switch recording {
+        case .wrongState(let state):
+            throw APIError(.conflict, code: .wrongState,
+                           "the ride is \(state.rawValue); the car sounds its locator only while it is arrived", state: state)
+        case .tooSoon(_, let retryAfter):
+            metrics.recordRateLimited(.locator)
+            throw APIError.rateLimited(retryAfter: max(1, Int(retryAfter.rounded(.up))),
+                                       "the car's locator was asked for less than \(Int(locator.minimumInterval)) s ago")
+        case .recorded(let event):
+            hub.wake()
+            context.logger.info("locator requested", metadata: ["ride_id": .string(ride.id)])
+            let answer = LocatorRequest(eventID: event.id, rideID: ride.id, requestedAt: event.at, soundSeconds: locator.soundSeconds,
+                                        nextAllowedAt: event.at.addingTimeInterval(locator.minimumInterval))
+            return EditedResponse(status: .accepted, response: answer)
+        }
+    }
+}
+
+/// How often a passenger may ask for the locator sound, and how long the car sounds it.
+public struct LocatorConfiguration: Sendable {
+    /// Least time between two requests of one ride, s: the car is already ticking for
+    /// `soundSeconds`, so asking more often only floods the driver's stream.
+    public var minimumInterval: Double = 10
+    /// How long the driver's device ticks after a request (it stops earlier at the touch), s.
+    public var soundSeconds = 30
+
+    public init(minimumInterval: Double = 10, soundSeconds: Int = 30) {
+        self.minimumInterval = minimumInterval
+        self.soundSeconds = soundSeconds
+    }
+}

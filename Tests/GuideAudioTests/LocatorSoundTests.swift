@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import GuideAudio
+
+/// The car's locator sound, measured in the WAV the driver's device would play: how many
+/// ticks, how far apart, how long each, how loud, and that every octave a listener localises
+/// with carries energy (a tone would not).
+@Suite("Locator sound")
+struct LocatorSoundTests {
+    /// 30 s of ticks through the scheduler (the driver's audio path), written to a WAV file
+    /// and read back.
+    static func renderedWAV(seconds: Double = 30, start: Double = 0.5) throws -> WAVFile {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/locator.wav"
+        let sink = try WAVFileSink(path: path)
+        let scheduler = CueScheduler(speech: nil)
+        for time in LocatorTick.times(from: start, seconds: seconds) {
+            try scheduler.render(upTo: time, into: sink)
+            scheduler.playLocatorTick(at: time)
+        }
+        try scheduler.render(upTo: start + seconds + 1, into: sink)
+        try sink.close()
+        return try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Energy per octave band, from Goertzel powers at 12 log-spaced frequencies in each
+    /// (density × width: for pink noise every octave gets the same), in dB.
+    static func octaveLevels(_ samples: ArraySlice<Int16>, octavesFrom lowest: Double, count: Int) -> [Double] {
+        (0..<count).map { octave in
+            let low = lowest * pow(2, Double(octave))
+            let energy = (0..<12).reduce(0.0) { sum, step in
+                let frequency = low * pow(2, (Double(step) + 0.5) / 12)
+                return sum + PCMAnalysis.goertzelPower(samples, frequency: frequency) * frequency
+            }
+            return 10 * log10(max(energy, 1e-30))
+        }
+    }
+
+    @Test func thirtyTicksOneSecondApartEachAShortLoudBurst() throws {
+        let wav = try Self.renderedWAV()
+        #expect(wav.sampleRate == AudioFormat.sampleRate && wav.channels == 1)
+        let bursts = PCMAnalysis.soundingSpans(wav.samples, threshold: 0.01, bridging: 0.005)
+        #expect(bursts.count == 30, "\(bursts.count) ticks")
+        let starts = bursts.map { Double($0.lowerBound) / sampleRate }
+        #expect(abs(starts.first! - 0.5) < 0.01)
+        let periods = zip(starts, starts.dropFirst()).map { $1 - $0 }
+        #expect(periods.allSatisfy { abs($0 - 1) < 0.006 }, "periods \(periods)")
+        for burst in bursts {
+            let length = Double(burst.count) / sampleRate
+            #expect((0.015...0.040).contains(length), "burst of \(length) s")
+            let samples = wav.samples[burst]
+            #expect(PCMAnalysis.peak(samples) >= 0.85, "loud: peak \(PCMAnalysis.peak(samples))")
+            #expect(PCMAnalysis.rms(samples) >= 0.15, "loud: rms \(PCMAnalysis.rms(samples))")
+        }
+        // Silence between the ticks: nothing else is played.
+        let gap = wav.samples[bursts[3].upperBound + 100..<bursts[4].lowerBound - 100]
+        #expect(PCMAnalysis.peak(gap) < 0.001)
+    }
+
+    @Test func theAttackIsFast() {
+        let samples = LocatorTick.samples
+        let peakIndex = samples.indices.max { abs(Int(samples[$0])) < abs(Int(samples[$1])) }!
+        #expect(Double(peakIndex) / sampleRate < 0.004, "peak \(Double(peakIndex) / sampleRate) s after the onset")
+        // It still starts from silence: no click from a jump at sample 0.
+        #expect(samples.first == 0)
+    }
+
+    @Test func everyOctaveFrom250HzTo8kHzCarriesEnergyUnlikeATone() throws {
+        let wav = try Self.renderedWAV(seconds: 3)
+        let tick = wav.samples[PCMAnalysis.soundingSpans(wav.samples, threshold: 0.01, bridging: 0.005)[0]]
+        let octaves = Self.octaveLevels(tick, octavesFrom: 250, count: 5)
+        let spread = octaves.max()! - octaves.min()!
+        #expect(spread < 12, "octave levels 250 Hz–8 kHz \(octaves.map { Int($0.rounded()) }) dB")
+        // The same measure says a tone is not broadband: the guide's pulse earcon (1.76 kHz).
+        let pulse = Self.octaveLevels(Earcon.pulse.samples[...], octavesFrom: 250, count: 5)
+        #expect(pulse.max()! - pulse.min()! > 20, "pulse \(pulse.map { Int($0.rounded()) })")
+    }
+
+    @Test func tickTimesCoverTheRequestedSpan() {
+        #expect(LocatorTick.times(from: 2, seconds: 30).count == 30)
+        #expect(LocatorTick.times(from: 2, seconds: 30).last == 31)
+        #expect(LocatorTick.times(from: 0, seconds: 2.5) == [0, 1, 2])
+        #expect(LocatorTick.times(from: 0, seconds: 0).isEmpty)
+    }
+
+    /// The runtime: the live player ticks into a WAV until stopped; nothing after the stop.
+    @Test(.timeLimit(.minutes(1)))
+    func theLiveTickerWritesTicksToTheSinkUntilStopped() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/live.wav"
+        let player = LiveCuePlayer(speech: nil, sink: try WAVFileSink(path: path), log: { _ in })
+        let ticker = LocatorTicker(player: player)
+        ticker.start(seconds: 30, announcement: nil)
+        // Bounded by the suite's time limit, not by a timing assertion.
+        while player.log.filter({ $0.kind == .locatorTick && $0.fate == .sounded }).count < 3 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        ticker.stop()
+        let played = player.log.filter { $0.kind == .locatorTick }.count
+        try ticker.close()
+        let wav = try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let bursts = PCMAnalysis.soundingSpans(wav.samples, threshold: 0.01, bridging: 0.005)
+        #expect(bursts.count == played && played >= 3, "\(bursts.count) bursts, \(played) ticks asked")
+        #expect(played < 30, "stopped early")
+    }
+}

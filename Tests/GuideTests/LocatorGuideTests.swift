@@ -1,0 +1,77 @@
+import BeaconCore
+import Guide
+import GuideAudio
+import RideSession
+import Testing
+
+/// When the passenger's guide asks the car to tick, and what the passenger then hears.
+@Suite("Guide: the car's locator sound")
+struct LocatorGuideTests {
+    static let ticking = "\"The car is ticking. Walk towards the sound.\""
+
+    @Test func keySAsksAndTheAnswerIsSpokenEvenWithEarconsOnly() {
+        #expect(GuideKey(character: "s") == .soundLocator && GuideKey(character: "S") == .soundLocator)
+        var guide = ScriptedGuide(verbosity: .earcons, aids: .none)
+        guide.walk(seconds: 2) { _ in 20 }
+        guide.press(.soundLocator)
+        #expect(guide.locatorRequests == [guide.time])
+        // A second press before the answer does not send a second request.
+        guide.press(.soundLocator)
+        #expect(guide.locatorRequests.count == 1)
+        guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
+        #expect(guide.cues.last == Self.ticking)
+        #expect(guide.core.locator.isTicking(at: guide.time + 29) && !guide.core.locator.isTicking(at: guide.time + 31))
+    }
+
+    @Test func theGuideAsksByItselfNearTheCarWhenTheDirectionIsUnsure() {
+        var guide = ScriptedGuide(aids: .locator)
+        // Standing 8 m away: distance known, no trend.
+        guide.walk(seconds: 12) { _ in 8 }
+        let asked = guide.locatorRequests
+        #expect(asked.count == 1, "\(asked)")
+        let at = try? #require(asked.first)
+        #expect((6...8).contains(at ?? 0), "asked after about 6 s without a direction: \(asked)")
+        guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
+        #expect(guide.cues.last == Self.ticking)
+        // While the car ticks, and for 30 s after asking, the guide does not ask again.
+        guide.walk(seconds: 20) { _ in 8 }
+        #expect(guide.locatorRequests.count == 1)
+        // Once the ticks have run out and it is still unsure, it asks again.
+        guide.walk(seconds: 15) { _ in 8 }
+        #expect(guide.locatorRequests.count == 2)
+    }
+
+    @Test func noAutomaticRequestFarAwayWhileTheTrendIsSureOrWithoutTheAid() {
+        var far = ScriptedGuide(aids: .all)
+        far.walk(seconds: 15) { _ in 30 }
+        #expect(far.locatorRequests.isEmpty, "30 m: ticks would drown in street noise")
+
+        var approaching = ScriptedGuide(aids: .all)
+        approaching.walk(seconds: 14) { t in 14 - 0.8 * t }
+        #expect(approaching.locatorRequests.isEmpty, "a confident closer needs no help")
+
+        for aids in [GuideAids.none, .turn] {
+            var guide = ScriptedGuide(aids: aids)
+            guide.walk(seconds: 15) { _ in 8 }
+            #expect(guide.locatorRequests.isEmpty, "\(aids)")
+        }
+    }
+
+    @Test func refusalsAreExplainedAndTooSoonMeansItIsAlreadyTicking() {
+        var guide = ScriptedGuide(aids: .none)
+        guide.walk(seconds: 2) { _ in 8 }
+        guide.press(.soundLocator)
+        guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .tooSoon(retryAfter: 4))))
+        #expect(guide.cues.last == "\"The car is already ticking. Walk towards the sound.\"")
+        guide.press(.soundLocator)
+        guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .refused("the ride is confirmed"))))
+        #expect(guide.cues.last == "\"The car cannot sound now: the ride is confirmed.\"")
+        #expect(guide.locatorRequests.count == 2)
+    }
+
+    @Test func noRequestBeforeTheDriverArrives() {
+        var core = GuideCore(ride: ScriptedGuide.ride, verbosity: .brief)
+        _ = core.start(time: 0)
+        #expect(!core.handle(.key(time: 1, .soundLocator)).contains(.requestLocator))
+    }
+}
