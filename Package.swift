@@ -262,6 +262,8 @@ let package = Package(
                 "RideServer",
                 "RideStore",
                 "RideBeaconTesting",
+                // The driver's locator sound is measured in the WAV `driver arrive` writes.
+                "GuideAudio",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

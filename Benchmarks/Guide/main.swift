@@ -1,6 +1,7 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
-// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all] [--verbose]
+// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
+//        [--street-noise DBA] [--verbose]
 import BeaconCore
 import Foundation
 import Guide
@@ -11,6 +12,7 @@ var otherCars = 0
 var startDistance = 25.0
 var verbose = false
 var aids = GuideAids.all
+var listener = LocatorListener.Parameters()
 var traceSeed: UInt64?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -25,6 +27,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         aids = parsed
+    case "--street-noise":
+        guard let value = Double(arguments.popFirst() ?? ""), (20...100).contains(value) else {
+            FileHandle.standardError.write(Data("--street-noise must be a level in dB(A), 20 to 100\n".utf8))
+            exit(2)
+        }
+        listener.streetNoise = value...value
     case "--core-cost": break
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
     default:
@@ -62,6 +70,7 @@ struct Tally {
 if let seed = traceSeed {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.aids = aids
+    configuration.listener = listener
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     let policy = MutualProofPolicy()
@@ -108,10 +117,12 @@ var ours = Tally(), handiGo = Tally(), oneSided = Tally()
 var holds: [Double] = []
 var touches = 0
 var notSimultaneous = 0
+var locatorRequests = 0, ticksPlayed = 0, ticksHeard = 0
 for seed in 1...UInt64(seeds) {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.otherCars = otherCars
     configuration.aids = aids
+    configuration.listener = listener
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let policy = MutualProofPolicy()
     var holdingSince: Double?
@@ -138,16 +149,22 @@ for seed in 1...UInt64(seeds) {
     var baseline = HandiGoWalk(configuration: configuration)
     let theirs = baseline.run()
     ours.add(summary)
+    locatorRequests += summary.locatorRequests
+    ticksPlayed += summary.locatorTicksPlayed
+    ticksHeard += summary.locatorTicksHeard
     handiGo.add(theirs)
     if verbose {
         print(String(format: "seed %3d  ridebeacon %6.1f s wrong %2d | handigo %6.1f s wrong %2d",
                      seed, summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, theirs.secondsToConfirm ?? -1, theirs.wrongDirectionCues))
     }
 }
-print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue)")
+print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue), "
+      + "street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
 print("ridebeacon: " + ours.line)
 print("handigo:    " + handiGo.line)
 print("one-sided:  " + oneSided.line + "  (before issue 12: the passenger's device alone says \"Touch detected\")")
+print(String(format: "locator: %.2f requests per walk, %d ticks played, %.0f %% heard", Double(locatorRequests) / Double(seeds),
+             ticksPlayed, ticksPlayed == 0 ? 0 : 100 * Double(ticksHeard) / Double(ticksPlayed)))
 let meanOurs = ours.wrong.reduce(0, +) / Double(seeds), meanTheirs = handiGo.wrong.reduce(0, +) / Double(seeds)
 print(String(format: "handigo/ridebeacon: median time ratio %.2fx, wrong-direction cues %.2fx",
              median(handiGo.ratios) / median(ours.ratios), meanTheirs / max(meanOurs, 0.01)))

@@ -20,7 +20,12 @@ struct LocatorSoundTests {
         }
         try scheduler.render(upTo: start + seconds + 1, into: sink)
         try sink.close()
-        return try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // For BENCHMARKS.md's measurement of the sound (scripts/locator-sound.py reads it).
+        if let keep = ProcessInfo.processInfo.environment["RIDEBEACON_LOCATOR_WAV"], seconds == 30 {
+            try data.write(to: URL(fileURLWithPath: keep))
+        }
+        return try WAVFile.decode(data)
     }
 
     /// Energy per octave band, from Goertzel powers at 12 log-spaced frequencies in each

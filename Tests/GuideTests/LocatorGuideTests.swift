@@ -30,7 +30,7 @@ struct LocatorGuideTests {
         let asked = guide.locatorRequests
         #expect(asked.count == 1, "\(asked)")
         let at = try? #require(asked.first)
-        #expect((6...8).contains(at ?? 0), "asked after about 6 s without a direction: \(asked)")
+        #expect((3...5).contains(at ?? 0), "asked after about 3 s without a direction: \(asked)")
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
         #expect(guide.cues.last == Self.ticking)
         // While the car ticks, and for 30 s after asking, the guide does not ask again.
@@ -46,9 +46,11 @@ struct LocatorGuideTests {
         far.walk(seconds: 15) { _ in 30 }
         #expect(far.locatorRequests.isEmpty, "30 m: ticks would drown in street noise")
 
-        var approaching = ScriptedGuide(aids: .all)
-        approaching.walk(seconds: 14) { t in 14 - 0.8 * t }
-        #expect(approaching.locatorRequests.isEmpty, "a confident closer needs no help")
+        // A confident trend needs no help: the decision itself, fed one estimate a second.
+        var sure = LocatorAsking(automatic: true)
+        #expect(!(0..<60).contains { sure.shouldAsk(at: Double($0), distance: 10, trend: $0 % 2 == 0 ? .closer : .farther) })
+        var unsure = LocatorAsking(automatic: true)
+        #expect((0..<60).first { unsure.shouldAsk(at: Double($0), distance: 10, trend: $0 < 5 ? .closer : .steady) } == 7, "3 s after the last confident trend")
 
         for aids in [GuideAids.none, .turn] {
             var guide = ScriptedGuide(aids: aids)

@@ -11,7 +11,7 @@ public struct LocatorAsking: Sendable, Equatable {
         /// street noise and the walk is long enough for the trend to work.
         public var nearRange = 15.0
         /// Ask after this long without a confident direction, s.
-        public var unsureAfter = 6.0
+        public var unsureAfter = 3.0
         /// Ask again no sooner than this after a request, s (the car ticks for 30 s).
         public var repeatAfter = 30.0
         public init() {}
