@@ -118,6 +118,23 @@ enum PostgresMigrations {
         ]),
         // Idempotency results expire; the hourly purge deletes by age.
         ("v4", ["CREATE INDEX idempotency_created ON idempotency (created_at)"]),
+        // Writers no longer take one lock each until commit to append events in id order:
+        // they stage events here, and a short sequencing transaction moves what has committed
+        // into ride_event under the lock (PostgresStore+EventSequencing.swift).
+        ("v6-event-sequence", [
+            """
+            CREATE TABLE ride_event_pending (
+                pending_id bigserial PRIMARY KEY,
+                request_id text NOT NULL REFERENCES ride_request(id),
+                ride_id text REFERENCES ride(id),
+                sequence integer NOT NULL,
+                state text NOT NULL,
+                actor_id text NOT NULL,
+                at timestamptz NOT NULL,
+                detail text,
+                UNIQUE (request_id, sequence))
+            """,
+        ]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary

@@ -128,6 +128,9 @@ enum SQLiteMigrations {
         m.register("v4") { db in
             try db.create(index: "idempotency_created", on: "idempotency", columns: ["createdAt"])
         }
+        // PostgreSQL's staged event appends (PostgresMigrations). SQLite's one writer already
+        // appends events in id order, so nothing changes here; the step keeps both lists alike.
+        m.register("v6-event-sequence") { _ in }
         return m
     }()
 
