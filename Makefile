@@ -22,7 +22,7 @@ SHARED ?= ../shared
 
 # Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
 .PHONY: fuzz-api-build fuzz-api-run
-.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
+.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke load-soak deploy-check
 
 .PHONY: demo demo-ranging bench-guide test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
@@ -172,6 +172,16 @@ load: deps
 	$(SWIFT) build -c release --product ServerLoad
 	@mkdir -p $(RELIABILITY_RESULTS)
 	LOAD_PG_PORT=$(LOAD_PG_PORT) RESULTS=$(RELIABILITY_RESULTS)/load.jsonl Benchmarks/Load/run.sh
+
+# Ten minutes on two servers sharing PostgreSQL at 1 000 req/s with 500 listeners; each
+# server's RSS and sockets and PostgreSQL's backends at 0, 5 and 10 min (RELIABILITY.md, "Soak").
+load-soak: deps
+	$(SWIFT) build -c release --product ridebeacon
+	$(SWIFT) build -c release --product ServerBenchmarkSetup
+	$(SWIFT) build -c release --product ServerLoad
+	@mkdir -p $(RELIABILITY_RESULTS)
+	BACKENDS=postgres SECONDS_=600 MARKS="0 300 600" LOAD_PG_PORT=$(LOAD_PG_PORT) \
+		RESULTS=$(RELIABILITY_RESULTS)/load-soak.jsonl Benchmarks/Load/run.sh
 
 # systemd-analyze verify on deploy/systemd, and the PostgreSQL bootstrap's role serving.
 # nginx (deploy/nginx) with TLS in front of a real server, events streamed through it.

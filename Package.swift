@@ -37,6 +37,7 @@ let package = Package(
                 "RideWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -156,6 +157,7 @@ let package = Package(
         .executableTarget(
             name: "ServerLoad",
             dependencies: [
+                "BeaconCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -11,6 +11,11 @@ final class Recorder: Sendable {
         var inFlight = 0
         var openRequests: [String] = []
         var acceptedRides: [String] = []
+        /// Proofs still to post for arrived rides, driver's then passenger's.
+        var touches: [PendingTouch] = []
+        var sent = 0
+        /// How late the generator itself started requests (its own CPU, not the server's).
+        var sendLagMs: [Double] = []
         var eventsReceived = 0
         var listenersOpen = 0
         var listenerFailures: [String] = []
@@ -31,13 +36,19 @@ final class Recorder: Sendable {
     }
 
     /// Oldest first, so accepts and arrivals reach requests and rides in order.
-    func take(_ keyPath: WritableKeyPath<State, [String]>) -> String? {
+    func take<Item>(_ keyPath: WritableKeyPath<State, [Item]>) -> Item? {
         state.withLockedValue { $0[keyPath: keyPath].isEmpty ? nil : $0[keyPath: keyPath].removeFirst() }
     }
 
-    func put(_ id: String, _ keyPath: WritableKeyPath<State, [String]>) {
-        state.withLockedValue { $0[keyPath: keyPath].append(id) }
+    func put<Item>(_ item: Item, _ keyPath: WritableKeyPath<State, [Item]>) {
+        state.withLockedValue { $0[keyPath: keyPath].append(item) }
     }
+}
+
+/// Resident set size of the servers together, in KiB; nil when one is gone.
+func residentKiB(pids: [Int32]) -> Int? {
+    let each = pids.compactMap(residentKiB(pid:))
+    return each.count == pids.count ? each.reduce(0, +) : nil
 }
 
 /// Resident set size of a process from /proc, in KiB.

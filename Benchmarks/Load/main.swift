@@ -6,12 +6,15 @@ import NIOHTTP1
 // Mixed open-loop load on a running `ridebeacon serve` while SSE listeners stay connected,
 // sampling the server's RSS (RELIABILITY.md, "Load"; Benchmarks/Load/run.sh seeds and starts).
 //
-//   ServerLoad --url http://127.0.0.1:8080 --rate 1000 --seconds 60 --ride-listeners 480
-//              --dispatcher-listeners 20 --server-pid PID
+//   ServerLoad --url http://127.0.0.1:8080[,http://127.0.0.1:8081] --rate 1000 --seconds 60
+//              --ride-listeners 480 --dispatcher-listeners 20 --server-pid PID[,PID]
 // Tokens come from PASSENGER_TOKEN, DRIVER_TOKEN and DISPATCHER_TOKEN (the seeded accounts).
 // Requests are started on a fixed schedule whatever the answers do, and latency counts from the
-// scheduled moment, so a slow server cannot hide its queueing. Prints one JSON object; exits 1
-// on any error (non-2xx, transport error, a listener cut off or never connected).
+// scheduled moment (wrk2's rule against coordinated omission), so a slow server cannot hide
+// its queueing; requests the schedule offered but the bounded generator could not send are
+// counted apart (`not_sent_backlog`), never silently left out. With several URLs requests and
+// listeners go round-robin to each server. Prints one JSON object; exits 1 on any error
+// (non-2xx, transport error, a listener cut off or never connected).
 
 func option(_ name: String, _ fallback: String) -> String {
     let arguments = CommandLine.arguments
@@ -20,12 +23,12 @@ func option(_ name: String, _ fallback: String) -> String {
 }
 
 struct Settings: Sendable {
-    let url = option("url", "http://127.0.0.1:8080")
+    let urls = option("url", "http://127.0.0.1:8080").split(separator: ",").map(String.init)
     let rate = Double(option("rate", "1000")) ?? 1000
     let seconds = Double(option("seconds", "60")) ?? 60
     let rideListeners = Int(option("ride-listeners", "480")) ?? 480
     let dispatcherListeners = Int(option("dispatcher-listeners", "20")) ?? 20
-    let serverPID = Int32(option("server-pid", "0")) ?? 0
+    let serverPIDs = option("server-pid", "").split(separator: ",").compactMap { Int32($0) }
     let label = option("label", "")
     let environment = ProcessInfo.processInfo.environment
     var passenger: String { environment["PASSENGER_TOKEN"] ?? "" }
@@ -33,13 +36,15 @@ struct Settings: Sendable {
     var dispatcher: String { environment["DISPATCHER_TOKEN"] ?? "" }
 }
 
-/// The mix, per 20 requests: 8 ride reads, 3 ride listings, 3 request listings, and the write
-/// path request -> accept -> arrive twice (each accept and arrival acts on an earlier step's result).
+/// The mix, per 20 requests: 8 ride reads, 2 ride listings, 2 request listings, and the write
+/// path request -> accept -> arrive -> touch proofs (driver's, passenger's) twice; each step
+/// acts on an earlier step's result, and falls back to a read or a new request when none is
+/// ready yet.
 enum Operation: String, CaseIterable {
-    case getRide = "get", listRides = "list", listRequests = "requests", create, accept, arrive
+    case getRide = "get", listRides = "list", listRequests = "requests", create, accept, arrive, touch
     static let cycle: [Operation] = [.getRide, .create, .listRides, .getRide, .accept, .listRequests, .getRide, .arrive,
-                                     .getRide, .listRides, .create, .getRide, .listRequests, .accept, .getRide,
-                                     .arrive, .getRide, .listRides, .listRequests, .getRide]
+                                     .touch, .getRide, .create, .getRide, .listRequests, .accept, .getRide,
+                                     .arrive, .getRide, .listRides, .touch, .getRide]
 }
 
 struct Load: Sendable {
@@ -48,22 +53,24 @@ struct Load: Sendable {
     let recorder: Recorder
     let rideIDs: [String]
 
-    func call(_ method: HTTPMethod, _ path: String, token: String, key: String? = nil) async throws -> (Int, ByteBuffer) {
-        var request = HTTPClientRequest(url: settings.url + path)
+    func call(_ method: HTTPMethod, _ path: String, token: String, key: String? = nil, body: String? = nil, server: Int = 0) async throws -> (Int, ByteBuffer) {
+        var request = HTTPClientRequest(url: settings.urls[server % settings.urls.count] + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         if let key { request.headers.add(name: "Idempotency-Key", value: key) }
-        if method == .POST && path == "/v1/ride-requests" {
+        if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Central Station"}"#))
+            request.body = .bytes(ByteBuffer(string: body))
         }
         let response = try await client.execute(request, timeout: .seconds(30))
         return (Int(response.status.code), try await response.body.collect(upTo: 1 << 22))
     }
 
-    static func id(in body: ByteBuffer) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])?["id"] as? String
+    static func object(in body: ByteBuffer) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
     }
+
+    static let newRequest = #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Central Station"}"#
 
     /// Runs the `n`th request of the schedule; `due` is when it should have started.
     func run(_ n: Int, due: ContinuousClock.Instant) async {
@@ -71,30 +78,41 @@ struct Load: Sendable {
         var pending: String?
         if operation == .accept { pending = recorder.take(\.openRequests); if pending == nil { operation = .create } }
         if operation == .arrive { pending = recorder.take(\.acceptedRides); if pending == nil { operation = .getRide } }
+        var touch: PendingTouch?
+        if operation == .touch { touch = recorder.take(\.touches); if touch == nil { operation = .getRide } }
         let path: String, method: HTTPMethod, token: String
+        var body: String?
         switch operation {
         case .getRide: (method, path, token) = (.GET, "/v1/rides/\(rideIDs[n % rideIDs.count])", settings.dispatcher)
         case .listRides: (method, path, token) = (.GET, "/v1/rides?limit=50", settings.dispatcher)
         case .listRequests: (method, path, token) = (.GET, "/v1/ride-requests?limit=50", settings.driver)
-        case .create: (method, path, token) = (.POST, "/v1/ride-requests", settings.passenger)
+        case .create:
+            (method, path, token) = (.POST, "/v1/ride-requests", settings.passenger)
+            body = Self.newRequest
         case .accept: (method, path, token) = (.POST, "/v1/ride-requests/\(pending ?? "")/accept", settings.driver)
         case .arrive: (method, path, token) = (.POST, "/v1/rides/\(pending ?? "")/arrive", settings.driver)
+        case .touch:
+            let proof = touch!
+            (method, path, token) = (.POST, "/v1/rides/\(proof.rideID)/touch-proofs", proof.side == .driver ? settings.driver : settings.passenger)
+            body = proof.body()
         }
         do {
-            let (status, body) = try await call(method, path, token: token, key: method == .POST ? "load-\(settings.label)-\(n)" : nil)
+            let (status, answer) = try await call(method, path, token: token, key: method == .POST && operation != .touch ? "load-\(settings.label)-\(n)" : nil,
+                                                  body: body, server: n)
             recorder.record(operation.rawValue, latencyMs: Double((ContinuousClock.now - due) / .microseconds(1)) / 1000, status: status)
-            guard (200..<300).contains(status), let id = Self.id(in: body) else { return }
+            guard (200..<300).contains(status), let object = Self.object(in: answer), let id = object["id"] as? String else { return }
             if operation == .create { recorder.put(id, \.openRequests) }
             if operation == .accept { recorder.put(id, \.acceptedRides) }
+            if operation == .arrive { for proof in PendingTouch.both(afterArrival: object) { recorder.put(proof, \.touches) } }
         } catch {
             recorder.transportError(operation.rawValue, error)
         }
     }
 
     /// One SSE listener, held open until cancelled; counts the events it is sent.
-    func listen(path: String, token: String) async {
+    func listen(path: String, token: String, server: Int) async {
         do {
-            var request = HTTPClientRequest(url: settings.url + path)
+            var request = HTTPClientRequest(url: settings.urls[server % settings.urls.count] + path)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             request.headers.add(name: "Accept", value: "text/event-stream")
             let response = try await client.execute(request, timeout: .seconds(Int64(settings.seconds) + 300))
@@ -124,7 +142,7 @@ func collectRideIDs(_ load: Load, upTo wanted: Int) async throws -> [String] {
     var after: String?
     repeat {
         let (status, body) = try await load.call(.GET, "/v1/rides?limit=200" + (after.map { "&after=\($0)" } ?? ""), token: load.settings.dispatcher)
-        guard status == 200, let page = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+        guard status == 200, let page = Load.object(in: body),
               let rides = page["rides"] as? [[String: Any]] else { throw LoadError("GET /v1/rides: \(status)") }
         ids += rides.compactMap { $0["id"] as? String }
         after = page["nextAfter"] as? String
@@ -150,9 +168,9 @@ func main() async throws {
     let listenerTasks = (0..<listeners).map { n in
         Task {
             if n < settings.dispatcherListeners {
-                await load.listen(path: "/v1/events", token: settings.dispatcher)
+                await load.listen(path: "/v1/events", token: settings.dispatcher, server: n)
             } else {
-                await load.listen(path: "/v1/rides/\(load.rideIDs[n % load.rideIDs.count])/events", token: settings.passenger)
+                await load.listen(path: "/v1/rides/\(load.rideIDs[n % load.rideIDs.count])/events", token: settings.passenger, server: n)
             }
         }
     }
@@ -164,8 +182,8 @@ func main() async throws {
 
     let started = ContinuousClock.now
     let sampler = Task {
-        while !Task.isCancelled, settings.serverPID > 0 {
-            if let kib = residentKiB(pid: settings.serverPID) {
+        while !Task.isCancelled, !settings.serverPIDs.isEmpty {
+            if let kib = residentKiB(pids: settings.serverPIDs) {
                 let at = Double((ContinuousClock.now - started) / .milliseconds(1)) / 1000
                 recorder.state.withLockedValue { $0.rssKiB.append((at, kib)) }
             }
@@ -186,13 +204,15 @@ func main() async throws {
             }
             guard admitted else { continue }
             group.addTask {
+                let lag = Double((ContinuousClock.now - due) / .microseconds(1)) / 1000
+                recorder.state.withLockedValue { $0.sent += 1; $0.sendLagMs.append(lag) }
                 await load.run(n, due: due)
                 recorder.state.withLockedValue { $0.inFlight -= 1 }
             }
         }
     }
     let elapsed = Double((ContinuousClock.now - started) / .milliseconds(1)) / 1000
-    if let kib = residentKiB(pid: settings.serverPID) { recorder.state.withLockedValue { $0.rssKiB.append((elapsed, kib)) } }
+    if let kib = residentKiB(pids: settings.serverPIDs) { recorder.state.withLockedValue { $0.rssKiB.append((elapsed, kib)) } }
     sampler.cancel()
     for task in listenerTasks { task.cancel() }
     try await client.shutdown()
@@ -203,7 +223,9 @@ func main() async throws {
     // Growth over the steady part: the first sample after a tenth of the run to the last.
     let steady = state.rssKiB.first { $0.seconds >= settings.seconds / 10 } ?? state.rssKiB.first
     var report: [String: Any] = [
-        "label": settings.label, "target_rate": settings.rate, "seconds": rounded(elapsed),
+        "label": settings.label, "target_rate": settings.rate, "seconds": rounded(elapsed), "servers": settings.urls.count,
+        "offered": total, "sent": state.sent, "answered": all.count,
+        "generator_send_lag_p99_ms": rounded(percentile(state.sendLagMs, 0.99)),
         "requests": all.count, "throughput_per_s": rounded(Double(all.count) / elapsed, 1),
         "p50_ms": rounded(percentile(all, 0.5)), "p99_ms": rounded(percentile(all, 0.99)), "max_ms": rounded(all.max() ?? .nan),
         "errors": errors, "statuses": state.statuses, "transport_errors": state.transportErrors, "not_sent_backlog": state.late,

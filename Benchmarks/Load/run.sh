@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Mixed load with 500 SSE listeners on `ridebeacon serve`, SQLite then PostgreSQL
-# (RELIABILITY.md, "Load"). For each database: seed RIDES active rides
-# (ServerBenchmarkSetup), start the server, hold the listeners open, send RATE req/s for
-# SECONDS (open loop: bounded and self-stopping), sample the server's RSS. One JSON line per
-# database goes to RESULTS; a non-zero exit means an error or a dropped listener.
+# Mixed load with 500 SSE listeners on `ridebeacon serve`: one server on SQLite, then
+# PG_SERVERS servers on one PostgreSQL (RELIABILITY.md, "Load"). For each database: seed RIDES
+# active rides (ServerBenchmarkSetup), start the servers, hold the listeners open, send RATE
+# req/s in all for SECONDS (open loop, latency from the scheduled send time; bounded and
+# self-stopping), sample the servers' RSS. One JSON line per database goes to RESULTS; a
+# non-zero exit means an error or a dropped listener.
 #   make load         full: release, 10 000 rides, 480 + 20 listeners, 1 000 req/s, 60 s
+#   make load-soak    PostgreSQL only, two servers, 10 minutes, marks at 0, 5 and 10 min
 #   make load-smoke   short: debug, 300 rides, 45 + 5 listeners, 100 req/s, 5 s
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,46 +17,88 @@ SECONDS_=${SECONDS_:-60}
 RIDE_LISTENERS=${RIDE_LISTENERS:-480}
 DISPATCHER_LISTENERS=${DISPATCHER_LISTENERS:-20}
 BACKENDS=${BACKENDS:-sqlite postgres}
+# Servers sharing the PostgreSQL database, the load spread round-robin across them.
+PG_SERVERS=${PG_SERVERS:-2}
+# Seconds into the run at which to record each server's RSS and sockets and PostgreSQL's
+# backends (the soak: MARKS="0 300 600").
+MARKS=${MARKS:-}
 PG_PORT=${LOAD_PG_PORT:-55434}
 PG_DIR=${LOAD_PG_DIR:-/tmp/ridebeacon-load-pg-$PG_PORT}
 RESULTS=${RESULTS:-.build/reliability/load.jsonl}
-BIN=.build/$BUILD/ridebeacon
+# Where the built products are (another scratch path: BUILD_DIR=/tmp/x/release).
+BUILD_DIR=${BUILD_DIR:-.build/$BUILD}
+BIN=$BUILD_DIR/ridebeacon
 mkdir -p "$(dirname "$RESULTS")"
 WORK=$(mktemp -d /tmp/rb-load-XXXXXX)
-server=""
+servers=""
 status=0
 cleanup() {
-    [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
+    for pid in $servers; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
     if [ -n "${STARTED_PG:-}" ]; then RIDEBEACON_TEST_PG_PORT=$PG_PORT RIDEBEACON_TEST_PG_DIR=$PG_DIR scripts/test-postgres.sh stop; fi
 }
 trap cleanup EXIT
 # 500 streams plus the request connections need more descriptors than some defaults allow.
 ulimit -n 8192 2>/dev/null || true
 
+# Resident memory (MiB) and open sockets of each server, and PostgreSQL's backends on the
+# load database, as one JSON object: the soak's "start / 5 min / 10 min" figures.
+snapshot() {
+    local at=$1 rss="" sockets="" pid
+    for pid in $servers; do
+        rss="$rss${rss:+,}$(awk '/VmRSS/ {printf "%.1f", $2/1024}' /proc/$pid/status 2>/dev/null || echo null)"
+        sockets="$sockets${sockets:+,}$(find /proc/$pid/fd -lname 'socket:*' 2>/dev/null | wc -l)"
+    done
+    local backends=null
+    if [ -n "${pg_name:-}" ]; then
+        backends=$(psql -Atq "$base" -c "SELECT count(*) FROM pg_stat_activity WHERE datname = '$pg_name'" 2>/dev/null || echo null)
+    fi
+    echo "{\"at_s\":$at,\"rss_mib\":[$rss],\"server_sockets\":[$sockets],\"pg_backends\":$backends}"
+}
+
 for backend in $BACKENDS; do
+    pg_name=""
+    count=1
     if [ "$backend" = sqlite ]; then
         database="sqlite:$WORK/load.sqlite"
     else
         base=$(RIDEBEACON_TEST_PG_PORT=$PG_PORT RIDEBEACON_TEST_PG_DIR=$PG_DIR scripts/test-postgres.sh)
         STARTED_PG=1
-        name="rb_load_$$"
-        psql -q "$base" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
-        database="${base%/*}/$name"
+        pg_name="rb_load_$$"
+        psql -q "$base" -c "DROP DATABASE IF EXISTS $pg_name" -c "CREATE DATABASE $pg_name"
+        database="${base%/*}/$pg_name"
+        count=$PG_SERVERS
     fi
-    eval "$(.build/$BUILD/ServerBenchmarkSetup --database "$database" --rides "$RIDES")"
+    eval "$($BUILD_DIR/ServerBenchmarkSetup --database "$database" --rides "$RIDES")"
     export PASSENGER_TOKEN DRIVER_TOKEN DISPATCHER_TOKEN
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    # The generator holds its hundreds of listeners on a few tokens (standing in for as many
-    # devices), so the per-token stream cap is raised to its maximum.
-    "$BIN" serve --port "$port" --database "$database" --log-level warning --max-streams-per-token 1000 \
-        2>"$WORK/serve-$backend.log" &
-    server=$!
-    until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done
-    line=$(.build/$BUILD/ServerLoad --url "http://127.0.0.1:$port" --rate "$RATE" --seconds "$SECONDS_" \
-        --ride-listeners "$RIDE_LISTENERS" --dispatcher-listeners "$DISPATCHER_LISTENERS" --server-pid "$server" \
-        --label "$backend-$BUILD") || status=1
-    echo "{\"backend\":\"$backend\",\"build\":\"$BUILD\",\"rides_seeded\":$RIDES,${line#\{}" | tee -a "$RESULTS"
-    kill "$server"; wait "$server" 2>/dev/null || true
-    server=""
+    urls=""
+    servers=""
+    for n in $(seq 1 "$count"); do
+        port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        # The generator holds its hundreds of listeners on a few tokens and posts every touch
+        # proof from one address and two tokens (standing in for as many devices), so the
+        # per-token stream cap and the touch-proof limits are raised to their maximum.
+        "$BIN" serve --port "$port" --database "$database" --log-level warning --max-streams-per-token 1000 \
+            --touch-proofs-per-minute 100000 --touch-proofs-per-minute-per-address 100000 \
+            2>"$WORK/serve-$backend-$n.log" &
+        servers="$servers${servers:+ }$!"
+        urls="$urls${urls:+,}http://127.0.0.1:$port"
+        until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done
+    done
+    marks_file="$WORK/marks-$backend.jsonl"
+    : >"$marks_file"
+    sampler=""
+    if [ -n "$MARKS" ]; then
+        # Marks count from the generator's start (its listeners connect first: a few seconds).
+        ( previous=0; for mark in $MARKS; do sleep $((mark - previous)); previous=$mark; snapshot "$mark" >>"$marks_file"; done ) &
+        sampler=$!
+    fi
+    line=$($BUILD_DIR/ServerLoad --url "$urls" --rate "$RATE" --seconds "$SECONDS_" \
+        --ride-listeners "$RIDE_LISTENERS" --dispatcher-listeners "$DISPATCHER_LISTENERS" --server-pid "${servers// /,}" \
+        --label "$backend-$count-$BUILD") || status=1
+    [ -n "$sampler" ] && { wait "$sampler" 2>/dev/null || true; }
+    marks=$(paste -sd, "$marks_file")
+    echo "{\"backend\":\"$backend\",\"build\":\"$BUILD\",\"rides_seeded\":$RIDES,\"marks\":[$marks],${line#\{}" | tee -a "$RESULTS"
+    for pid in $servers; do kill "$pid"; wait "$pid" 2>/dev/null || true; done
+    servers=""
 done
 exit $status

@@ -7,8 +7,10 @@
 # `make bench-server` builds the release binaries and runs this.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/release/ridebeacon
-SETUP=.build/release/ServerBenchmarkSetup
+# Where the built products are (another scratch path: BUILD_DIR=/tmp/x/release).
+BUILD_DIR=${BUILD_DIR:-.build/release}
+BIN=$BUILD_DIR/ridebeacon
+SETUP=$BUILD_DIR/ServerBenchmarkSetup
 DURATION=${DURATION:-10s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}

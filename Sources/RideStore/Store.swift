@@ -114,6 +114,14 @@ public protocol Store: Sendable {
     /// `onListening` runs once listening has begun, so the caller can catch up on anything
     /// appended before. Returns at once when `sharesEventsAcrossProcesses` is false.
     func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws
+    /// Gives ids to events whose writes committed but which a writer that then stopped (a
+    /// crash, a lost connection) left unsequenced; event hubs call it on every wake-up.
+    /// Nothing to do on SQLite, whose one writer appends in id order.
+    func sequenceEvents() async throws
+}
+
+extension Store {
+    public func sequenceEvents() async throws {}
 }
 
 /// Values `listenForAppendedEvents` passes instead of an event id.

@@ -66,6 +66,9 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let tokenRevoked = Self(rawValue: "token_revoked")
     /// The last block (`event: error`) of an event stream whose token expired.
     public static let tokenExpired = Self(rawValue: "token_expired")
+    /// The last block (`event: error`) of an event stream that fell too far behind the live
+    /// events; unlike the token codes, reconnecting with `Last-Event-ID` resumes it.
+    public static let streamTooSlow = Self(rawValue: "stream_too_slow")
     /// 403: the dispatcher page's form came from another site (Origin/Referer).
     public static let crossSiteForm = Self(rawValue: "cross_site_form")
     /// 500: a bug; the request id in the logs finds it.

@@ -65,7 +65,7 @@ struct AdminAndServeCLITests {
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try await ServeProcess(database: database)
         let port = server.port
-        let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(5))
+        let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(30))
         #expect(health.status == .ok)
 
         var streamRequest = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")

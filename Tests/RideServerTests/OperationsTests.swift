@@ -79,12 +79,11 @@ struct OperationsTests {
             #expect(try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest).status == .created)
 
             // A partition: established connections stop answering without failing. The
-            // operation deadline still answers 503 promptly.
+            // operation deadline answers 503 (its own message, not the pool's minute-long queue;
+            // how promptly is StoreDeadlineTests' business, not a wall-clock bound here).
             relay.freeze(true)
-            let started = ContinuousClock.now
             let partitioned = try await client.call(.get, "/v1/rides", as: world.passenger)
             #expect(partitioned.status == .serviceUnavailable && partitioned.errorMessage.contains("did not answer"))
-            #expect(ContinuousClock.now - started < .seconds(4))
 
             // And once more while running: connections cut, then restored.
             await relay.goDown()
@@ -117,12 +116,11 @@ struct OperationsTests {
                 _ = await stream.wait { $0.contains { $0.retry != nil } }
                 _ = await perRide.wait { $0.contains { $0.event == "accepted" } }
 
-                let started = ContinuousClock.now
+                // The poll is 600 s away, so arriving within the (generous) wait proves NOTIFY.
                 #expect(try await writer.call(.post, "/v1/rides/\(ride.id)/arrive", as: world.driver).status == .ok)
-                let seen = await stream.wait(timeout: .seconds(5)) { $0.contains { $0.event == "arrived" } }
-                #expect(seen.filter { $0.event == "arrived" }.count == 1)
-                #expect(ContinuousClock.now - started < .seconds(5))
-                let seenByPassenger = await perRide.wait(timeout: .seconds(5)) { $0.contains { $0.event == "arrived" } }
+                let seen = await stream.wait(timeout: .seconds(60)) { $0.contains { $0.event == "arrived" } }
+                #expect(seen.filter { $0.event == "arrived" }.count == 1, "no arrival through LISTEN/NOTIFY within 60 s: \(seen)")
+                let seenByPassenger = await perRide.wait(timeout: .seconds(60)) { $0.contains { $0.event == "arrived" } }
                 #expect(seenByPassenger.filter { $0.event != nil }.map(\.event) == ["requested", "accepted", "arrived"])
             }
         }
@@ -131,7 +129,7 @@ struct OperationsTests {
 }
 
 /// Polls `condition` for up to `timeout`.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws -> Bool {
+func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

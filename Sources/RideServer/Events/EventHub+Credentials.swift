@@ -19,11 +19,14 @@ public struct StreamCredential: Sendable, Equatable {
 public enum StreamEnd: Sendable, Equatable {
     case tokenRevoked
     case tokenExpired
+    /// The reader fell `listenerBufferLimit` messages behind; it should resume (Last-Event-ID).
+    case tooSlow
 
     var code: APIErrorCode {
         switch self {
         case .tokenRevoked: .tokenRevoked
         case .tokenExpired: .tokenExpired
+        case .tooSlow: .streamTooSlow
         }
     }
 
@@ -31,6 +34,7 @@ public enum StreamEnd: Sendable, Equatable {
         switch self {
         case .tokenRevoked: "the token of this stream was revoked; sign in again"
         case .tokenExpired: "the token of this stream has expired; sign in again"
+        case .tooSlow: "this stream fell too far behind the live events; reconnect with Last-Event-ID to resume from the history"
         }
     }
 }
@@ -77,10 +81,7 @@ extension EventHub {
 
     private func end(streamsOf hash: Data, _ reason: StreamEnd) {
         for (id, listener) in listeners where listener.credential?.secretHash == hash {
-            // The final message may be dropped if the reader is that far behind; the stream
-            // still ends, which is what matters.
-            listener.continuation.yield(.ended(reason))
-            listener.continuation.finish()
+            listener.queue.finish(last: .ended(reason))
             listeners[id] = nil
             endedStreams += 1
         }

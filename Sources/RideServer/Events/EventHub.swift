@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import RideStore
 import ServiceLifecycle
 
@@ -35,7 +36,8 @@ public actor EventHub: Service {
     }
 
     public enum Message: Sendable, Equatable {
-        case event(RideEvent)
+        /// `frame` is the event's SSE block, encoded once for every listener.
+        case event(RideEvent, frame: ByteBuffer)
         case heartbeat
         /// The last message of a stream the server ended (its token stopped working).
         case ended(StreamEnd)
@@ -53,17 +55,20 @@ public actor EventHub: Service {
         }
     }
 
-    /// A listener's queue. Ending it (or dropping it) unregisters the listener.
+    /// A listener's queue. Ending it unregisters the listener.
     public struct Subscription: Sendable {
-        public let messages: AsyncStream<Message>
-        let continuation: AsyncStream<Message>.Continuation
+        let queue: ListenerQueue
+        public var messages: Messages { Messages(queue: queue) }
 
-        public func end() { continuation.finish() }
+        /// Everything queued since the last call, waiting for at least one; empty once ended.
+        func nextBatch() async -> [Message] { await queue.next() }
+
+        public func end() { queue.finish() }
     }
 
     struct Listener {
         var scope: Scope
-        var continuation: AsyncStream<Message>.Continuation
+        var queue: ListenerQueue
         /// The token the stream was opened with; nil for in-process listeners (tests).
         var credential: StreamCredential?
     }
@@ -120,15 +125,14 @@ public actor EventHub: Service {
             let open = listeners.values.count(where: { $0.credential?.secretHash == credential.secretHash })
             guard open < configuration.maxStreamsPerToken else { throw APIError.tooManyStreams(configuration.maxStreamsPerToken) }
         }
-        let (messages, continuation) = AsyncStream.makeStream(
-            of: Message.self, bufferingPolicy: .bufferingOldest(configuration.listenerBufferLimit))
+        let queue = ListenerQueue(limit: configuration.listenerBufferLimit)
         let id = nextListenerID
         nextListenerID += 1
-        listeners[id] = Listener(scope: scope, continuation: continuation, credential: credential)
-        continuation.onTermination = { [weak self] _ in
+        listeners[id] = Listener(scope: scope, queue: queue, credential: credential)
+        queue.setOnTermination { [weak self] in
             Task { await self?.removeListener(id) }
         }
-        return Subscription(messages: messages, continuation: continuation)
+        return Subscription(queue: queue)
     }
 
     private func removeListener(_ id: Int) {
@@ -154,7 +158,7 @@ public actor EventHub: Service {
     }
 
     private func finishAll() {
-        for listener in listeners.values { listener.continuation.finish() }
+        for listener in listeners.values { listener.queue.finish() }
         listeners.removeAll()
     }
 
@@ -188,6 +192,13 @@ public actor EventHub: Service {
     /// Reads everything after the cursor and delivers it; only ever runs from the wake-up
     /// loop, so batches go out in order.
     private func catchUp() async {
+        if store.sharesEventsAcrossProcesses {
+            // Events a writer committed but did not sequence (it crashed, or its connection
+            // dropped) get their ids here, on every server's poll.
+            do { try await store.sequenceEvents() } catch {
+                logger.warning("sequencing staged events failed", metadata: ["error": .string("\(error)")])
+            }
+        }
         guard !listeners.isEmpty, var after = cursor else {
             // Nobody listens: forget the position, the next subscriber sets a fresh one.
             cursor = nil
@@ -196,7 +207,7 @@ public actor EventHub: Service {
         do {
             while true {
                 let batch = try await store.events(after: after, limit: 500)
-                for event in batch { fanOut(.event(event)) }
+                for event in batch { fanOut(.event(event, frame: EventStream.frame(event))) }
                 guard let last = batch.last else { break }
                 after = last.id
                 cursor = last.id
@@ -208,22 +219,22 @@ public actor EventHub: Service {
         }
     }
 
+    /// Never waits for a listener: each gets the one shared frame or, when its queue is full,
+    /// is cut off.
     private func fanOut(_ message: Message) {
         for (id, listener) in listeners {
-            if case .event(let event) = message, !listener.scope.wants(event) { continue }
-            switch listener.continuation.yield(message) {
+            if case .event(let event, _) = message, !listener.scope.wants(event) { continue }
+            switch listener.queue.offer(message) {
             case .enqueued:
                 break
-            case .dropped:
+            case .overflowed:
                 // A slow reader: end its stream rather than silently skip events. It resumes
                 // from its Last-Event-ID and gets the rest from the history.
-                listener.continuation.finish()
+                listener.queue.finish(last: .ended(.tooSlow))
                 listeners[id] = nil
                 cutOffListeners += 1
                 logger.notice("cut off a slow event listener", metadata: ["listener": .stringConvertible(id)])
             case .terminated:
-                listeners[id] = nil
-            @unknown default:
                 listeners[id] = nil
             }
         }

@@ -42,26 +42,40 @@ struct EventStream: Sendable {
         var last = resumeAfter
         while true {
             let page = try await history(last)
+            var frames = ByteBuffer()
             for event in page where event.id > last {
-                try await writer.write(Self.frame(event))
+                var frame = Self.frame(event)
+                frames.writeBuffer(&frame)
                 last = event.id
             }
+            if frames.readableBytes > 0 { try await writer.write(frames) }
             if page.isEmpty { break }
         }
         // Ends the stream on graceful shutdown, or the server would wait for it forever.
         try await withGracefulShutdownHandler {
-            for await message in subscription.messages {
-                switch message {
-                case .event(let event):
-                    guard event.id > last else { continue }
-                    try await writer.write(Self.frame(event))
-                    last = event.id
-                case .heartbeat:
-                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                case .ended(let reason):
-                    try await writer.write(Self.errorFrame(code: reason.code, message: reason.message))
-                    return
+            while true {
+                let batch = await subscription.nextBatch()
+                if batch.isEmpty { return }
+                // Whatever queued while the last write was on its way goes out as one write.
+                var frames = ByteBuffer()
+                var ended = false
+                for message in batch {
+                    switch message {
+                    case .event(let event, var frame):
+                        guard event.id > last else { continue }
+                        frames.writeBuffer(&frame)
+                        last = event.id
+                    case .heartbeat:
+                        frames.writeString(": heartbeat\n\n")
+                    case .ended(let reason):
+                        var frame = Self.errorFrame(code: reason.code, message: reason.message)
+                        frames.writeBuffer(&frame)
+                        ended = true
+                    }
+                    if ended { break }
                 }
+                if frames.readableBytes > 0 { try await writer.write(frames) }
+                if ended { return }
             }
         } onGracefulShutdown: { [subscription] in
             subscription.end()

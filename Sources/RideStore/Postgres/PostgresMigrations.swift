@@ -126,8 +126,28 @@ enum PostgresMigrations {
             "ALTER TABLE touch_proof ALTER COLUMN observed_from SET NOT NULL",
             "ALTER TABLE touch_proof ALTER COLUMN observed_until SET NOT NULL",
         ]),
+        // Writers no longer take one lock each until commit to append events in id order:
+        // they stage events here, and a short sequencing transaction moves what has committed
+        // into ride_event under the lock (PostgresStore+EventSequencing.swift).
+        ("v6-event-sequence", [
+            """
+            CREATE TABLE ride_event_pending (
+                pending_id bigserial PRIMARY KEY,
+                request_id text NOT NULL REFERENCES ride_request(id),
+                ride_id text REFERENCES ride(id),
+                sequence integer NOT NULL,
+                state text NOT NULL,
+                actor_id text NOT NULL,
+                at timestamptz NOT NULL,
+                detail text,
+                UNIQUE (request_id, sequence))
+            """,
+        ]),
         // Events that change no state (see the SQLite migration v8-locator).
-        ("v8-locator", ["ALTER TABLE ride_event ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'"]),
+        ("v8-locator", [
+            "ALTER TABLE ride_event ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'",
+            "ALTER TABLE ride_event_pending ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'",
+        ]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord {
-        try await idempotent(idempotency, operation: "create-request") { conn in
+        try await sequenced { try await idempotent(idempotency, operation: "create-request") { conn in
             let r = RideRequestRecord(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
                                 pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
                                 status: .open, createdAt: .storeNow, rideID: nil)
@@ -13,7 +13,7 @@ extension PostgresStore {
                 """, logger: self.logger)
             try await self.appendEvent(conn, requestID: r.id, rideID: nil, state: .requested, actor: passengerID, at: r.createdAt, detail: nil)
             return r
-        }
+        } }
     }
 
     public func rideRequest(id: String) async throws -> RideRequestRecord? {
@@ -43,7 +43,7 @@ extension PostgresStore {
     }
 
     public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord {
-        try await idempotent(idempotency, operation: "cancel-request:\(id)") { conn in
+        try await sequenced { try await idempotent(idempotency, operation: "cancel-request:\(id)") { conn in
             guard var request = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(id) FOR UPDATE", logger: self.logger).all(RideRequestRecord.init).first else {
                 throw StoreError.notFound("ride request \(id)")
             }
@@ -54,22 +54,19 @@ extension PostgresStore {
             try await conn.query("UPDATE ride_request SET status = 'cancelled' WHERE id = \(id)", logger: self.logger)
             try await self.appendEvent(conn, requestID: id, rideID: nil, state: .cancelled, actor: actorID, at: .storeNow, detail: nil)
             return request
-        }
+        } }
     }
 
+    /// Stages the event; `sequenceEvents()` gives it its id once this transaction commits.
+    /// The caller holds the request's or ride's row lock, so the per-request sequence (counted
+    /// over sequenced and staged events) cannot race.
     func appendEvent(_ conn: PostgresConnection, requestID: String, rideID: String?, kind: RideEventKind = .stateChanged, state: RideState,
                      actor: String, at: Date, detail: String?) async throws {
-        // Event ids must become visible in id order, or a listener resuming after id N could
-        // miss an N-1 that committed later; one lock per transaction keeps appends in order.
-        try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
-        // NOTIFY is queued with the transaction and delivered at commit, so every server
-        // process re-reads the history exactly when the event becomes visible to it.
         try await conn.query("""
-            WITH appended AS (
-                INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
-                SELECT \(requestID), \(rideID), COALESCE(MAX(sequence), 0) + 1, \(kind.rawValue), \(state.rawValue), \(actor), \(at), \(detail) FROM ride_event WHERE request_id = \(requestID)
-                RETURNING id)
-            SELECT pg_notify(\(Self.eventChannel), id::text) FROM appended
+            INSERT INTO ride_event_pending (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
+            SELECT \(requestID), \(rideID), COALESCE(MAX(sequence), 0) + 1, \(kind.rawValue), \(state.rawValue), \(actor), \(at), \(detail) FROM (
+                SELECT sequence FROM ride_event WHERE request_id = \(requestID)
+                UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = \(requestID)) AS known
             """, logger: self.logger)
     }
 }

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord {
-        try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
+        try await sequenced { try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
             let rideID = StoreID.make()
             // Under READ COMMITTED a second updater waits for the first, then re-checks
             // status = 'open' on the committed row and matches nothing: exactly one winner.
@@ -24,11 +24,11 @@ extension PostgresStore {
                 """, logger: self.logger)
             try await self.appendEvent(conn, requestID: requestID, rideID: rideID, state: .accepted, actor: driverID, at: now, detail: nil)
             return ride
-        }
+        } }
     }
 
     public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord {
-        try await idempotent(idempotency, operation: "\(state.rawValue):\(rideID)") { conn in
+        try await sequenced { try await idempotent(idempotency, operation: "\(state.rawValue):\(rideID)") { conn in
             // FOR UPDATE serialises transitions of one ride, so the state check holds until commit.
             guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID) FOR UPDATE", logger: self.logger).all(RideRecord.init).first else {
                 throw StoreError.notFound("ride \(rideID)")
@@ -39,7 +39,7 @@ extension PostgresStore {
             try await conn.query("UPDATE ride SET state = \(state.rawValue), state_changed_at = \(ride.stateChangedAt) WHERE id = \(rideID)", logger: self.logger)
             try await self.appendEvent(conn, requestID: ride.requestID, rideID: rideID, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
             return ride
-        }
+        } }
     }
 
     public func ride(id: String) async throws -> RideRecord? {

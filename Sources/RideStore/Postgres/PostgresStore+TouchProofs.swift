@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyScope?) async throws -> TouchProofRecording {
-        try await idempotent(idempotency, operation: "touch-proof:\(proof.rideID)") { conn in
+        try await sequenced { try await idempotent(idempotency, operation: "touch-proof:\(proof.rideID)") { conn in
             // FOR UPDATE serialises one ride's proofs: of two sides' proofs arriving together
             // (possibly on two servers), the second sees the first and confirms.
             guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(proof.rideID) FOR UPDATE", logger: self.logger).all(RideRecord.init).first else {
@@ -39,7 +39,7 @@ extension PostgresStore {
             try await self.appendEvent(conn, requestID: ride.requestID, rideID: ride.id, state: .confirmed, actor: proof.accountID,
                                        at: ride.stateChangedAt, detail: TouchProofRules.confirmationDetail(policy))
             return TouchProofRecording(ride: ride, confirmed: true)
-        }
+        } }
     }
 
     /// See the SQLite store's `counterpartProofs`.

@@ -137,6 +137,9 @@ enum SQLiteMigrations {
             }
             try db.execute(sql: "UPDATE touchProof SET observedFromMs = observedAtMs, observedUntilMs = observedAtMs")
         }
+        // PostgreSQL's staged event appends (PostgresMigrations). SQLite's one writer already
+        // appends events in id order, so nothing changes here; the step keeps both lists alike.
+        m.register("v6-event-sequence") { _ in }
         // Events that change no state (the passenger asking the car to sound its locator);
         // every earlier event was a state change.
         m.register("v8-locator") { db in

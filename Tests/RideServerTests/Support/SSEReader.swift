@@ -82,7 +82,7 @@ final class SSEReader: Sendable {
 
     /// Waits until `condition` holds for the messages so far, or the timeout passes.
     @discardableResult
-    func wait(timeout: Duration = .seconds(10), until condition: ([SSEMessage]) -> Bool) async -> [SSEMessage] {
+    func wait(timeout: Duration = .seconds(60), until condition: ([SSEMessage]) -> Bool) async -> [SSEMessage] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let now = await buffer.messages
@@ -93,7 +93,7 @@ final class SSEReader: Sendable {
     }
 
     /// Waits for the stream to end; true if it did within the timeout.
-    func waitForEnd(timeout: Duration = .seconds(10)) async -> Bool {
+    func waitForEnd(timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if await buffer.ended { return true }
