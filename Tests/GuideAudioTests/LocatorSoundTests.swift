@@ -100,9 +100,9 @@ struct LocatorSoundTests {
         while player.log.filter({ $0.kind == .locatorTick && $0.fate == .sounded }).count < 3 {
             try await Task.sleep(for: .milliseconds(50))
         }
-        ticker.stop()
-        let played = player.log.filter { $0.kind == .locatorTick }.count
         try ticker.close()
+        // Counted after the close: a tick already past its sleep when `stop` came still sounds.
+        let played = player.log.filter { $0.kind == .locatorTick && $0.fate == .sounded }.count
         let wav = try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
         let bursts = PCMAnalysis.soundingSpans(wav.samples, threshold: 0.01, bridging: 0.005)
         #expect(bursts.count == played && played >= 3, "\(bursts.count) bursts, \(played) ticks asked")

@@ -25,6 +25,7 @@ public final class LocatorTicker: @unchecked Sendable {
                 if wait > 0 {
                     do { try await Task.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch { return }
                 }
+                guard !Task.isCancelled else { return }
                 player.playLocatorTick()
             }
         }
