@@ -36,6 +36,23 @@ import Testing
         #expect(size > 44 + 22_050 * 2 * 20, "at least 20 s of audio")
     }
 
+    /// With the locator the transcript shows each step: the request through the real server,
+    /// the driver's announcement and ticks, the passenger's phrase; without it, none of them.
+    @Test func theLocatorAidShowsItsCuesInTheTranscript() throws {
+        let with = try CLI.run(["demo", "--aids", "locator", "--audio-out", "none"])
+        #expect(with.status == 0, "\(with.stderr)")
+        let lines = with.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("passenger: asked the car to sound its locator: ticking") })
+        #expect(lines.contains { $0.contains("driver: Your passenger is looking for the car: open the window, or step out to the kerb with the device.") })
+        #expect(lines.contains { $0.contains("driver: locator ticks on for 30 s") })
+        #expect(lines.contains { $0.contains("\"The car is ticking. Walk towards the sound.\"") })
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        #expect((summary["locator_requests"] as? Int ?? 0) >= 1 && (summary["locator_ticks_heard"] as? Int ?? 0) >= 1)
+
+        let without = try CLI.run(["demo", "--aids", "none", "--audio-out", "none"])
+        #expect(without.status == 0 && !without.stdout.contains("asked the car to sound") && !without.stdout.contains("ticking"))
+    }
+
     @Test func sameSeedSameWalk() throws {
         let a = try CLI.run(["demo", "--seed", "11", "--json", "--audio-out", "none"])
         let b = try CLI.run(["demo", "--seed", "11", "--json", "--audio-out", "none"])
@@ -46,6 +63,7 @@ import Testing
         (["demo", "--start-distance", "0.5"], "--start-distance must be 2 to 100 metres"),
         (["demo", "--verbosity", "loud"], "--verbosity must be one of earcons, brief, full"),
         (["demo", "--audio-out", "demo.mp3"], "--audio-out must be FILE.wav"),
+        (["demo", "--aids", "sonar"], "--aids must be one of none, turn, locator, all"),
     ])
     func badFlagsAreRefusedWithTheirRule(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)

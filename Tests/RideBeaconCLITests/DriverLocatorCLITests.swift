@@ -51,4 +51,27 @@ struct DriverLocatorCLITests {
         let speech = PCMAnalysis.soundingSpans(Array(audio.samples[..<(loud.first?.lowerBound ?? 0)]))
         #expect(!speech.isEmpty, "the announcement is spoken before the ticks")
     }
+
+    /// Both commands together: the passenger's key `s` in `passenger guide` reaches `driver
+    /// arrive` through the server; a second press within 10 s is told the car already ticks.
+    @Test func keySInTheGuideMakesTheDriversDeviceTick() async throws {
+        let service = try await RideServiceFixture()
+        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
+                                          environment: service.environment(token: service.passengerToken), interactive: true)
+        defer { guide.stop() }
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none"],
+                                           environment: service.environment(token: service.driverToken))
+        defer { arrive.stop() }
+        #expect(await guide.wait { out, _ in out.contains("Your driver has arrived.") }, "\(guide.stdout)\n\(guide.stderr)")
+        guide.type("s\n")
+        #expect(await guide.wait { out, _ in out.contains("The car is ticking. Walk towards the sound.") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(await arrive.wait { out, _ in out.contains("Your passenger is looking for the car") }, "\(arrive.stdout)\n\(arrive.stderr)")
+        guide.type("s\n")
+        #expect(await guide.wait { out, _ in out.contains("The car is already ticking. Walk towards the sound.") },
+                "\(guide.stdout)\n\(guide.stderr)")
+        #expect(arrive.stdout.components(separatedBy: "Your passenger is looking for the car").count == 2, "announced once")
+    }
 }
