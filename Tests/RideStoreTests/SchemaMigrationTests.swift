@@ -67,7 +67,7 @@ struct SchemaMigrationTests {
         #expect(proofs.first?.observedFrom == observedAt && proofs.first?.observedUntil == observedAt)
         // Filled in by the migration, not only read so: the mutual rule's query uses the columns.
         let raw = try DatabaseQueue(path: path)
-        let columns = try await raw.read { db in try Row.fetchOne(db, sql: "SELECT observedFromMs, observedUntilMs FROM touchProof") }
+        let columns = try raw.read { db in try Row.fetchOne(db, sql: "SELECT observedFromMs, observedUntilMs FROM touchProof") }
         try raw.close()
         #expect(columns?["observedFromMs"] as Int64? == 1_767_225_600_250 && columns?["observedUntilMs"] as Int64? == 1_767_225_600_250)
     }
