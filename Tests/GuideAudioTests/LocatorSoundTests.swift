@@ -104,8 +104,12 @@ struct LocatorSoundTests {
         // Counted after the close: a tick already past its sleep when `stop` came still sounds.
         let played = player.log.filter { $0.kind == .locatorTick && $0.fate == .sounded }.count
         let wav = try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let bursts = PCMAnalysis.soundingSpans(wav.samples, threshold: 0.01, bridging: 0.005)
-        #expect(bursts.count == played && played >= 3, "\(bursts.count) bursts, \(played) ticks asked")
+        // Every sounded tick is in the file. Counted by sound, not by bursts: a player that fell
+        // behind on a loaded machine writes late ticks back to back, and they merge into one span.
+        let sounding = PCMAnalysis.soundingSpans(wav.samples, threshold: 0.01, bridging: 0.005)
+            .reduce(0) { $0 + $1.count }
+        let ticksInFile = Double(sounding) / (LocatorTick.duration * Double(AudioFormat.sampleRate))
+        #expect(played >= 3 && abs(ticksInFile - Double(played)) < 0.5, "\(ticksInFile) ticks of sound in the file, \(played) sounded")
         #expect(played < 30, "stopped early")
     }
 }

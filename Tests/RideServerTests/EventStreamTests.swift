@@ -103,8 +103,20 @@ struct EventStreamTests {
         defer { running.cancel() }
         let subscription = try await hub.subscribe(.all)
         let reader = try await hub.subscribe(.all)
-        for _ in 0..<3 { _ = try await world.acceptedRide() }
-        hub.wake()
+        // The listener that keeps reading takes each ride's two events before the next ride
+        // is made, so its queue never holds more than two and only the slow one fills up,
+        // however late this machine schedules anything.
+        var readerMessages = reader.messages.makeAsyncIterator()
+        var frames: [(event: RideEvent, block: String)] = []
+        for _ in 0..<3 {
+            _ = try await world.acceptedRide()
+            hub.wake()
+            let wanted = frames.count + 2
+            while frames.count < wanted, let message = await readerMessages.next() {
+                guard case .event(let event, let frame) = message else { continue }
+                frames.append((event, frame.getString(at: frame.readerIndex, length: frame.readableBytes) ?? ""))
+            }
+        }
         // Read nothing until the hub has given up on this listener.
         #expect(try await eventually { await hub.cutOffListeners == 1 })
         var received: [RideEvent] = []
@@ -119,15 +131,10 @@ struct EventStreamTests {
         #expect(last == .ended(.tooSlow))
         // The listener that keeps reading is not held back by the slow one: it gets every
         // event, each as the one frame encoded for all listeners.
-        var readerEvents: [RideEvent] = []
-        for await message in reader.messages {
-            guard case .event(let event, let frame) = message else { continue }
-            let block = frame.getString(at: frame.readerIndex, length: frame.readableBytes) ?? ""
+        for (event, block) in frames {
             #expect(block.hasPrefix("id: \(event.id)\nevent: \(event.state.rawValue)\ndata: {") && block.hasSuffix("}\n\n"))
-            readerEvents.append(event)
-            if readerEvents.count == stored.count { break }
         }
-        #expect(readerEvents == stored)
+        #expect(frames.map(\.event) == stored)
         reader.end()
         #expect(try await eventually { await hub.listenerCount == 0 })
         #expect(await hub.cutOffListeners == 1)
