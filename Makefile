@@ -24,7 +24,7 @@ SHARED ?= ../shared
 .PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke deploy-check
 
-.PHONY: demo demo-ranging bench-guide test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+.PHONY: demo demo-ranging bench-guide sim-fidelity test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
 # a simulated passenger guided by the real guide over the simulated radio channel to touch and
@@ -125,6 +125,12 @@ bench-guide:
 	$(SWIFT) build -c release --product GuideBenchmark
 	.build/release/GuideBenchmark --seeds 100
 	.build/release/GuideBenchmark --core-cost
+
+# The simulated channel against the real walking traces, before and after calibration
+# (BENCHMARKS.md, "Simulated channel"); the fit itself: scripts/fit_channel.py > fixtures/channel-fit.json.
+sim-fidelity:
+	$(SWIFT) build -c release --product SimFidelity
+	.build/release/SimFidelity $(SHARED)/data/philotuxo
 
 bench: deps venv
 	$(SWIFT) build -c release --product PerAdvertisementBenchmark

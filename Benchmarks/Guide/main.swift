@@ -1,6 +1,7 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
-// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--verbose]
+// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
+//                       [--channel calibrated|uncalibrated] [--verbose] [--trace SEED] [--core-cost]
 import BeaconCore
 import Foundation
 import Guide
@@ -11,6 +12,12 @@ var otherCars = 0
 var startDistance = 25.0
 var verbose = false
 var traceSeed: UInt64?
+var aids = GuideAids.all
+var calibratedChannel = true
+func refuse(_ line: String) -> Never {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+    exit(2)
+}
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -20,9 +27,16 @@ while let argument = arguments.popFirst() {
     case "--verbose": verbose = true
     case "--core-cost": break
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
-    default:
-        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
-        exit(2)
+    case "--aids":
+        guard let value = arguments.popFirst().flatMap(GuideAids.init(rawValue:)) else { refuse(GuideAids.usage) }
+        aids = value
+    case "--channel":
+        switch arguments.popFirst() {
+        case "calibrated": calibratedChannel = true
+        case "uncalibrated": calibratedChannel = false
+        default: refuse("--channel must be calibrated or uncalibrated")
+        }
+    default: refuse("unknown argument \(argument)")
     }
 }
 
@@ -40,8 +54,12 @@ struct Tally {
     var ratios: [Double] = []
     var wrong: [Double] = []
     var failures = 0
+    var spoken = 0, spokenWithin2x = 0, contradictions = 0
     mutating func add(_ s: WalkSummary) {
         wrong.append(Double(s.wrongDirectionCues))
+        spoken += s.spokenDistances
+        spokenWithin2x += s.spokenDistancesWithin2x
+        contradictions += s.contradictions
         if let r = s.timeRatio, s.confirmed { ratios.append(r) } else { failures += 1; ratios.append(300 / s.straightLineSeconds) }
     }
     var line: String {
@@ -50,10 +68,17 @@ struct Tally {
                       median(ratios), ratios.reduce(0, +) / Double(ratios.count), ratios.sorted()[Int(Double(ratios.count - 1) * 0.9)],
                       within, ratios.count, failures, wrong.reduce(0, +) / Double(wrong.count), median(wrong))
     }
+    var truthLine: String {
+        String(format: "spoken distances within 2x of truth %d/%d (%.1f %%), contradictions within 3 s %d",
+               spokenWithin2x, spoken, 100 * Double(spokenWithin2x) / Double(max(1, spoken)), contradictions)
+    }
 }
 
 if let seed = traceSeed {
-    var walk = GuidedWalk(ride: ride, configuration: GuidedWalk.Configuration(seed: seed, startDistance: startDistance))
+    var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
+    configuration.aids = aids
+    configuration.calibratedChannel = calibratedChannel
+    var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     let policy = MutualProofPolicy()
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
@@ -95,6 +120,8 @@ var ours = Tally(), handiGo = Tally()
 for seed in 1...UInt64(seeds) {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.otherCars = otherCars
+    configuration.aids = aids
+    configuration.calibratedChannel = calibratedChannel
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let policy = MutualProofPolicy()
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { _, _ in }, prove: { side, observation in policy.prove(side, observation) })
@@ -107,8 +134,10 @@ for seed in 1...UInt64(seeds) {
                      seed, summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, theirs.secondsToConfirm ?? -1, theirs.wrongDirectionCues))
     }
 }
-print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars)")
+print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), "
+      + "aids \(aids.rawValue), channel \(calibratedChannel ? "calibrated" : "uncalibrated")")
 print("ridebeacon: " + ours.line)
+print("ridebeacon: " + ours.truthLine)
 print("handigo:    " + handiGo.line)
 let meanOurs = ours.wrong.reduce(0, +) / Double(seeds), meanTheirs = handiGo.wrong.reduce(0, +) / Double(seeds)
 print(String(format: "handigo/ridebeacon: median time ratio %.2fx, wrong-direction cues %.2fx",

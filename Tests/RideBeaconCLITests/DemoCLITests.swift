@@ -46,6 +46,7 @@ import Testing
         (["demo", "--start-distance", "0.5"], "--start-distance must be 2 to 100 metres"),
         (["demo", "--verbosity", "loud"], "--verbosity must be one of earcons, brief, full"),
         (["demo", "--audio-out", "demo.mp3"], "--audio-out must be FILE.wav"),
+        (["demo", "--aids", "compass"], "--aids must be one of none, turn, locator, all"),
     ])
     func badFlagsAreRefusedWithTheirRule(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)

@@ -38,6 +38,7 @@ public struct GuideCore: Sendable {
     public let verbosity: Verbosity
     public let phrases: PhraseTable
     public let timing: Timing
+    public let aids: GuideAids
     public private(set) var state: GuideState = .waiting
     public private(set) var ranger: Ranger
     public private(set) var lastEstimate: RangeEstimate?
@@ -50,6 +51,7 @@ public struct GuideCore: Sendable {
     private var candidateBand: DistanceBands.Band?
     private var candidateSince = 0.0
     private var lastBandSpeech = -Double.infinity
+    private var lastTrendWord: (closer: Bool, time: Double)?
     private var lastSpeech = -Double.infinity
     private var pulseInterval: Double?
     private var heldDirection: Trend = .unknown
@@ -62,10 +64,16 @@ public struct GuideCore: Sendable {
     private var touchSamples = 0
     private var touchEnded: Double?
     private var serviceReachable = true
+    public private(set) var turn: TurnToFind
+    /// Last moment with a confident direction (or a new start: arrival, signal back, turn's end).
+    private var lastDirectionKnown = 0.0
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
-                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing()) {
+                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(),
+                aids: GuideAids = .none, turnTiming: TurnToFind.Timing = TurnToFind.Timing()) {
         self.ride = ride
+        self.aids = aids
+        turn = TurnToFind(timing: turnTiming)
         self.verbosity = verbosity
         self.phrases = phrases
         self.timing = timing
@@ -111,6 +119,7 @@ public struct GuideCore: Sendable {
         guard state == .waiting else { return }
         state = .searching
         searchingSince = time
+        lastDirectionKnown = time
         lastSearchingPhrase = time
         out.append(.scan(.continuous))
         out.append(.cue(GuideCue(time: time, sound: .earcon(.attention))))
@@ -139,6 +148,7 @@ public struct GuideCore: Sendable {
         case .signalLost:
             state = .guiding
             spokenBand = nil
+            lastDirectionKnown = time
             say(&out, time, [.signalBack], [:], brief: true)
             guide(&out, time, estimate)
         case .guiding, .touch:
@@ -164,7 +174,10 @@ public struct GuideCore: Sendable {
             if state == .touch, !estimate.touch, let ended = touchEnded, time - ended > timing.touchGrace {
                 state = .guiding
             }
-            if state == .guiding { pulse(&out, time, estimate) }
+            if state == .guiding {
+                pulse(&out, time, estimate)
+                turnToFind(&out, time, estimate)
+            }
         default:
             break
         }
@@ -182,6 +195,9 @@ public struct GuideCore: Sendable {
             if let last = lastUtterance { out.append(.cue(GuideCue(time: time, sound: .speech(last)))) }
         case .whereIsDriver:
             whereIsDriver(&out, time)
+        case .findDirection:
+            guard state == .guiding, !turn.isActive else { return }
+            beginTurn(&out, time)
         case .confirm:
             guard state == .touch, let match = lastMatch else {
                 if state == .guiding || state == .signalLost || state == .searching {
@@ -223,6 +239,7 @@ public struct GuideCore: Sendable {
     private mutating func guide(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         noteTouch(estimate)
         if estimate.touch {
+            turn.end()
             if state != .touch {
                 state = .touch
                 touchEnded = nil
@@ -236,9 +253,42 @@ public struct GuideCore: Sendable {
             if touchEnded == nil { touchEnded = time }
             return
         }
+        if turn.isActive {
+            // Turning on the spot, the body swings the level by 10 dB and more: neither the
+            // trend nor the distance band mean anything until the turn ends.
+            if let rssi = estimate.rssi { turn.sample(time: time, rssi: rssi) }
+            heldDirection = .unknown
+            pulse(&out, time, estimate)
+            return
+        }
         direction(&out, time, estimate.trend)
         band(&out, time, estimate)
         pulse(&out, time, estimate)
+    }
+
+    /// Starts a turn after `quietBeforeTurn` without a confident direction (when the aids allow),
+    /// plays its tracking tone, and ends it with "Stop. The car is ahead of you."
+    private mutating func turnToFind(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
+        guard turn.isActive else {
+            // Within reach the pulse and the cane do better than a turn.
+            if aids.includesTurn, time - lastDirectionKnown >= turn.timing.quietBeforeTurn,
+               estimate.distance.isFinite, estimate.distance > DistanceBands.edges[0].upper * 2 {
+                beginTurn(&out, time)
+            }
+            return
+        }
+        switch turn.tick(time: time) {
+        case .tone(let earcon)?: out.append(.cue(GuideCue(time: time, sound: .earcon(earcon))))
+        case .stop?:
+            lastDirectionKnown = time
+            say(&out, time, [.carAhead], [:], always: true)
+        case nil: break
+        }
+    }
+
+    private mutating func beginTurn(_ out: inout [GuideAction], _ time: Double) {
+        turn.begin(at: time)
+        say(&out, time, [.turnOnTheSpot], [:], always: true)
     }
 
     /// Peak level and sample count of the current touch, for the proof.
@@ -254,6 +304,7 @@ public struct GuideCore: Sendable {
             heldDirection = trend
             return
         }
+        lastDirectionKnown = time
         if trend != heldDirection || time - lastDirectionCue >= timing.directionRepeat {
             heldDirection = trend
             lastDirectionCue = time
@@ -285,6 +336,9 @@ public struct GuideCore: Sendable {
             lastBandSpeech = time
             sayBand(&out, time, band, trend: estimate.trend)
         } else if verbosity == .full, moving, let spoken = spokenBand, time - lastSpeech >= timing.reassurance {
+            // A reassurance is a band spoken too: the next change waits `bandSpacing` after it
+            // ("About 20 meters" then "More than 20 meters" 0.1 s later contradicted itself).
+            lastBandSpeech = time
             sayBand(&out, time, spoken, trend: estimate.trend)
         }
     }
@@ -297,9 +351,13 @@ public struct GuideCore: Sendable {
         case .about(let n): keys = [.aboutMeters]; arguments["distance"] = String(n)
         case .moreThan(let n): keys = [.moreThanMeters]; arguments["distance"] = String(n)
         }
-        if verbosity == .full, band != .veryClose {
-            if trend == .closer { keys.append(.gettingCloser) }
-            if trend == .farther { keys.append(.movingAway) }
+        if verbosity == .full, band != .veryClose, trend == .closer || trend == .farther {
+            // The opposite word spoken moments ago would be contradicted: the band alone says enough.
+            let closer = trend == .closer
+            if lastTrendWord.map({ $0.closer == closer || time - $0.time >= timing.bandSpacing + 1 }) ?? true {
+                keys.append(closer ? .gettingCloser : .movingAway)
+                lastTrendWord = (closer, time)
+            }
         }
         say(&out, time, keys, arguments, brief: true)
     }
@@ -322,6 +380,7 @@ public struct GuideCore: Sendable {
 
     private mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
         state = .signalLost
+        turn.end()
         heldDirection = .unknown
         samplesSinceSignal = 0
         spokenBand = nil

@@ -31,13 +31,15 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case serviceBack = "service_back"
     case rideCancelled = "ride_cancelled"
     case goodbye
+    case turnOnTheSpot = "turn_on_the_spot"
+    case carAhead = "car_ahead"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
     /// cutting the phrase before it.
     public var isUrgent: Bool {
         switch self {
-        case .driverArrived, .signalLost, .touchDetected, .confirmed: true
+        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carAhead: true
         default: false
         }
     }
@@ -100,6 +102,8 @@ public struct PhraseTable: Sendable {
         .serviceBack: "Ride service reached.",
         .rideCancelled: "Your ride was cancelled.",
         .goodbye: "Guide stopped.",
+        .turnOnTheSpot: "Hold the phone against your chest and turn slowly on the spot.",
+        .carAhead: "Stop. The car is ahead of you.",
     ])
 
     public static func table(for language: String) -> PhraseTable {

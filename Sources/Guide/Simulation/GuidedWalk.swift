@@ -13,6 +13,12 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var cues: [String: Int]
     public var wrongDirectionCues: Int
     public var seed: UInt64
+    /// Spoken distances ("About 6 meters", "More than 20 meters", "Very close") and how many of
+    /// them were within 2× of the true distance when spoken (`SpokenTruth`).
+    public var spokenDistances = 0
+    public var spokenDistancesWithin2x = 0
+    /// Phrases contradicting one spoken less than 3 s before (`SpokenTruth`).
+    public var contradictions = 0
 
     enum CodingKeys: String, CodingKey {
         case confirmed
@@ -22,6 +28,9 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case cues
         case wrongDirectionCues = "wrong_direction_cues"
         case seed
+        case spokenDistances = "spoken_distances"
+        case spokenDistancesWithin2x = "spoken_distances_within_2x"
+        case contradictions
     }
 
     /// Time to touch or confirmation over the straight-line walking time.
@@ -50,9 +59,13 @@ public struct GuidedWalk {
         public var verbosity = Verbosity.full
         public var timeLimit = 300.0
         public var channel: ChannelModel.Parameters?
+        /// Draw the channel from the fit to real traces (false: the pre-calibration ranges).
+        public var calibratedChannel = true
         public var walker = Walker.Parameters()
         /// Other cars advertising their own rides at the same kerb (`CrowdedCurb`).
         public var otherCars = 0
+        /// Which direction-finding aids the guide offers (`--aids`).
+        public var aids = GuideAids.all
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -71,13 +84,15 @@ public struct GuidedWalk {
     private var secondsTo1m: Double?
     private var lastBand: DistanceBands.Band?
     private var curb: CrowdedCurb
+    private var truth = SpokenTruth()
 
     public init(ride: GuideRide, configuration: Configuration) {
         self.ride = ride
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
-                               channel: configuration.channel, walker: configuration.walker)
-        guide = GuideCore(ride: ride, verbosity: configuration.verbosity)
+                               channel: configuration.channel, calibrated: configuration.calibratedChannel,
+                               walker: configuration.walker)
+        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
         driver = DriverCore(identity: ride.identity, autoConfirm: true)
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
     }
@@ -142,7 +157,9 @@ public struct GuidedWalk {
                            secondsToConfirm: confirmedAt.map(Self.rounded),
                            straightLineSeconds: Self.rounded(SimulatedWorld.straightLineSeconds(
                                startDistance: configuration.startDistance, walker: configuration.walker)),
-                           cues: cueCounts, wrongDirectionCues: wrongCues, seed: configuration.seed)
+                           cues: cueCounts, wrongDirectionCues: wrongCues, seed: configuration.seed,
+                           spokenDistances: truth.distances, spokenDistancesWithin2x: truth.within2x,
+                           contradictions: truth.contradictions)
     }
 
     /// Carries out the driver core's actions; a proof that confirms the ride reaches the guide
@@ -186,6 +203,7 @@ public struct GuidedWalk {
         case .earcon:
             break
         case .speech(let utterance):
+            truth.note(utterance, band: guide.spokenBand, at: cue.time, trueDistance: world.trueDistance)
             hearSpeech(utterance)
         }
     }
@@ -196,6 +214,8 @@ public struct GuidedWalk {
         case .signalLost: world.hear(.keepStill)
         case .veryClose: world.hear(.veryClose)
         case .touchDetected: world.hear(.touchPrompt)
+        case .turnOnTheSpot: world.hear(.turnOnTheSpot)
+        case .carAhead: world.hear(.carAhead)
         case .aboutMeters, .moreThanMeters:
             // A band farther than the last one spoken means the walk is going the wrong way, a
             // nearer one that it is right (far away, bands change before the trend is sure).

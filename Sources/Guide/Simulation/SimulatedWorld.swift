@@ -17,12 +17,15 @@ public struct SimulatedWorld: Sendable {
     /// True distance every step, for judging direction cues.
     private var history: [Double] = []
 
-    public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil,
+    /// `channel` fixes the channel; otherwise one is drawn per seed from the fit to real traces
+    /// (`ChannelModel.Parameters.calibrated`), or with `calibrated: false` from the ranges used
+    /// before that fit (`random`, kinder than reality; `make sim-fidelity` compares them).
+    public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil, calibrated: Bool = true,
                 walker: Walker.Parameters = Walker.Parameters()) {
         self.seed = seed
         var root = SeededRandom(seed: seed)
         var worldRNG = root.fork()
-        channelParameters = channel ?? .random(&worldRNG)
+        channelParameters = channel ?? (calibrated ? .calibrated(&worldRNG) : .random(&worldRNG))
         toPassenger = ChannelModel(parameters: channelParameters, rng: root.fork())
         toDriver = ChannelModel(parameters: channelParameters, rng: root.fork())
         self.walker = Walker(distance: startDistance, parameters: walker, rng: root.fork())

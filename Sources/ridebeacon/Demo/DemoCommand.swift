@@ -15,8 +15,8 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Guide a simulated passenger to a simulated car through the real server, guide and audio; prints a transcript and a JSON summary.",
         discussion: """
-        The walk runs in virtual time on a simulated radio channel (path loss, shadowing, fading, \
-        body shadowing, lost adverts); the same seed gives the same walk. The audio of the walk is \
+        The walk runs in virtual time on a simulated radio channel fitted to real walking traces \
+        (path loss, shadowing, fading, body shadowing, lost adverts); the same seed gives the same walk. The audio of the walk is \
         written to the audio output as it would have sounded.
         """
     )
@@ -34,6 +34,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "earcons, brief or full.")
     var verbosity = "full"
 
+    @Option(help: "Direction-finding aids: none, turn (turn-to-find), locator (the car's locator sound) or all.")
+    var aids = "all"
+
     @Flag(help: "Print only the JSON summary.")
     var json = false
 
@@ -42,6 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard Verbosity(rawValue: verbosity) != nil else {
             throw ValidationError("--verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard GuideAids(rawValue: aids) != nil else { throw ValidationError(GuideAids.usage) }
         do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
         if audioOut == "-" && !json { throw ValidationError("--audio-out - writes PCM to stdout; add --json to keep the transcript off it") }
     }
@@ -58,6 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             var walk = GuidedWalk.Configuration(seed: seed, startDistance: startDistance,
                                                 verbosity: Verbosity(rawValue: verbosity) ?? .full)
+            walk.aids = GuideAids(rawValue: aids) ?? .all
             // A passenger does not give up after the benchmark's 300 s cap.
             walk.timeLimit = 600
             let summary = try await DemoSession(server: server, transcript: transcript, sink: sink, configuration: walk).run()
