@@ -25,8 +25,9 @@ public struct GuideCore: Sendable {
         /// without a "farther" trend only after `awayDwell`.
         public var bandDwell = 1.0
         public var awayDwell = 4.0
-        /// Least time between two spoken band changes, s.
-        public var bandSpacing = 2.0
+        /// Least time between two spoken band changes, s: 3 s, so no distance said contradicts
+        /// one said less than 3 s before (issue 16).
+        public var bandSpacing = 3.0
         /// After the touch ends, Enter still confirms for this long, s.
         public var touchGrace = 5.0
         /// Without a signal since arrival, "searching" is repeated this often, s.
@@ -332,9 +333,12 @@ public struct GuideCore: Sendable {
             due = spokenBand == nil
         }
         if due {
-            spokenBand = band
+            // Farther bands one step at a time: nobody walks from 6 m to 15 m between two
+            // phrases, but turning the back to the car (10–15 dB of body) reads as that.
+            let said = spokenBand.map { band > $0 ? DistanceBands.next(after: $0) : band } ?? band
+            spokenBand = said
             lastBandSpeech = time
-            sayBand(&out, time, band, trend: estimate.trend)
+            sayBand(&out, time, said, trend: estimate.trend)
         } else if verbosity == .full, moving, let spoken = spokenBand, time - lastSpeech >= timing.reassurance {
             // A reassurance is a band spoken too: the next change waits `bandSpacing` after it
             // ("About 20 meters" then "More than 20 meters" 0.1 s later contradicted itself).
