@@ -120,10 +120,12 @@ bench-server: deps
 	$(SWIFT) build -c release --product ServerBenchmarkSetup
 	Benchmarks/server/run.sh
 
-# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds (BENCHMARKS.md, "Guide").
+# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds on the calibrated channel,
+# from 25 m and 10 m, for each set of aids (BENCHMARKS.md, "Guide").
 bench-guide:
 	$(SWIFT) build -c release --product GuideBenchmark
-	.build/release/GuideBenchmark --seeds 100
+	for start in 25 10; do for aids in none turn all; do \
+		.build/release/GuideBenchmark --seeds 100 --start-distance $$start --aids $$aids || exit 1; done; done
 	.build/release/GuideBenchmark --core-cost
 
 # The simulated channel against the real walking traces, before and after calibration
