@@ -29,7 +29,7 @@ SHARED ?= ../shared
 # The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
 # a simulated passenger guided by the real guide over the simulated radio channel to touch and
 # "Ride confirmed"; prints the transcript and a JSON summary, writes the audio to demo.wav.
-# DEMO_ARGS="--seed 7 --start-distance 40" varies it.
+# DEMO_ARGS="--seed 13 --start-distance 40" varies it.
 DEMO_ARGS ?=
 demo: deps-build release
 	.build/release/ridebeacon demo --audio-out demo.wav $(DEMO_ARGS)

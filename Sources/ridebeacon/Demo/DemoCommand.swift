@@ -24,9 +24,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Where the walk starts, metres from the car (2 to 100).")
     var startDistance = 25.0
 
-    /// 13 is a median walk of `make bench-guide` (BENCHMARKS.md, "Guide"), not a lucky one.
+    /// 7 is a median walk of `make bench-guide` from 25 m with all aids on the calibrated channel
+    /// (BENCHMARKS.md, "Issue 16"), not a lucky one.
     @Option(help: "Simulator seed; the same seed gives the same walk.")
-    var seed: UInt64 = 13
+    var seed: UInt64 = 7
 
     @Option(help: "FILE.wav, - (raw PCM on stdout), auto (system player) or none.")
     var audioOut = "demo.wav"
