@@ -271,6 +271,8 @@ public struct GuideCore: Sendable {
     /// plays its tracking tone, and ends it with "Stop. The car is ahead of you."
     private mutating func turnToFind(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         guard turn.isActive else {
+            // Seam for the car's locator sound (branch `locator`): when `aids.includesLocator`
+            // and the car is near (≈ 15 m) with no confident direction, ask for it here, first.
             // Within reach the pulse and the cane do better than a turn.
             if aids.includesTurn, time - lastDirectionKnown >= turn.timing.quietBeforeTurn,
                estimate.distance.isFinite, estimate.distance > DistanceBands.edges[0].upper * 2 {
