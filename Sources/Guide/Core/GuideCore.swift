@@ -58,16 +58,15 @@ public struct GuideCore: Sendable {
     private var heldDirection: Trend = .unknown
     private var lastDirectionCue = -Double.infinity
     private var samplesSinceSignal = 0
-    private var searchingSince = 0.0
     private var lastSearchingPhrase = -Double.infinity
     private var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
     private var touchPeak = -Double.infinity
     private var touchSamples = 0
     private var touchEnded: Double?
     private var serviceReachable = true
-    public private(set) var turn: TurnToFind
+    public internal(set) var turn: TurnToFind
     /// Last moment with a confident direction (or a new start: arrival, signal back, turn's end).
-    private var lastDirectionKnown = 0.0
+    var lastDirectionKnown = 0.0
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(),
@@ -119,7 +118,6 @@ public struct GuideCore: Sendable {
     private mutating func arrived(_ out: inout [GuideAction], _ time: Double) {
         guard state == .waiting else { return }
         state = .searching
-        searchingSince = time
         lastDirectionKnown = time
         lastSearchingPhrase = time
         out.append(.scan(.continuous))
@@ -267,33 +265,6 @@ public struct GuideCore: Sendable {
         pulse(&out, time, estimate)
     }
 
-    /// Starts a turn after `quietBeforeTurn` without a confident direction (when the aids allow),
-    /// plays its tracking tone, and ends it with "Stop. The car is ahead of you."
-    private mutating func turnToFind(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
-        guard turn.isActive else {
-            // Seam for the car's locator sound (branch `locator`): when `aids.includesLocator`
-            // and the car is near (≈ 15 m) with no confident direction, ask for it here, first.
-            // Within reach the pulse and the cane do better than a turn.
-            if aids.includesTurn, time - lastDirectionKnown >= turn.timing.quietBeforeTurn,
-               estimate.distance.isFinite, estimate.distance > DistanceBands.edges[0].upper * 2 {
-                beginTurn(&out, time)
-            }
-            return
-        }
-        switch turn.tick(time: time) {
-        case .tone(let earcon)?: out.append(.cue(GuideCue(time: time, sound: .earcon(earcon))))
-        case .stop?:
-            lastDirectionKnown = time
-            say(&out, time, [.carAhead], [:], always: true)
-        case nil: break
-        }
-    }
-
-    private mutating func beginTurn(_ out: inout [GuideAction], _ time: Double) {
-        turn.begin(at: time)
-        say(&out, time, [.turnOnTheSpot], [:], always: true)
-    }
-
     /// Peak level and sample count of the current touch, for the proof.
     private mutating func noteTouch(_ estimate: RangeEstimate) {
         guard estimate.touch else { return }
@@ -416,7 +387,7 @@ public struct GuideCore: Sendable {
 
     /// Speaks unless verbosity forbids: `always` phrases (answers to a key, the confirmation)
     /// are spoken even with earcons only; `brief` ones from brief up.
-    private mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
+    mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
                               _ arguments: [String: String], always: Bool = false, brief: Bool = false) {
         guard always || (brief && verbosity != .earcons) || verbosity == .full else { return }
         let text = keys.map { phrases.text(for: Phrase($0, arguments)) }.filter { !$0.isEmpty }.joined(separator: " ")
