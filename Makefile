@@ -24,12 +24,12 @@ SHARED ?= ../shared
 .PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke load-soak deploy-check
 
-.PHONY: demo demo-ranging bench-guide test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+.PHONY: demo demo-ranging bench-guide sim-fidelity test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
 
 # The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
 # a simulated passenger guided by the real guide over the simulated radio channel to touch and
 # "Ride confirmed"; prints the transcript and a JSON summary, writes the audio to demo.wav.
-# DEMO_ARGS="--seed 7 --start-distance 40" varies it.
+# DEMO_ARGS="--seed 13 --start-distance 40" varies it.
 DEMO_ARGS ?=
 demo: deps-build release
 	.build/release/ridebeacon demo --audio-out demo.wav $(DEMO_ARGS)
@@ -120,11 +120,19 @@ bench-server: deps
 	$(SWIFT) build -c release --product ServerBenchmarkSetup
 	Benchmarks/server/run.sh
 
-# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds (BENCHMARKS.md, "Guide").
+# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds on the calibrated channel,
+# from 25 m and 10 m, for each set of aids (BENCHMARKS.md, "Guide").
 bench-guide:
 	$(SWIFT) build -c release --product GuideBenchmark
-	.build/release/GuideBenchmark --seeds 100
+	for start in 25 10; do for aids in none turn all; do \
+		.build/release/GuideBenchmark --seeds 100 --start-distance $$start --aids $$aids || exit 1; done; done
 	.build/release/GuideBenchmark --core-cost
+
+# The simulated channel against the real walking traces, before and after calibration
+# (BENCHMARKS.md, "Simulated channel"); the fit itself: scripts/fit_channel.py > fixtures/channel-fit.json.
+sim-fidelity:
+	$(SWIFT) build -c release --product SimFidelity
+	.build/release/SimFidelity $(SHARED)/data/philotuxo
 
 bench: deps venv
 	$(SWIFT) build -c release --product PerAdvertisementBenchmark

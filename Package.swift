@@ -147,6 +147,8 @@ let package = Package(
         .executableTarget(name: "TouchEventBenchmark", dependencies: ["BeaconCore"], path: "Benchmarks/TouchEvents"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
         .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
+        // The simulated channel against the real walking traces (`make sim-fidelity`, BENCHMARKS.md).
+        .executableTarget(name: "SimFidelity", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/SimFidelity"),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",

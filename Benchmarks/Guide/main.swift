@@ -1,7 +1,7 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
 // Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
-//        [--street-noise DBA] [--verbose]
+//                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--verbose] [--trace SEED] [--core-cost]
 import BeaconCore
 import Foundation
 import Guide
@@ -11,9 +11,14 @@ var seeds = 100
 var otherCars = 0
 var startDistance = 25.0
 var verbose = false
-var aids = GuideAids.all
 var listener = LocatorListener.Parameters()
 var traceSeed: UInt64?
+var aids = GuideAids.all
+var calibratedChannel = true
+func refuse(_ line: String) -> Never {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+    exit(2)
+}
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -21,23 +26,23 @@ while let argument = arguments.popFirst() {
     case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
     case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
-    case "--aids":
-        guard let value = arguments.popFirst(), let parsed = GuideAids(rawValue: value) else {
-            FileHandle.standardError.write(Data("--aids must be none, turn, locator or all\n".utf8))
-            exit(2)
-        }
-        aids = parsed
     case "--street-noise":
         guard let value = Double(arguments.popFirst() ?? ""), (20...100).contains(value) else {
-            FileHandle.standardError.write(Data("--street-noise must be a level in dB(A), 20 to 100\n".utf8))
-            exit(2)
+            refuse("--street-noise must be a level in dB(A), 20 to 100")
         }
         listener.streetNoise = value...value
     case "--core-cost": break
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
-    default:
-        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
-        exit(2)
+    case "--aids":
+        guard let value = arguments.popFirst().flatMap(GuideAids.init(rawValue:)) else { refuse(GuideAids.usage) }
+        aids = value
+    case "--channel":
+        switch arguments.popFirst() {
+        case "calibrated": calibratedChannel = true
+        case "uncalibrated": calibratedChannel = false
+        default: refuse("--channel must be calibrated or uncalibrated")
+        }
+    default: refuse("unknown argument \(argument)")
     }
 }
 
@@ -55,8 +60,12 @@ struct Tally {
     var ratios: [Double] = []
     var wrong: [Double] = []
     var failures = 0
+    var spoken = 0, spokenWithin2x = 0, contradictions = 0
     mutating func add(_ s: WalkSummary) {
         wrong.append(Double(s.wrongDirectionCues))
+        spoken += s.spokenDistances
+        spokenWithin2x += s.spokenDistancesWithin2x
+        contradictions += s.contradictions
         if let r = s.timeRatio, s.confirmed { ratios.append(r) } else { failures += 1; ratios.append(300 / s.straightLineSeconds) }
     }
     var line: String {
@@ -65,12 +74,17 @@ struct Tally {
                       median(ratios), ratios.reduce(0, +) / Double(ratios.count), ratios.sorted()[Int(Double(ratios.count - 1) * 0.9)],
                       within, ratios.count, failures, wrong.reduce(0, +) / Double(wrong.count), median(wrong))
     }
+    var truthLine: String {
+        String(format: "spoken distances within 2x of truth %d/%d (%.1f %%), contradictions within 3 s %d",
+               spokenWithin2x, spoken, 100 * Double(spokenWithin2x) / Double(max(1, spoken)), contradictions)
+    }
 }
 
 if let seed = traceSeed {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.aids = aids
     configuration.listener = listener
+    configuration.calibratedChannel = calibratedChannel
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     let policy = MutualProofPolicy()
@@ -123,6 +137,7 @@ for seed in 1...UInt64(seeds) {
     configuration.otherCars = otherCars
     configuration.aids = aids
     configuration.listener = listener
+    configuration.calibratedChannel = calibratedChannel
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let policy = MutualProofPolicy()
     var holdingSince: Double?
@@ -159,8 +174,9 @@ for seed in 1...UInt64(seeds) {
     }
 }
 print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue), "
-      + "street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
+      + "channel \(calibratedChannel ? "calibrated" : "uncalibrated"), street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
 print("ridebeacon: " + ours.line)
+print("ridebeacon: " + ours.truthLine)
 print("handigo:    " + handiGo.line)
 print("one-sided:  " + oneSided.line + "  (before issue 12: the passenger's device alone says \"Touch detected\")")
 print(String(format: "locator: %.2f requests per walk, %d ticks played, %.0f %% heard", Double(locatorRequests) / Double(seeds),

@@ -16,7 +16,7 @@ struct ScriptedGuide {
     private var rng = SeededRandom(seed: 5)
     private let noise: Double
 
-    init(verbosity: Verbosity = .brief, noise: Double = 1.5, aids: GuideAids = .all) {
+    init(verbosity: Verbosity = .brief, noise: Double = 1.5, aids: GuideAids = .locator) {
         core = GuideCore(ride: Self.ride, verbosity: verbosity, aids: aids)
         self.noise = noise
         record(core.start(time: 0))

@@ -88,4 +88,25 @@ import Testing
         }
         #expect(wav.duration >= summary.secondsToConfirm!)
     }
+
+    /// Turn-to-find in the simulator: the walker turns on the spot with the phone at its chest
+    /// (the calibrated channel's 10–15 dB body loss behind), and when told "Stop. The car is
+    /// ahead of you." faces the car far better than at random (a random heading is 90° off on
+    /// the median).
+    @Test func turnToFindPointsTheWalkerAtTheCar() async {
+        var offsets: [Double] = []
+        for seed in 1...12 as ClosedRange<UInt64> {
+            var configuration = GuidedWalk.Configuration(seed: seed)
+            configuration.aids = .turn
+            var walk = GuidedWalk(ride: Self.ride, configuration: configuration)
+            let policy = MutualProofPolicy()
+            _ = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { cue, moment in
+                // The walker stops half a second (its reaction) after the phrase: 15° further round.
+                if cue.description == "\"Stop. The car is ahead of you.\"" { offsets.append(abs(wrapAngle((moment.headingOffset + 15) * .pi / 180)) * 180 / .pi) }
+            }, prove: { side, observation in policy.prove(side, observation) })
+        }
+        #expect(offsets.count >= 6, "turns ended with a stop: \(offsets.count)")
+        let median = offsets.sorted()[offsets.count / 2]
+        #expect(median <= 45, "median heading error after a stop \(median)° (\(offsets.map(Int.init)))")
+    }
 }

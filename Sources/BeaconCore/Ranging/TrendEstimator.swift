@@ -38,6 +38,9 @@ public struct TrendEstimator: Sendable {
         /// union of two tests at 3.5 issues less often at rest than one at 3 (one-sided
         /// false-issue rate ≈0.02 % per test for white noise).
         public var confidence = 3.5
+        /// t-statistic for the long window alone to issue (nil: `confidence`). The long window
+        /// averages more fades, so its slope is the better-founded of the two.
+        public var longConfidence: Double? = nil
         /// t-statistic below which an issued direction is withdrawn (hysteresis: no flicker).
         public var keepConfidence = 2.0
         /// t-statistic of the fast window, against the issued direction, that retracts it.
@@ -188,7 +191,7 @@ public struct TrendEstimator: Sendable {
         // The shorter window speaks first: after a stop or a turn the longer one still
         // remembers the old way for seconds.
         var direction = Self.vote(middle, t: parameters.confidence)
-        if direction == 0 { direction = Self.vote(long, t: parameters.confidence) }
+        if direction == 0 { direction = Self.vote(long, t: parameters.longConfidence ?? parameters.confidence) }
         if direction == 0, trend == .closer || trend == .farther {
             let held = trend == .closer ? 1 : -1
             if Self.vote(middle, t: parameters.keepConfidence) == held

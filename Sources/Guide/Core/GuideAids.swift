@@ -1,9 +1,15 @@
-/// Which direction-finding aids the guide may use beside distance and trend (`--aids`).
-public enum GuideAids: String, Sendable, CaseIterable {
+/// Which direction-finding aids the guide may offer beyond the proximity pulse, distance and
+/// trend: turn-to-find (`TurnToFind`) and the car's locator sound. `--aids` in `ridebeacon demo`
+/// and GuideBenchmark; the live guide offers all of them.
+public enum GuideAids: String, CaseIterable, Sendable, Codable {
     case none, turn, locator, all
 
-    /// Turn-to-find: the passenger turns on the spot while the body's shadow shows the direction.
+    /// Turn-to-find starts by itself after a while without a confident direction (the key `f`
+    /// starts it whatever the aids: the passenger asked).
     public var includesTurn: Bool { self == .turn || self == .all }
-    /// The car's locator sound: ticks from the driver's device, found by ear.
+    /// The guide may ask for the car's locator sound (`LocatorAsking`).
     public var includesLocator: Bool { self == .locator || self == .all }
+
+    /// One line naming the option and its values, for a bad `--aids`.
+    public static let usage = "--aids must be one of " + allCases.map(\.rawValue).joined(separator: ", ")
 }

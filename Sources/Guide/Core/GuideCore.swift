@@ -30,8 +30,9 @@ public struct GuideCore: Sendable {
         /// without a "farther" trend only after `awayDwell`.
         public var bandDwell = 1.0
         public var awayDwell = 4.0
-        /// Least time between two spoken band changes, s.
-        public var bandSpacing = 2.0
+        /// Least time between two spoken band changes, s: 3 s, so no distance said contradicts
+        /// one said less than 3 s before (issue 16).
+        public var bandSpacing = 3.0
         /// After the touch ends, Enter still confirms for this long, s.
         public var touchGrace = 5.0
         /// Without a signal since arrival, "searching" is repeated this often, s.
@@ -58,12 +59,12 @@ public struct GuideCore: Sendable {
     private var candidateBand: DistanceBands.Band?
     private var candidateSince = 0.0
     private var lastBandSpeech = -Double.infinity
+    private var lastTrendWord: (closer: Bool, time: Double)?
     private var lastSpeech = -Double.infinity
     private var pulseInterval: Double?
     private var heldDirection: Trend = .unknown
     private var lastDirectionCue = -Double.infinity
     private var samplesSinceSignal = 0
-    private var searchingSince = 0.0
     private var lastSearchingPhrase = -Double.infinity
     private var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
     private var touchPeak = -Double.infinity
@@ -76,14 +77,19 @@ public struct GuideCore: Sendable {
     /// The driver's device's latest observation window, from the event stream.
     private var driverWindow: (from: Double, until: Double)?
     private var serviceReachable = true
+    public internal(set) var turn: TurnToFind
+    /// Last moment with a confident direction (or a new start: arrival, signal back, turn's end).
+    var lastDirectionKnown = 0.0
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
-                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(), aids: GuideAids = .all) {
+                calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(),
+                aids: GuideAids = .none, turnTiming: TurnToFind.Timing = TurnToFind.Timing()) {
         self.ride = ride
+        self.aids = aids
+        turn = TurnToFind(timing: turnTiming)
         self.verbosity = verbosity
         self.phrases = phrases
         self.timing = timing
-        self.aids = aids
         locator = LocatorAsking(automatic: aids.includesLocator)
         ranger = Ranger(calibration: calibration)
         matcher = IdentityMatcher(identity: ride.identity, lookingFor: .driver)
@@ -131,7 +137,7 @@ public struct GuideCore: Sendable {
     private mutating func arrived(_ out: inout [GuideAction], _ time: Double) {
         guard state == .waiting else { return }
         state = .searching
-        searchingSince = time
+        lastDirectionKnown = time
         lastSearchingPhrase = time
         out.append(.scan(.continuous))
         out.append(.cue(GuideCue(time: time, sound: .earcon(.attention))))
@@ -160,6 +166,7 @@ public struct GuideCore: Sendable {
         case .signalLost:
             state = .guiding
             spokenBand = nil
+            lastDirectionKnown = time
             say(&out, time, [.signalBack], [:], brief: true)
             guide(&out, time, estimate)
         case .guiding, .holding, .touch:
@@ -187,6 +194,7 @@ public struct GuideCore: Sendable {
                 touchFrom = nil
             }
             if state == .guiding || state == .holding { pulse(&out, time, estimate) }
+            if state == .guiding { turnToFind(&out, time, estimate) }
         default:
             break
         }
@@ -209,6 +217,9 @@ public struct GuideCore: Sendable {
             guard !locator.pending else { return }
             locator.asked(at: time)
             out.append(.requestLocator)
+        case .findDirection:
+            guard state == .guiding, !turn.isActive else { return }
+            beginTurn(&out, time)
         case .confirm:
             guard state == .touch, let match = lastMatch else {
                 if state == .holding { say(&out, time, [.holdTogether], [:], always: true) }
@@ -258,6 +269,7 @@ public struct GuideCore: Sendable {
     private mutating func guide(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         noteTouch(estimate)
         if estimate.touch {
+            turn.end()
             if state == .touch { return }
             if feltByBoth {
                 detectTouch(&out, time)
@@ -277,6 +289,14 @@ public struct GuideCore: Sendable {
         }
         if state == .holding { state = .guiding }
         touchFrom = nil
+        if turn.isActive {
+            // Turning on the spot, the body swings the level by 10 dB and more: neither the
+            // trend nor the distance band mean anything until the turn ends.
+            if let rssi = estimate.rssi { turn.sample(time: time, rssi: rssi) }
+            heldDirection = .unknown
+            pulse(&out, time, estimate)
+            return
+        }
         direction(&out, time, estimate.trend)
         band(&out, time, estimate)
         pulse(&out, time, estimate)
@@ -334,6 +354,7 @@ public struct GuideCore: Sendable {
             heldDirection = trend
             return
         }
+        lastDirectionKnown = time
         if trend != heldDirection || time - lastDirectionCue >= timing.directionRepeat {
             heldDirection = trend
             lastDirectionCue = time
@@ -361,10 +382,16 @@ public struct GuideCore: Sendable {
             due = spokenBand == nil
         }
         if due {
-            spokenBand = band
+            // Farther bands one step at a time: nobody walks from 6 m to 15 m between two
+            // phrases, but turning the back to the car (10–15 dB of body) reads as that.
+            let said = spokenBand.map { band > $0 ? DistanceBands.next(after: $0) : band } ?? band
+            spokenBand = said
             lastBandSpeech = time
-            sayBand(&out, time, band, trend: estimate.trend)
+            sayBand(&out, time, said, trend: estimate.trend)
         } else if verbosity == .full, moving, let spoken = spokenBand, time - lastSpeech >= timing.reassurance {
+            // A reassurance is a band spoken too: the next change waits `bandSpacing` after it
+            // ("About 20 meters" then "More than 20 meters" 0.1 s later contradicted itself).
+            lastBandSpeech = time
             sayBand(&out, time, spoken, trend: estimate.trend)
         }
     }
@@ -377,9 +404,13 @@ public struct GuideCore: Sendable {
         case .about(let n): keys = [.aboutMeters]; arguments["distance"] = String(n)
         case .moreThan(let n): keys = [.moreThanMeters]; arguments["distance"] = String(n)
         }
-        if verbosity == .full, band != .veryClose {
-            if trend == .closer { keys.append(.gettingCloser) }
-            if trend == .farther { keys.append(.movingAway) }
+        if verbosity == .full, band != .veryClose, trend == .closer || trend == .farther {
+            // The opposite word spoken moments ago would be contradicted: the band alone says enough.
+            let closer = trend == .closer
+            if lastTrendWord.map({ $0.closer == closer || time - $0.time >= timing.bandSpacing + 1 }) ?? true {
+                keys.append(closer ? .gettingCloser : .movingAway)
+                lastTrendWord = (closer, time)
+            }
         }
         say(&out, time, keys, arguments, brief: true)
     }
@@ -403,6 +434,7 @@ public struct GuideCore: Sendable {
     private mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
         state = .signalLost
         touchFrom = nil
+        turn.end()
         heldDirection = .unknown
         locator.reset()
         samplesSinceSignal = 0
@@ -433,7 +465,7 @@ public struct GuideCore: Sendable {
 
     /// Speaks unless verbosity forbids: `always` phrases (answers to a key, the confirmation)
     /// are spoken even with earcons only; `brief` ones from brief up.
-    private mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
+    mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
                               _ arguments: [String: String], always: Bool = false, brief: Bool = false) {
         guard always || (brief && verbosity != .earcons) || verbosity == .full else { return }
         let text = keys.map { phrases.text(for: Phrase($0, arguments)) }.filter { !$0.isEmpty }.joined(separator: " ")

@@ -24,6 +24,8 @@ public enum GuideKey: Sendable, Equatable {
     case repeatLast
     /// d: where is my driver (distance and trend now).
     case whereIsDriver
+    /// f: find the direction (turn-to-find).
+    case findDirection
     /// q: stop guiding.
     case quit
     /// Enter: confirm the ride after a touch.
@@ -36,6 +38,7 @@ public enum GuideKey: Sendable, Equatable {
         switch character {
         case "r", "R": self = .repeatLast
         case "d", "D": self = .whereIsDriver
+        case "f", "F": self = .findDirection
         case "q", "Q": self = .quit
         case "s", "S": self = .soundLocator
         case "\n", "\r": self = .confirm

@@ -35,13 +35,15 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case carTicking = "car_ticking"
     case carAlreadyTicking = "car_already_ticking"
     case locatorUnavailable = "locator_unavailable"
+    case turnOnTheSpot = "turn_on_the_spot"
+    case carAhead = "car_ahead"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
     /// cutting the phrase before it.
     public var isUrgent: Bool {
         switch self {
-        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carTicking: true
+        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carTicking, .carAhead: true
         default: false
         }
     }
@@ -108,6 +110,8 @@ public struct PhraseTable: Sendable {
         .carTicking: "The car is ticking. Walk towards the sound.",
         .carAlreadyTicking: "The car is already ticking. Walk towards the sound.",
         .locatorUnavailable: "The car cannot sound now: {reason}.",
+        .turnOnTheSpot: "Hold the phone against your chest and turn slowly on the spot.",
+        .carAhead: "Stop. The car is ahead of you.",
     ])
 
     public static func table(for language: String) -> PhraseTable {

@@ -56,7 +56,7 @@ public struct LiveGuide: Sendable {
     /// final state.
     public func run() async -> GuideState {
         let (inputs, feed) = AsyncStream<GuideInput>.makeStream()
-        var core = GuideCore(ride: ride, verbosity: verbosity, phrases: phrases, calibration: calibration)
+        var core = GuideCore(ride: ride, verbosity: verbosity, phrases: phrases, calibration: calibration, aids: .all)
         player.start()
         let scanner = ScanControl(radio: radio, feed: feed, clock: player, dutyCycle: dutyCycle)
         let tasks: [Task<Void, Never>] = [

@@ -28,7 +28,9 @@ public struct ChannelModel: Sendable {
         public var baseLoss: Double
         public var sensitivity: Double
 
-        /// A plausible kerbside world, drawn once per run.
+        /// A kerbside world from the ranges used before the fit to real traces (exponent
+        /// 1.8–2.4, shadowing 2–4 dB, K 3–9 dB, body 5–10 dB): kinder than the real walks
+        /// (`make sim-fidelity`). The default now is `calibrated` (ChannelFit.swift).
         public static func random(_ rng: inout SeededRandom) -> Parameters {
             Parameters(txPowerAt1m: -59 + 2 * rng.gaussian(),
                        exponent: rng.uniform(1.8...2.4),

@@ -16,7 +16,7 @@ public struct Point: Equatable, Sendable {
 }
 
 /// `angle` folded into (−π, π].
-func wrapAngle(_ angle: Double) -> Double {
+public func wrapAngle(_ angle: Double) -> Double {
     var a = angle.truncatingRemainder(dividingBy: 2 * .pi)
     if a > .pi { a -= 2 * .pi }
     if a <= -.pi { a += 2 * .pi }

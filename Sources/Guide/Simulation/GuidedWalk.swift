@@ -17,6 +17,12 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var locatorTicksPlayed = 0
     public var locatorTicksHeard = 0
     public var seed: UInt64
+    /// Spoken distances ("About 6 meters", "More than 20 meters", "Very close") and how many of
+    /// them were within 2× of the true distance when spoken (`SpokenTruth`).
+    public var spokenDistances = 0
+    public var spokenDistancesWithin2x = 0
+    /// Phrases contradicting one spoken less than 3 s before (`SpokenTruth`).
+    public var contradictions = 0
 
     enum CodingKeys: String, CodingKey {
         case confirmed
@@ -29,6 +35,9 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case locatorTicksPlayed = "locator_ticks_played"
         case locatorTicksHeard = "locator_ticks_heard"
         case seed
+        case spokenDistances = "spoken_distances"
+        case spokenDistancesWithin2x = "spoken_distances_within_2x"
+        case contradictions
     }
 
     /// Time to touch or confirmation over the straight-line walking time.
@@ -57,13 +66,15 @@ public struct GuidedWalk {
         public var verbosity = Verbosity.full
         public var timeLimit = 300.0
         public var channel: ChannelModel.Parameters?
+        /// Draw the channel from the fit to real traces (false: the pre-calibration ranges).
+        public var calibratedChannel = true
         public var walker = Walker.Parameters()
         /// Other cars advertising their own rides at the same kerb (`CrowdedCurb`).
         public var otherCars = 0
         /// The rule before issue 12, for benchmarks' baselines: the passenger's device alone
         /// decides "Touch detected" (pair it with `MutualProofPolicy(simultaneity: false)`).
         public var oneSidedTouch = false
-        /// The direction-finding aids the guide may use.
+        /// Which direction-finding aids the guide offers (`--aids`).
         public var aids = GuideAids.all
         public var listener = LocatorListener.Parameters()
 
@@ -84,12 +95,14 @@ public struct GuidedWalk {
     private var secondsTo1m: Double?
     private var lastBand: DistanceBands.Band?
     private var curb: CrowdedCurb
+    private var truth = SpokenTruth()
 
     public init(ride: GuideRide, configuration: Configuration) {
         self.ride = ride
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
-                               channel: configuration.channel, walker: configuration.walker, listener: configuration.listener)
+                               channel: configuration.channel, calibrated: configuration.calibratedChannel,
+                               walker: configuration.walker, listener: configuration.listener)
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
         driver = DriverCore(identity: ride.identity, autoConfirm: true)
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
@@ -176,7 +189,8 @@ public struct GuidedWalk {
                                startDistance: configuration.startDistance, walker: configuration.walker)),
                            cues: cueCounts, wrongDirectionCues: wrongCues, locatorRequests: locatorRequests,
                            locatorTicksPlayed: world.locatorTicksPlayed, locatorTicksHeard: world.locatorTicksHeard,
-                           seed: configuration.seed)
+                           seed: configuration.seed, spokenDistances: truth.distances, spokenDistancesWithin2x: truth.within2x,
+                           contradictions: truth.contradictions)
     }
 
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,
@@ -234,6 +248,7 @@ public struct GuidedWalk {
         case .earcon:
             break
         case .speech(let utterance):
+            truth.note(utterance, band: guide.spokenBand, at: cue.time, trueDistance: world.trueDistance)
             hearSpeech(utterance)
         }
     }
@@ -245,6 +260,8 @@ public struct GuidedWalk {
         case .signalLost: world.hear(.keepStill)
         case .veryClose: world.hear(.veryClose)
         case .touchDetected: world.hear(.touchPrompt)
+        case .turnOnTheSpot: world.hear(.turnOnTheSpot)
+        case .carAhead: world.hear(.carAhead)
         case .aboutMeters, .moreThanMeters:
             // A band farther than the last one spoken means the walk is going the wrong way, a
             // nearer one that it is right (far away, bands change before the trend is sure).

@@ -18,7 +18,8 @@ public struct HandiGoWalk {
     public init(configuration: GuidedWalk.Configuration) {
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
-                               channel: configuration.channel, walker: configuration.walker)
+                               channel: configuration.channel, calibrated: configuration.calibratedChannel,
+                               walker: configuration.walker)
     }
 
     public mutating func run() -> WalkSummary {

@@ -24,12 +24,15 @@ public struct SimulatedWorld: Sendable {
     public private(set) var locatorTicksPlayed = 0
     public private(set) var locatorTicksHeard = 0
 
-    public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil,
+    /// `channel` fixes the channel; otherwise one is drawn per seed from the fit to real traces
+    /// (`ChannelModel.Parameters.calibrated`), or with `calibrated: false` from the ranges used
+    /// before that fit (`random`, kinder than reality; `make sim-fidelity` compares them).
+    public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil, calibrated: Bool = true,
                 walker: Walker.Parameters = Walker.Parameters(), listener: LocatorListener.Parameters = .init()) {
         self.seed = seed
         var root = SeededRandom(seed: seed)
         var worldRNG = root.fork()
-        channelParameters = channel ?? .random(&worldRNG)
+        channelParameters = channel ?? (calibrated ? .calibrated(&worldRNG) : .random(&worldRNG))
         toPassenger = ChannelModel(parameters: channelParameters, rng: root.fork())
         toDriver = ChannelModel(parameters: channelParameters, rng: root.fork())
         self.walker = Walker(distance: startDistance, parameters: walker, rng: root.fork())

@@ -16,13 +16,19 @@ public enum WalkerHint: Equatable, Sendable {
     case touchPrompt
     /// A locator tick seemed to come from this heading (world frame, radians).
     case soundFrom(heading: Double)
+    /// Turn-to-find: "hold the phone against your chest and turn slowly on the spot".
+    case turnOnTheSpot
+    /// "Stop. The car is ahead of you.": stop turning, walk the way now faced.
+    case carAhead
 }
 
 /// A blind passenger following cues: walks where they believe the car is, with a plausible
 /// initial heading error and veer; on "wrong way" turns to probe (a quarter turn to one side,
 /// then the other side, then back), keeps a heading that earns "closer"; slows when told the
 /// car is within reach; finds the car body with the cane at arm's length and then reaches the
-/// driver's phone; stops while the signal is lost; presses Enter a moment after a touch prompt.
+/// driver's phone; stops while the signal is lost; presses Enter a moment after a touch prompt;
+/// asked to turn on the spot, turns steadily (phone at the chest, so the body is between phone
+/// and car for half the turn) until told to stop, then walks the way faced.
 public struct Walker: Sendable {
     public struct Parameters: Sendable, Equatable {
         public var speed = 1.0
@@ -51,6 +57,8 @@ public struct Walker: Sendable {
         public var doubt = 15.0
         /// How long "keep still" is obeyed without news, s.
         public var patience = 8.0
+        /// Turning slowly on the spot for turn-to-find, rad/s (a full turn in 12 s, as asked).
+        public var spinRate = 2 * Double.pi / 12
         public init() {}
     }
 
@@ -66,6 +74,8 @@ public struct Walker: Sendable {
     private var targetHeading: Double?
     private var slow = false
     private var still = false
+    /// Turning on the spot for turn-to-find, until "the car is ahead".
+    public private(set) var spinning = false
     private var stillUntil = 0.0
     private var lastTurn = -Double.infinity
     private var lastEncouraged = 0.0
@@ -108,6 +118,10 @@ public struct Walker: Sendable {
             heading = position.bearing(to: Point(x: 0, y: 0))
             return
         }
+        if spinning {
+            heading = wrapAngle(heading + parameters.spinRate * dt)
+            return
+        }
         if let target = targetHeading {
             let delta = wrapAngle(target - heading)
             let turn = parameters.turnRate * dt
@@ -137,7 +151,7 @@ public struct Walker: Sendable {
             probes = []
             still = false
         case .away:
-            guard !atCar, time - lastTurn >= parameters.settle, targetHeading == nil else { return }
+            guard !atCar, !spinning, time - lastTurn >= parameters.settle, targetHeading == nil else { return }
             if probes.isEmpty {
                 // Just passed the car, or set off wrong: it is to one side, or behind.
                 let side: Double = rng.chance(0.5) ? 1 : -1
@@ -158,12 +172,25 @@ public struct Walker: Sendable {
             // A heard source beats any RSSI hint: turn to it and walk; the turn also holds off
             // "wrong way" echoes for `settle`, and the sound counts as encouragement.
             guard !atCar else { return }
+            spinning = false
             lastEncouraged = time
             lastTurn = time
             probes = []
             still = false
             targetHeading = abs(wrapAngle(direction - heading)) < 0.05 ? nil : wrapAngle(direction)
+        case .turnOnTheSpot:
+            guard !atCar else { return }
+            spinning = true
+            targetHeading = nil
+            still = false
+        case .carAhead:
+            guard spinning else { return }
+            spinning = false
+            probes = []
+            lastEncouraged = time
+            lastTurn = time
         case .touchPrompt:
+            spinning = false
             still = true
             stillUntil = .infinity
             if confirmAt == nil { confirmAt = time + parameters.confirmDelay }

@@ -12,6 +12,12 @@ public enum Earcon: String, CaseIterable, Sendable, Codable {
     case touch
     /// No beacon for too long: silence from here on means "no signal", never "arrived".
     case signalLost = "signal_lost"
+    /// Turn-to-find's tracking tone, lowest to highest: how the signal now compares with the
+    /// best heard in this turn (`track5` within 3 dB of it, each step 3 dB further below).
+    case track1 = "track_1", track2 = "track_2", track3 = "track_3", track4 = "track_4", track5 = "track_5"
+
+    /// The tracking tones, lowest first.
+    public static let trackingTones: [Earcon] = [.track1, .track2, .track3, .track4, .track5]
 }
 
 /// How much the guide says.

@@ -12,6 +12,7 @@ import Foundation
 /// | pulse | one tick at 1.76 kHz | pure, fast decay | 0.04 s |
 /// | touch | C-major chord swelling then ringing | bell | 0.60 s |
 /// | signal lost | slow glide down an octave (440 → 220 Hz) with tremolo | hollow | 0.70 s |
+/// | track 1–5 | one soft note, 330 → 659 Hz in minor thirds (louder signal, higher) | pure | 0.12 s |
 extension Earcon {
     /// The earcon's PCM (`AudioFormat`), synthesised once and cached.
     public var samples: [Int16] { EarconCache.samples[self] ?? [] }
@@ -58,6 +59,12 @@ extension Earcon {
         case .signalLost:
             var tone = ToneBuilder(seconds: 0.70)
             tone.note(at: 0, seconds: 0.70, from: 440, to: 220, harmonics: hollow, amplitude: Self.level, attack: 0.02, release: 0.08, tremoloHz: 6)
+            return tone.pcm()
+        case .track1, .track2, .track3, .track4, .track5:
+            // Minor thirds (×1.19) apart: each step is heard as a step, and none is another earcon.
+            let step = Double(Earcon.trackingTones.firstIndex(of: self) ?? 0)
+            var tone = ToneBuilder(seconds: 0.12)
+            tone.note(at: 0, seconds: 0.12, from: 329.63 * pow(2, step * 3 / 12), amplitude: Self.level * 0.8, attack: 0.01, release: 0.03)
             return tone.pcm()
         }
     }

@@ -1,0 +1,32 @@
+import BeaconCore
+
+/// GuideCore's side of turn-to-find (`TurnToFind`): when a turn starts, what it plays, how it ends.
+extension GuideCore {
+    /// Starts a turn after `quietBeforeTurn` without a confident direction (when the aids allow),
+    /// plays its tracking tone, and ends it with "Stop. The car is ahead of you."
+    mutating func turnToFind(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
+        guard turn.isActive else {
+            // Near the car the locator sound is asked for first (`LocatorAsking`, within about
+            // 15 m): while the car ticks or the request is out, the ears beat a turn. Within
+            // reach the pulse and the cane do better than a turn.
+            if aids.includesTurn, !locator.pending, !locator.isTicking(at: time),
+               time - lastDirectionKnown >= turn.timing.quietBeforeTurn,
+               estimate.distance.isFinite, estimate.distance > DistanceBands.edges[0].upper * 2 {
+                beginTurn(&out, time)
+            }
+            return
+        }
+        switch turn.tick(time: time) {
+        case .tone(let earcon)?: out.append(.cue(GuideCue(time: time, sound: .earcon(earcon))))
+        case .stop?:
+            lastDirectionKnown = time
+            say(&out, time, [.carAhead], [:], always: true)
+        case nil: break
+        }
+    }
+
+    mutating func beginTurn(_ out: inout [GuideAction], _ time: Double) {
+        turn.begin(at: time)
+        say(&out, time, [.turnOnTheSpot], [:], always: true)
+    }
+}

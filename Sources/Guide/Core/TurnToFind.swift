@@ -1,0 +1,130 @@
+import Foundation
+import GuideAudio
+
+/// Turn-to-find: the passenger holds the phone against the chest and turns slowly on the spot.
+/// The body blocks 10 dB and more behind it (BENCHMARKS.md, "Simulated channel"), so the level
+/// swings once per turn, lowest with the back to the car: a bearing that the slope of a walk
+/// (3–5 dB of multipath over a few metres) cannot give.
+///
+/// Timing-based (no compass): a slow turn takes about `fullTurn` seconds, so the heading is known
+/// from the time since the turn began. After one full turn the level's first harmonic over it,
+/// a + b·cos(θ − φ), gives the car's heading φ: every sample counts, so neither a lucky fade nor
+/// the flat front half (no body in the way anywhere there) decides it. The guide then says
+/// "Stop" as φ comes round again. A tracking tone meanwhile follows the level (averaged over
+/// `levelWindow`) relative to the best heard in this turn.
+public struct TurnToFind: Sendable {
+    public struct Timing: Sendable, Equatable {
+        /// Guided this long without a confident direction, the guide starts a turn by itself, s.
+        public var quietBeforeTurn = 10.0
+        /// A slow full turn on the spot, s (30°/s, what "turn slowly" asks for).
+        public var fullTurn = 12.0
+        /// The tracking tone's period, s.
+        public var toneInterval = 0.5
+        /// Raw samples averaged into the tone's level, s.
+        public var levelWindow = 1.0
+        /// "Stop" is said this much before the car's heading comes round: the passenger's reaction.
+        public var reactionLead = 0.5
+        /// Each tracking-tone step, dB below the best.
+        public var toneStep = 3.0
+        public init() {}
+    }
+
+    public enum Event: Equatable, Sendable {
+        case tone(Earcon)
+        /// The passenger faces the strongest direction: "Stop. The car is ahead of you."
+        case stop
+    }
+
+    public let timing: Timing
+    public private(set) var startedAt: Double?
+    /// The best level heard in this turn (`levelWindow` averages).
+    public private(set) var best: Double?
+    /// When "Stop" is due, once a full turn has been heard.
+    public private(set) var stopAt: Double?
+    private var samples: [(time: Double, rssi: Double)] = []
+    private var lastTone = -Double.infinity
+
+    public init(timing: Timing = Timing()) { self.timing = timing }
+
+    public var isActive: Bool { startedAt != nil }
+
+    public mutating func begin(at time: Double) {
+        startedAt = time
+        best = nil
+        stopAt = nil
+        samples = []
+        lastTone = -.infinity
+    }
+
+    public mutating func end() {
+        startedAt = nil
+        stopAt = nil
+        samples = []
+    }
+
+    public mutating func sample(time: Double, rssi: Double) {
+        guard isActive, rssi.isFinite else { return }
+        samples.append((time, rssi))
+    }
+
+    /// Mean of the last `levelWindow` of samples (nil with fewer than two).
+    public func level(at time: Double) -> Double? {
+        let recent = samples.suffix(while: { time - $0.time <= timing.levelWindow })
+        guard recent.count >= 2 else { return nil }
+        return recent.map(\.rssi).reduce(0, +) / Double(recent.count)
+    }
+
+    /// The car's heading, radians from the heading at the turn's start in the turning direction,
+    /// from the level's first harmonic over the last full turn (nil before one).
+    public func carHeading(at time: Double) -> Double? {
+        guard let start = startedAt, time - start >= timing.fullTurn else { return nil }
+        var c = 0.0, s = 0.0
+        let turn = samples.suffix(while: { time - $0.time < timing.fullTurn })
+        guard turn.count >= 8 else { return nil }
+        let mean = turn.map(\.rssi).reduce(0, +) / Double(turn.count)
+        for sample in turn {
+            let theta = 2 * Double.pi * (sample.time - start) / timing.fullTurn
+            c += (sample.rssi - mean) * cos(theta)
+            s += (sample.rssi - mean) * sin(theta)
+        }
+        return atan2(s, c)
+    }
+
+    /// What to play at `time`, if anything; `.stop` ends the turn.
+    public mutating func tick(time: Double) -> Event? {
+        guard let start = startedAt else { return nil }
+        if stopAt == nil, let heading = carHeading(at: time) {
+            // The next time the turn faces `heading`, leaving the passenger time to react.
+            let turns = (time + timing.reactionLead - start) / timing.fullTurn
+            var pass = (turns - turns.truncatingRemainder(dividingBy: 1)) + positiveFraction(heading / (2 * .pi))
+            if pass < turns { pass += 1 }
+            stopAt = start + pass * timing.fullTurn - timing.reactionLead
+        }
+        if let due = stopAt, time >= due {
+            end()
+            return .stop
+        }
+        guard let level = level(at: time) else { return nil }
+        // Only windows wholly inside the turn count towards the best.
+        if time - start >= timing.levelWindow, level > (best ?? -.infinity) { best = level }
+        guard let best, time - lastTone >= timing.toneInterval else { return nil }
+        lastTone = time
+        let steps = Int(((best - level) / timing.toneStep).rounded(.down))
+        let tones = Earcon.trackingTones
+        return .tone(tones[max(0, tones.count - 1 - steps)])
+    }
+
+    private func positiveFraction(_ x: Double) -> Double {
+        let f = x.truncatingRemainder(dividingBy: 1)
+        return f < 0 ? f + 1 : f
+    }
+}
+
+extension Array {
+    /// The longest suffix whose elements all satisfy `predicate` (samples are in time order).
+    fileprivate func suffix(while predicate: (Element) -> Bool) -> ArraySlice<Element> {
+        var first = endIndex
+        while first > startIndex, predicate(self[first - 1]) { first -= 1 }
+        return self[first...]
+    }
+}
