@@ -46,7 +46,7 @@ for backend in $BACKENDS; do
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     # The generator holds its hundreds of listeners on a few tokens (standing in for as many
     # devices), so the per-token stream cap is raised to its maximum.
-    "$BIN" serve --port "$port" --database "$database" --log-level warning --max-streams-per-token 1000 \
+    "$BIN" serve --port "$port" --database "$database" --log-level warning --many-rides-per-account --max-streams-per-token 1000 \
         2>"$WORK/serve-$backend.log" &
     server=$!
     until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done

@@ -2,31 +2,34 @@ import ArgumentParser
 import Foundation
 import RideClient
 
-/// `ridebeacon dispatcher rides [--watch]`: every active ride as a plain-text table, live.
+/// `ridebeacon dispatcher`: see every waiting request and active ride, live, and act on them.
 struct DispatcherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatcher",
-        abstract: "See every active ride.",
-        subcommands: [Rides.self]
+        abstract: "See waiting requests and active rides; assign and cancel them.",
+        subcommands: [Rides.self, DispatcherAssign.self, DispatcherCancel.self]
     )
 
     struct Rides: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List active rides as a plain-text table.",
+            abstract: "List waiting requests and active rides as plain-text tables.",
             discussion: """
-                One header line (RIDE, STATE, PASSENGER, DRIVER, VEHICLE, SINCE), then one line per \
-                ride, columns separated by two spaces. With --watch, each change prints one line \
-                saying what changed, then the table again, until Ctrl-C.
+                Waiting requests (PASSENGER, REQUEST, PICKUP, DROPOFF, NOTES, SINCE), then active \
+                rides (PASSENGER, DRIVER, VEHICLE, STATE, RIDE, PICKUP, NOTES, SINCE, ETA, FLAG); each \
+                table one header line, then one line per row, columns separated by two spaces. FLAG \
+                says STUCK for a ride arrived more than 5 minutes, or accepted past its ETA. With \
+                --watch, each change prints one line saying who and what changed (a bell on STUCK), \
+                then the tables again, until Ctrl-C.
                 """)
 
-        @Flag(help: "Keep the table up to date as rides change.")
+        @Flag(help: "Keep the tables up to date as rides change.")
         var watch = false
         @OptionGroup var service: ServiceOptions
 
         func run() async throws {
             try await withService(service, waits: watch) { client in
                 guard watch else {
-                    Say.line(RideTables.rides(try await client.allRides()))
+                    Say.line(RideTables.board(requests: try await client.allRideRequests(), rides: try await client.allRides()))
                     return
                 }
                 try await Self.watch(client)
@@ -39,13 +42,18 @@ struct DispatcherCommand: AsyncParsableCommand {
             let stream = client.allEvents()
             var printedOnce = false
             var lostContact = false
+            // Requests seen on the board, so a withdrawn one (no longer listed) is still named.
+            var seenRequests: [String: RideRequest] = [:]
+            var stuckRides: Set<String> = []
             for try await update in stream {
                 switch update {
                 case .connected:
                     // First connection, or back after a break: show the whole board.
                     if !printedOnce || lostContact {
                         if lostContact { Say.line("") ; Say.line("Reconnected to the ride service.") }
-                        Say.line(RideTables.rides(try await client.allRides()))
+                        let requests = try await client.allRideRequests()
+                        for request in requests { seenRequests[request.id] = request }
+                        Say.line(RideTables.board(requests: requests, rides: try await client.allRides()))
                         printedOnce = true
                         lostContact = false
                     }
@@ -53,19 +61,37 @@ struct DispatcherCommand: AsyncParsableCommand {
                     StandardError.writeLine(RideServiceMessages.retrying)
                     lostContact = true
                 case .event(let event):
+                    let requests = try await client.allRideRequests()
+                    for request in requests { seenRequests[request.id] = request }
+                    let rides = try await client.allRides()
+                    var ride = event.rideID.flatMap { id in rides.first { $0.id == id } }
+                    if ride == nil, let id = event.rideID { ride = try? await client.ride(id) }
                     Say.line("")
-                    Say.line("\(PlainTable.time(event.at)): \(change(event))")
-                    Say.line(RideTables.rides(try await client.allRides()))
+                    Say.line("\(PlainTable.time(event.at)): \(change(event, ride: ride, request: seenRequests[event.requestID]))")
+                    let newlyStuck = rides.filter { $0.stuck == true && !stuckRides.contains($0.id) }
+                    stuckRides = Set(rides.filter { $0.stuck == true }.map(\.id))
+                    for stuck in newlyStuck {
+                        // BEL: the terminal's own sound, so a dispatcher looking away hears it.
+                        Say.line("\u{07}\(stuck.passenger.name)'s ride \(stuck.handle) with \(stuck.driver.name) looks stuck (\(stuck.state.rawValue) since \(PlainTable.time(stuck.stateChangedAt))).")
+                    }
+                    Say.line(RideTables.board(requests: requests, rides: rides))
                 }
             }
         }
 
-        static func change(_ event: RideEvent) -> String {
-            let what = event.rideID.map { "ride \($0)" } ?? "request \(event.requestID)"
+        /// "Ana's ride KX7R with Ben is now arrived": people first, then the code, never a UUID.
+        static func change(_ event: RideEvent, ride: Ride?, request: RideRequest?) -> String {
             let detail = event.detail.map { " (\($0))" } ?? ""
+            if let ride {
+                return "\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) is now \(event.state.rawValue)\(detail)"
+            }
+            let who = request.map { "\($0.passengerName)'s request \($0.handle)" } ?? "a request"
             switch event.state {
-            case .requested: return "new request \(event.requestID)"
-            default: return "\(what) is now \(event.state.rawValue)\(detail)"
+            case .requested:
+                let places = request.map { " from \($0.pickup) to \($0.dropoff)" } ?? ""
+                return "new request: \(who)\(places)"
+            case .cancelled: return "\(who) was withdrawn\(detail)"
+            default: return "\(who) is now \(event.state.rawValue)\(detail)"
             }
         }
     }

@@ -9,7 +9,7 @@ import Testing
 @Suite("Schema migrations")
 struct SchemaMigrationTests {
     @Test func bothStoresListTheSameMigrationsInOrder() {
-        #expect(SQLiteMigrations.all.names == ["v1", "v2", "v3", "v4"])
+        #expect(SQLiteMigrations.all.names == ["v1", "v2", "v3", "v4", "v7-journeys"])
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 

@@ -14,13 +14,30 @@ struct RideAPI: Sendable {
     /// Marks the dispatcher session cookie Secure even without `X-Forwarded-Proto: https`.
     var secureCookies = false
     var touch = TouchProofConfiguration()
+    var bookingRule = BookingRule.oneRideAtATime
     let limits: RateLimits
     /// The server's clock (tests step it).
     let now: @Sendable () -> Date
 
     /// The one place a ride becomes a response: the key (and its period) only when `showKey`.
     func rideView(_ detail: RideDetail, showKey: Bool) -> Ride {
-        Ride(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+        var view = Ride(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+        view.stuck = RideWatch.isStuck(detail.ride, now: now())
+        return view
+    }
+
+    /// A request id as given, or the id of the request a short code names (`ShortCode`).
+    func requestID(from idOrCode: String) async throws -> String {
+        guard let code = ShortCode.normalized(idOrCode) else { return idOrCode }
+        guard let request = try await store.rideRequest(code: code) else { throw APIError.notFound("ride request \(code)") }
+        return request.id
+    }
+
+    /// A ride id as given, or the id of the ride a short code names.
+    func rideID(from idOrCode: String) async throws -> String {
+        guard let code = ShortCode.normalized(idOrCode) else { return idOrCode }
+        guard let rideID = try await store.rideRequest(code: code)?.rideID else { throw APIError.notFound("ride \(code)") }
+        return rideID
     }
 
     /// The caller's `Idempotency-Key`, scoped to their account (one client's key never

@@ -118,6 +118,34 @@ enum PostgresMigrations {
         ]),
         // Idempotency results expire; the hourly purge deletes by age.
         ("v4", ["CREATE INDEX idempotency_created ON idempotency (created_at)"]),
+        // Journeys (see the SQLite migration v7-journeys).
+        ("v7-journeys", [
+            "ALTER TABLE ride_request ADD COLUMN short_code text",
+            "CREATE INDEX ride_request_short_code ON ride_request (short_code, created_at)",
+            "ALTER TABLE ride ADD COLUMN short_code text",
+            "ALTER TABLE ride ADD COLUMN eta_minutes integer",
+            "ALTER TABLE ride ADD COLUMN eta_given_at timestamptz",
+            "CREATE INDEX ride_driver_state ON ride (driver_id, state)",
+            """
+            CREATE TABLE sign_in_code (
+                id text PRIMARY KEY,
+                account_id text NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                code_hash bytea NOT NULL UNIQUE,
+                issued_by text NOT NULL,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL,
+                used_at timestamptz)
+            """,
+            "CREATE INDEX sign_in_code_account ON sign_in_code (account_id, created_at)",
+            """
+            CREATE TABLE saved_place (
+                account_id text NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                name text NOT NULL,
+                address text NOT NULL,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (account_id, name))
+            """,
+        ]),
     ]
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary
