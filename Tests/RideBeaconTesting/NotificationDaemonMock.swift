@@ -32,8 +32,9 @@ public final class NotificationDaemonMock: @unchecked Sendable {
     deinit { stop() }
 
     public func stop() {
+        // SIGKILL: children inherit the test runner's blocked signals, so SIGTERM may never land.
         for process in processes.reversed() where process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         processes.removeAll()
