@@ -42,6 +42,15 @@ struct JourneyCLITests {
         #expect(listed.status == 0 && listed.stdout.contains("this one"), "\(listed.stderr)")
         #expect(try CLI.run(["passenger", "places", "add", "home", "Main St 1"], environment: environment).status == 0)
         #expect(try CLI.run(["passenger", "places", "list"], environment: environment).stdout == "home: Main St 1\n")
+
+        // An operator revokes exactly that device's token; the account's other token still works.
+        let tokens = try CLI.run(["admin", "list-tokens", ana, "--database", service.database]).stdout.split(separator: "\n").dropFirst()
+        #expect(tokens.count == 2 && tokens.allSatisfy { $0.hasSuffix("\tactive") }, "\(tokens)")
+        let newest = try #require(tokens.first?.split(separator: "\t").first.map(String.init))
+        #expect(try CLI.run(["admin", "revoke-token", ana, newest, "--database", service.database]).stdout == "revoked \(newest)\n")
+        let refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+        #expect(refused.status != 0 && refused.stderr.contains("unauthenticated"))
+        #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
     }
 
     @Test(.enabled(if: NotificationDaemonMock.available))
