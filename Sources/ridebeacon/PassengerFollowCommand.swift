@@ -71,7 +71,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         await notifications?.close()
     }
 
-    /// Races the ride's events against the keys and the signals; the first to end ends all.
+    /// Races the ride's events against the keys (Ctrl-C and SIGTERM arrive as `q`: see
+    /// KeyboardKeys); the first to end ends both.
     static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer) async throws {
         let keys = KeyboardKeys.stream()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -90,7 +91,6 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 // Input ended (a closed pipe): keep following until the ride ends.
                 try await Task.sleep(for: .seconds(365 * 86_400))
             }
-            group.addTask { await Signals.next() }
             _ = try await group.next()
             group.cancelAll()
         }

@@ -114,6 +114,22 @@ struct JourneyCLITests {
                 "Ctrl-C still closes the WAV, spoken phrase and header sizes included (\(written.count) bytes)")
     }
 
+    @Test func followStopsOnSIGTERMEvenWhileTheServiceIsUnreachableAndWritesItsAudio() async throws {
+        let directory = try CLI.temporaryDirectory()
+        let wav = directory.appendingPathComponent("follow.wav").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory.path
+        environment["RIDEBEACON_SERVER"] = "http://127.0.0.1:1"
+        environment["RIDEBEACON_TOKEN"] = "rb_" + String(repeating: "x", count: 43)
+        let follow = try BackgroundProcess(["passenger", "follow", "--audio-out", wav, "--no-notifications"], environment: environment)
+        #expect(await follow.wait { _, err in err.contains("Cannot reach the ride service, retrying") }, "\(follow.stderr)")
+        follow.signal(SIGTERM)
+        #expect(await follow.exitStatus(within: 60) == 0, "SIGTERM ends follow like q: \(follow.stdout) \(follow.stderr)")
+        #expect(follow.stdout.contains("Stopped following."))
+        let written = try #require(FileManager.default.contents(atPath: wav))
+        #expect(WAVHeader.dataBytes(written) == written.count - 44, "the WAV was closed (\(written.count) bytes)")
+    }
+
     @Test func dispatchersSeeWaitingRequestsAssignAndCancelWithAReason() async throws {
         let service = try await RideServiceFixture()
         let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station", "--notes", "guide dog"],
