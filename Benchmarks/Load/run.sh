@@ -75,9 +75,10 @@ for backend in $BACKENDS; do
     for n in $(seq 1 "$count"); do
         port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
         # The generator holds its hundreds of listeners on a few tokens and posts every touch
-        # proof from one address and two tokens (standing in for as many devices), so the
-        # per-token stream cap and the touch-proof limits are raised to their maximum.
-        "$BIN" serve --port "$port" --database "$database" --log-level warning --max-streams-per-token 1000 \
+        # proof from one address and two tokens (standing in for as many devices, each with
+        # many rides), so the per-token stream cap and the touch-proof limits are raised to
+        # their maximum and the one-ride-at-a-time rule is off.
+        "$BIN" serve --port "$port" --database "$database" --log-level warning --many-rides-per-account --max-streams-per-token 1000 \
             --touch-proofs-per-minute 100000 --touch-proofs-per-minute-per-address 100000 \
             2>"$WORK/serve-$backend-$n.log" &
         servers="$servers${servers:+ }$!"

@@ -51,7 +51,7 @@ for backend in $BACKENDS; do
     export RB_RIDE_ID=$RIDE_ID RB_PASSENGER_TOKEN=$PASSENGER_TOKEN RB_DRIVER_TOKEN=$DRIVER_TOKEN RB_DISPATCHER_TOKEN=$DISPATCHER_TOKEN
     # --log-level warning: an info access-log line per request would be the main cost measured.
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    "$BIN" serve --port "$port" --database "$database" --bench-routes --log-level warning 2>"$WORK/serve-$backend.log" &
+    "$BIN" serve --port "$port" --database "$database" --bench-routes --many-rides-per-account --log-level warning 2>"$WORK/serve-$backend.log" &
     server=$!
     until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done
     wrk -t1 -c4 -d2s "http://127.0.0.1:$port/bench/hello" >/dev/null  # warm-up

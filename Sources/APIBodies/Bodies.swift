@@ -9,13 +9,14 @@ public struct EmptyBody: StrictBody {
 
 public struct NewRideRequestBody: StrictBody {
     public static let fields: Set<String> = ["passengerName", "pickup", "dropoff", "accessibilityNotes"]
-    public var passengerName: String
+    /// Absent: the account's display name.
+    public var passengerName: String?
     public var pickup: String
     public var dropoff: String
     public var accessibilityNotes: String?
 
     public func validate() throws {
-        try FieldRules.text(passengerName, field: "passengerName", maxLength: BodyLimits.maxNameLength)
+        try FieldRules.optionalText(passengerName, field: "passengerName", maxLength: BodyLimits.maxNameLength)
         try FieldRules.text(pickup, field: "pickup", maxLength: BodyLimits.maxTextLength)
         try FieldRules.text(dropoff, field: "dropoff", maxLength: BodyLimits.maxTextLength)
         try FieldRules.optionalText(accessibilityNotes, field: "accessibilityNotes", maxLength: BodyLimits.maxTextLength, multiline: true)

@@ -26,7 +26,7 @@ func decodeBody(_ bytes: ArraySlice<UInt8>) {
 
 /// What a decoded body promises the server: its checks hold.
 func check(_ body: NewRideRequestBody) {
-    precondition(!body.passengerName.isEmpty && body.passengerName.unicodeScalars.count <= BodyLimits.maxNameLength)
+    precondition(body.passengerName.map { !$0.isEmpty && $0.unicodeScalars.count <= BodyLimits.maxNameLength } ?? true)
     precondition(body.pickup.unicodeScalars.count <= BodyLimits.maxTextLength && !body.pickup.unicodeScalars.contains("\0"))
 }
 

@@ -12,9 +12,13 @@ public struct APIError: Error, Sendable, Equatable {
     public var message: String
     public var field: String?
     public var state: RideState?
+    /// The request or ride that makes a one-ride-at-a-time conflict.
+    public var existingID: String?
     public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, code: APIErrorCode, _ message: String, field: String? = nil, state: RideState? = nil) {
+    public init(_ status: HTTPResponse.Status, code: APIErrorCode, _ message: String, field: String? = nil, state: RideState? = nil,
+                existingID: String? = nil) {
+        self.existingID = existingID
         self.status = status
         self.code = code
         self.message = message
@@ -84,6 +88,20 @@ extension APIError {
             self = .notFound(what)
         case .illegalTransition(let from, let to):
             self = .conflict(from, "the ride is \(from.rawValue); it cannot become \(to.rawValue)")
+        case .busy(.driver, let existing):
+            self = APIError(.conflict, code: .driverHasActiveRide,
+                            "you already have an active ride; finish or cancel it before accepting another", existingID: existing)
+        case .busy(_, let existing):
+            self = APIError(.conflict, code: .passengerHasActiveRide,
+                            "you already have an open request or an active ride; cancel it before asking for another", existingID: existing)
+        case .signInRefused(.unknown):
+            self = APIError(.unauthorized, code: .invalidSignInCode, "no such sign-in code; check the eight digits or ask for a new code", field: "code")
+        case .signInRefused(.expired):
+            self = APIError(.unauthorized, code: .signInCodeExpired, "this sign-in code has expired (codes last 24 hours); ask for a new one", field: "code")
+        case .signInRefused(.used):
+            self = APIError(.unauthorized, code: .signInCodeUsed, "this sign-in code was already used; ask for a new one", field: "code")
+        case .limitReached(let message):
+            self = .rateLimited(retryAfter: 3600, message)
         case .alreadyTaken:
             self = APIError(.conflict, code: .alreadyTaken, "another driver already accepted this ride request", state: .accepted)
         case .idempotencyKeyReused(let key):
@@ -99,7 +117,7 @@ extension APIError {
     }
 
     func response(encoder: JSONEncoder) -> Response {
-        let envelope = APIErrorBody(error: .init(code: code, message: message, field: field, state: state))
+        let envelope = APIErrorBody(error: .init(code: code, message: message, field: field, state: state, existingID: existingID))
         let data = (try? encoder.encode(envelope)) ?? Data(#"{"error":{"code":"internal","message":"unencodable error"}}"#.utf8)
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"

@@ -16,6 +16,9 @@ public struct RideServerConfiguration: Sendable {
     /// Adds `GET /bench/hello`, Hummingbird's hello world without our middleware: the
     /// benchmark's yardstick (Benchmarks/server).
     public var benchmarkRoutes = false
+    /// One open request or active ride per passenger, one accepted or arrived ride per driver.
+    /// `.unrestricted` only for load tests whose many simulated rides share a few accounts.
+    public var bookingRule = BookingRule.oneRideAtATime
     public var touch = TouchProofConfiguration()
     public var locator = LocatorConfiguration()
     public var rateLimits = RateLimitConfiguration()
@@ -53,6 +56,7 @@ public enum RideServer {
         api.secureCookies = configuration.secureCookies
         api.touch = configuration.touch
         api.locator = configuration.locator
+        api.bookingRule = configuration.bookingRule
         let router = Router(context: RideContext.self)
         if configuration.benchmarkRoutes {
             // Before any middleware, which applies only to routes added after it.
@@ -72,6 +76,9 @@ public enum RideServer {
         api.addRideRoutes(v1)
         api.addLocatorRoutes(v1)
         api.addEventRoutes(v1)
+        api.addSignInCodeRoutes(v1)
+        api.addPlaceRoutes(v1)
+        api.addSignInRoutes(RouteRegistrar(group: router.group("v1"), prefix: "/v1", catalog: catalog))
         api.addDispatchRoutes(RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog))
         catalog.addMethodNotAllowed(to: router)
 

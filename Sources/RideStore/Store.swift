@@ -43,19 +43,55 @@ public protocol Store: Sendable {
     func token(secretHash: Data) async throws -> APIToken?
 
     // Requests
-    /// Also starts the request's history with a `requested` event (no ride id yet).
-    func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord
+    /// Also starts the request's history with a `requested` event (no ride id yet), and gives
+    /// it a short code free among open requests and active rides. Under `.oneRideAtATime`
+    /// throws `busy(role: .passenger, …)` when the passenger already holds an open request or
+    /// an active ride.
+    func createRideRequest(_ new: NewRideRequest, passengerID: String, rule: BookingRule, idempotency: IdempotencyScope?) async throws -> RideRequestRecord
+    /// The request with this short code (canonical form): the open or active one when there is
+    /// one, else the newest that had it.
+    func rideRequest(code: String) async throws -> RideRequestRecord?
     func rideRequest(id: String) async throws -> RideRequestRecord?
     /// Oldest first, keyset-paged like rides: `after` is a request id; one that names no request yields an empty page.
     func openRideRequests(limit: Int, after: String?) async throws -> [RideRequestRecord]
     /// One passenger's requests, any status, oldest first, paged like `openRideRequests`.
     func rideRequests(passengerID: String, limit: Int, after: String?) async throws -> [RideRequestRecord]
-    /// Appends a `cancelled` event (no ride id) to the request's history.
-    func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord
+    /// Appends a `cancelled` event (no ride id, `reason` as its detail) to the request's history.
+    func cancelRideRequest(id: String, by actorID: String, reason: String?, idempotency: IdempotencyScope?) async throws -> RideRequestRecord
 
     // Rides
-    /// Atomic: of several drivers accepting one open request, exactly one gets the ride.
-    func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord
+    /// Atomic: of several drivers accepting one open request, exactly one gets the ride. The
+    /// driver who already holds the request's active ride gets it back unchanged. Under
+    /// `.oneRideAtATime` throws `busy(role: .driver, …)` when the driver holds another
+    /// accepted or arrived ride.
+    /// `assignedBy`: a dispatcher who gave the request to this driver (the event's actor, with
+    /// "assigned by a dispatcher" as its detail).
+    func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
+                idempotency: IdempotencyScope?) async throws -> RideRecord
+    /// The driver's estimate of minutes to the pickup, on an `accepted` ride (else
+    /// `illegalTransition(from: state, to: .accepted)`); appends an `accepted` event whose
+    /// detail says the ETA, so the passenger's stream hears it.
+    func setETA(rideID: String, minutes: Int, by driverID: String, idempotency: IdempotencyScope?) async throws -> RideRecord
+
+    // Sign-in codes
+    /// Stores a new code's hash; `limitReached` when `perDay` codes were already issued for
+    /// the account in the last 24 hours, `notFound` for an unknown account.
+    func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int) async throws -> SignInCodeRecord
+    /// Marks the code used and adds a token for its account, in one transaction; throws
+    /// `signInRefused` (unknown, expired or used) and then writes nothing.
+    func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date) async throws -> SignIn
+    /// The account's tokens, newest first, revoked ones too.
+    func tokens(accountID: String) async throws -> [APIToken]
+    /// Revokes one of the account's tokens; `notFound` when it is not the account's.
+    func revokeToken(id: String, accountID: String) async throws -> APIToken
+
+    // Saved places
+    /// The account's places, by name.
+    func savedPlaces(accountID: String) async throws -> [SavedPlaceRecord]
+    /// Adds the place, or changes its address when the name is already saved.
+    func savePlace(_ place: SavedPlaceRecord) async throws -> SavedPlaceRecord
+    /// False when the account had no place by that name.
+    func removePlace(accountID: String, name: String) async throws -> Bool
     func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord
     func ride(id: String) async throws -> RideRecord?
     /// The ride with its passenger's and driver's names and the driver's vehicle.
@@ -137,6 +173,25 @@ extension Store {
 
     public func addToken(accountID: String, secretHash: Data, expiresAt: Date? = nil) async throws -> APIToken {
         try await addToken(accountID: accountID, secretHash: secretHash, expiresAt: expiresAt, idempotency: nil).token
+    }
+
+    /// Unrestricted: tools and tests that build many rides for one account.
+    public func createRideRequest(_ new: NewRideRequest, passengerID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord {
+        try await createRideRequest(new, passengerID: passengerID, rule: .unrestricted, idempotency: idempotency)
+    }
+
+    /// Unrestricted: tools and tests that build many rides for one driver.
+    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord {
+        try await accept(requestID: requestID, driverID: driverID, rideKey: rideKey, rule: .unrestricted, assignedBy: nil, idempotency: idempotency)
+    }
+
+    /// The driver's own acceptance.
+    public func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, idempotency: IdempotencyScope?) async throws -> RideRecord {
+        try await accept(requestID: requestID, driverID: driverID, rideKey: rideKey, rule: rule, assignedBy: nil, idempotency: idempotency)
+    }
+
+    public func cancelRideRequest(id: String, by actorID: String, idempotency: IdempotencyScope?) async throws -> RideRequestRecord {
+        try await cancelRideRequest(id: id, by: actorID, reason: nil, idempotency: idempotency)
     }
 
     public func openRideRequests(limit: Int) async throws -> [RideRequestRecord] {

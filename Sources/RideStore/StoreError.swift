@@ -10,6 +10,13 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The same touch proof was recorded before.
     case replayed(String)
     case invalid(String)
+    /// One ride at a time: the passenger already holds an open request or active ride, or the
+    /// driver an accepted or arrived ride; `existingID` is that request's or ride's id.
+    case busy(role: Role, existingID: String)
+    /// A sign-in code was refused (unknown, expired or used).
+    case signInRefused(SignInRefusal)
+    /// Too many of something in a window (sign-in codes issued for one account in a day).
+    case limitReached(String)
     /// The database cannot be reached; the caller may retry.
     case unavailable(String)
 }

@@ -32,6 +32,16 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let illegalTransition = Self(rawValue: "illegal_transition")
     /// 409: another driver accepted the request first.
     public static let alreadyTaken = Self(rawValue: "already_taken")
+    /// 409: the passenger already has an open request or an active ride (`existingId` names it).
+    public static let passengerHasActiveRide = Self(rawValue: "passenger_has_active_ride")
+    /// 409: the driver already has an accepted or arrived ride (`existingId` names it).
+    public static let driverHasActiveRide = Self(rawValue: "driver_has_active_ride")
+    /// 401 from `POST /v1/sign-in`: no such sign-in code was ever issued.
+    public static let invalidSignInCode = Self(rawValue: "invalid_sign_in_code")
+    /// 401 from `POST /v1/sign-in`: the code's 24 hours are over; ask for a new one.
+    public static let signInCodeExpired = Self(rawValue: "sign_in_code_expired")
+    /// 401 from `POST /v1/sign-in`: the code was already used; ask for a new one.
+    public static let signInCodeUsed = Self(rawValue: "sign_in_code_used")
     /// 409: this Idempotency-Key already issued a token, whose secret was shown once.
     public static let tokenAlreadyIssued = Self(rawValue: "token_already_issued")
     /// 413: the body is larger than the server accepts.
@@ -99,13 +109,20 @@ public struct APIErrorBody: Sendable, Equatable, Codable {
         /// On conflicts, the state the ride or request is really in. Kept as text when
         /// decoding, so a state a newer server adds does not make the whole body unreadable.
         public var state: String?
+        /// On one-ride-at-a-time conflicts, the id of the request or ride already held.
+        public var existingID: String?
 
         /// An error's detail.
-        public init(code: APIErrorCode, message: String, field: String? = nil, state: RideState? = nil) {
+        public init(code: APIErrorCode, message: String, field: String? = nil, state: RideState? = nil, existingID: String? = nil) {
             self.code = code
             self.message = message
             self.field = field
             self.state = state?.rawValue
+            self.existingID = existingID
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case code, message, field, state, existingID = "existingId"
         }
     }
 

@@ -40,10 +40,28 @@ public struct Ride: Sendable, Equatable, Codable {
     /// The deployment's identity slot period, sent with `key` (servers before touch-proof
     /// verification did not send it).
     public var identityPeriodSeconds: Int?
+    /// The ride's short code (its request's), accepted wherever the ride's id is; absent for
+    /// rides made before codes existed.
+    public var code: String?
+    /// Where the passenger waits, for dispatchers and the ride's people (servers before
+    /// dispatcher actions did not send it; blank once retention purged it).
+    public var pickup: String?
+    /// Where the passenger is going (like `pickup`).
+    public var dropoff: String?
+    /// The passenger's notes for the driver (like `pickup`).
+    public var accessibilityNotes: String?
+    /// The driver's latest estimate of minutes to the pickup, from `etaGivenAt`.
+    public var etaMinutes: Int?
+    /// When the driver gave `etaMinutes`.
+    public var etaGivenAt: Date?
+    /// True for dispatchers when the ride seems stuck: `arrived` more than 5 minutes, or
+    /// `accepted` longer than its ETA (or 15 minutes without one).
+    public var stuck: Bool?
 
     /// A ride with every field given.
     public init(id: String, requestID: String, passengerID: String, driverID: String, passenger: RideParty, driver: RideParty,
-                state: RideState, createdAt: Date, stateChangedAt: Date, key: String? = nil, identityPeriodSeconds: Int? = nil) {
+                state: RideState, createdAt: Date, stateChangedAt: Date, key: String? = nil, identityPeriodSeconds: Int? = nil,
+                code: String? = nil) {
         self.id = id
         self.requestID = requestID
         self.passengerID = passengerID
@@ -55,11 +73,16 @@ public struct Ride: Sendable, Equatable, Codable {
         self.stateChangedAt = stateChangedAt
         self.key = key
         self.identityPeriodSeconds = identityPeriodSeconds
+        self.code = code
     }
+
+    /// The short code when there is one, else the id: what people read and type.
+    public var handle: String { code ?? id }
 
     enum CodingKeys: String, CodingKey {
         case id, requestID = "requestId", passengerID = "passengerId", driverID = "driverId", passenger, driver, state,
-             createdAt, stateChangedAt, key, identityPeriodSeconds
+             createdAt, stateChangedAt, key, identityPeriodSeconds, code, pickup, dropoff, accessibilityNotes,
+             etaMinutes, etaGivenAt, stuck
     }
 }
 
@@ -92,10 +115,13 @@ public struct RideRequest: Sendable, Equatable, Codable {
     public var createdAt: Date
     /// The ride, once a driver accepted.
     public var rideID: String?
+    /// The request's short code (its ride keeps it), accepted wherever the request's id is;
+    /// absent for requests made before codes existed.
+    public var code: String?
 
     /// A request with every field given.
     public init(id: String, passengerID: String?, passengerName: String, pickup: String, dropoff: String,
-                accessibilityNotes: String?, status: Status, createdAt: Date, rideID: String?) {
+                accessibilityNotes: String?, status: Status, createdAt: Date, rideID: String?, code: String? = nil) {
         self.id = id
         self.passengerID = passengerID
         self.passengerName = passengerName
@@ -105,10 +131,14 @@ public struct RideRequest: Sendable, Equatable, Codable {
         self.status = status
         self.createdAt = createdAt
         self.rideID = rideID
+        self.code = code
     }
 
+    /// The short code when there is one, else the id: what people read and type.
+    public var handle: String { code ?? id }
+
     enum CodingKeys: String, CodingKey {
-        case id, passengerID = "passengerId", passengerName, pickup, dropoff, accessibilityNotes, status, createdAt, rideID = "rideId"
+        case id, passengerID = "passengerId", passengerName, pickup, dropoff, accessibilityNotes, status, createdAt, rideID = "rideId", code
     }
 }
 

@@ -7,7 +7,8 @@ import RideStore
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage accounts and tokens directly in the database.",
-        subcommands: [CreateAccount.self, CreateToken.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self, PurgeLocations.self, Backup.self]
+        subcommands: [CreateAccount.self, CreateToken.self, Invite.self, ListAccounts.self, ListTokens.self, RevokeToken.self, RevokeTokens.self,
+                      ConfirmRide.self, PurgeLocations.self, Backup.self]
     )
 }
 
@@ -157,9 +158,14 @@ extension Admin {
 
         func run() async throws {
             try await options.withStore { store in
-                let confirmed = try await store.transition(rideID: ride, to: .confirmed, by: "operator",
+                var rideID = ride
+                if let code = ShortCode.normalized(ride) {
+                    guard let held = try await store.rideRequest(code: code)?.rideID else { throw StoreError.notFound("ride \(code)") }
+                    rideID = held
+                }
+                let confirmed = try await store.transition(rideID: rideID, to: .confirmed, by: "operator",
                                                            detail: "confirmed by an operator (ridebeacon admin confirm-ride)", idempotency: nil)
-                audit("ride.confirm", ["ride_id": ride])
+                audit("ride.confirm", ["ride_id": rideID])
                 print(confirmed.state.rawValue)
             }
         }

@@ -2,31 +2,34 @@ import ArgumentParser
 import Foundation
 import RideClient
 
-/// `ridebeacon dispatcher rides [--watch]`: every active ride as a plain-text table, live.
+/// `ridebeacon dispatcher`: see every waiting request and active ride, live, and act on them.
 struct DispatcherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatcher",
-        abstract: "See every active ride.",
-        subcommands: [Rides.self]
+        abstract: "See waiting requests and active rides; assign and cancel them.",
+        subcommands: [Rides.self, DispatcherAssign.self, DispatcherCancel.self]
     )
 
     struct Rides: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List active rides as a plain-text table.",
+            abstract: "List waiting requests and active rides as plain-text tables.",
             discussion: """
-                One header line (RIDE, STATE, PASSENGER, DRIVER, VEHICLE, SINCE), then one line per \
-                ride, columns separated by two spaces. With --watch, each change prints one line \
-                saying what changed, then the table again, until Ctrl-C.
+                Waiting requests (PASSENGER, REQUEST, PICKUP, DROPOFF, NOTES, SINCE), then active \
+                rides (PASSENGER, DRIVER, VEHICLE, STATE, RIDE, PICKUP, NOTES, SINCE, ETA, FLAG); each \
+                table one header line, then one line per row, columns separated by two spaces. FLAG \
+                says STUCK for a ride arrived more than 5 minutes, or accepted past its ETA. With \
+                --watch, each change prints one line saying who and what changed (a bell on STUCK), \
+                then the tables again, until Ctrl-C.
                 """)
 
-        @Flag(help: "Keep the table up to date as rides change.")
+        @Flag(help: "Keep the tables up to date as rides change.")
         var watch = false
         @OptionGroup var service: ServiceOptions
 
         func run() async throws {
             try await withService(service, waits: watch) { client in
                 guard watch else {
-                    Say.line(RideTables.rides(try await client.allRides()))
+                    Say.line(RideTables.board(requests: try await client.allRideRequests(), rides: try await client.allRides()))
                     return
                 }
                 try await Self.watch(client)
@@ -35,39 +38,99 @@ struct DispatcherCommand: AsyncParsableCommand {
 
         /// Prints the board, then a change line and the board again for each event. The board is
         /// read again after each change rather than patched, so it is never wrong for long.
+        /// Rides become stuck by time passing, not by events, so the rides are also re-read
+        /// every 30 s and a newly stuck one is announced (with the terminal's bell).
         static func watch(_ client: RideServiceClient) async throws {
+            enum Update: Sendable { case live(LiveUpdate), tick }
+            let (updates, feed) = AsyncThrowingStream<Update, any Error>.makeStream()
             let stream = client.allEvents()
+            let pump = Task {
+                do {
+                    for try await update in stream { feed.yield(.live(update)) }
+                    feed.finish()
+                } catch {
+                    feed.finish(throwing: error)
+                }
+            }
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(30))
+                    feed.yield(.tick)
+                }
+            }
+            defer {
+                pump.cancel()
+                ticker.cancel()
+            }
             var printedOnce = false
             var lostContact = false
-            for try await update in stream {
+            // Requests seen on the board, so a withdrawn one (no longer listed) is still named.
+            var seenRequests: [String: RideRequest] = [:]
+            var stuckRides: Set<String> = []
+            for try await update in updates {
                 switch update {
-                case .connected:
+                case .tick:
+                    guard printedOnce, !lostContact else { continue }
+                    let rides = try await client.allRides()
+                    if announceNewlyStuck(rides, known: &stuckRides) {
+                        Say.line(RideTables.board(requests: try await client.allRideRequests(), rides: rides))
+                    }
+                case .live(.connected):
                     // First connection, or back after a break: show the whole board.
                     if !printedOnce || lostContact {
                         if lostContact { Say.line("") ; Say.line("Reconnected to the ride service.") }
-                        Say.line(RideTables.rides(try await client.allRides()))
+                        let requests = try await client.allRideRequests()
+                        for request in requests { seenRequests[request.id] = request }
+                        let rides = try await client.allRides()
+                        _ = announceNewlyStuck(rides, known: &stuckRides)
+                        Say.line(RideTables.board(requests: requests, rides: rides))
                         printedOnce = true
                         lostContact = false
                     }
-                case .interrupted:
+                case .live(.interrupted):
                     StandardError.writeLine(RideServiceMessages.retrying)
                     lostContact = true
-                case .event(let event):
+                case .live(.event(let event)):
+                    let requests = try await client.allRideRequests()
+                    for request in requests { seenRequests[request.id] = request }
+                    let rides = try await client.allRides()
+                    var ride = event.rideID.flatMap { id in rides.first { $0.id == id } }
+                    if ride == nil, let id = event.rideID { ride = try? await client.ride(id) }
                     Say.line("")
-                    Say.line("\(PlainTable.time(event.at)): \(change(event))")
-                    Say.line(RideTables.rides(try await client.allRides()))
+                    Say.line("\(PlainTable.time(event.at)): \(change(event, ride: ride, request: seenRequests[event.requestID]))")
+                    _ = announceNewlyStuck(rides, known: &stuckRides)
+                    Say.line(RideTables.board(requests: requests, rides: rides))
                 }
             }
         }
 
-        static func change(_ event: RideEvent) -> String {
-            let what = event.rideID.map { "ride \($0)" } ?? "request \(event.requestID)"
+        /// One line per ride that became stuck since the last look, each with the bell (BEL,
+        /// the terminal's own sound, so a dispatcher looking away hears it); true if any.
+        static func announceNewlyStuck(_ rides: [Ride], known: inout Set<String>) -> Bool {
+            let stuck = rides.filter { $0.stuck == true }
+            let fresh = stuck.filter { !known.contains($0.id) }
+            known = Set(stuck.map(\.id))
+            for ride in fresh {
+                Say.line("\u{07}\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) looks stuck "
+                         + "(\(ride.state.rawValue) since \(PlainTable.time(ride.stateChangedAt))).")
+            }
+            return !fresh.isEmpty
+        }
+
+        /// "Ana's ride KX7R with Ben is now arrived": people first, then the code, never a UUID.
+        static func change(_ event: RideEvent, ride: Ride?, request: RideRequest?) -> String {
             let detail = event.detail.map { " (\($0))" } ?? ""
-            if let touch = event.touchObserved { return "\(what): the \(touch.side.rawValue) felt the touch" }
-            if event.kind == .locatorRequested { return "\(what): the passenger asked the car to sound its locator" }
+            let subject = ride.map { "\($0.passenger.name)'s ride \($0.handle) with \($0.driver.name)" }
+                ?? request.map { "\($0.passengerName)'s request \($0.handle)" } ?? "a request"
+            if let touch = event.touchObserved { return "\(subject): the \(touch.side.rawValue)'s device felt the touch" }
+            if event.kind == .locatorRequested { return "\(subject): the passenger asked the car to sound its locator" }
+            if ride != nil { return "\(subject) is now \(event.state.rawValue)\(detail)" }
             switch event.state {
-            case .requested: return "new request \(event.requestID)"
-            default: return "\(what) is now \(event.state.rawValue)\(detail)"
+            case .requested:
+                let places = request.map { " from \($0.pickup) to \($0.dropoff)" } ?? ""
+                return "new request: \(subject)\(places)"
+            case .cancelled: return "\(subject) was withdrawn\(detail)"
+            default: return "\(subject) is now \(event.state.rawValue)\(detail)"
             }
         }
     }

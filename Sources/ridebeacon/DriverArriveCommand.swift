@@ -28,7 +28,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             retrying", keeps advertising and keeps trying.
             """)
 
-    @Argument(help: ArgumentHelp("The ride id, from `ridebeacon driver accept`.", valueName: "RIDE"))
+    @Argument(help: ArgumentHelp("The ride's short code (or id), from `ridebeacon driver accept`.", valueName: "RIDE"))
     var ride: String
     @Option(help: ArgumentHelp("The radio: bluez[:hci0], hci:hci0, h4:tcp:HOST:PORT, h4:unix:PATH, h4:tty:DEVICE[:BAUD] or sim.", valueName: "RADIO"))
     var radio: String
@@ -81,7 +81,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
                 throw CommandLineFailure("ride \(ride): \(error)")
             }
-            Say.line("Arrived. Ride \(arrived.id) for \(arrived.passenger.name).")
+            Say.line("Arrived. Ride \(arrived.handle) for \(arrived.passenger.name).")
             let radio = try await openRadio(selection)
             let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
                                                intervalMilliseconds: intervalMilliseconds,

@@ -7,7 +7,7 @@ struct DriverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "driver",
         abstract: "List open ride requests, accept one, arrive and advertise the ride's beacon, complete the ride.",
-        subcommands: [Requests.self, Accept.self, DriverArriveCommand.self, Complete.self]
+        subcommands: [Requests.self, Accept.self, ETA.self, DriverArriveCommand.self, Complete.self]
     )
 
     struct Requests: AsyncParsableCommand {
@@ -26,18 +26,55 @@ struct DriverCommand: AsyncParsableCommand {
 
     struct Accept: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Accept an open ride request. Prints the ride id.",
-            discussion: "The ride id goes to standard output; a sentence about the ride goes to standard error.")
+            abstract: "Accept an open ride request. Prints the ride's short code.",
+            discussion: """
+                The ride's short code goes to standard output; a sentence about the ride goes to standard error. \
+                Accepting a request you already accepted gives you the same ride again.
+                """)
 
-        @Argument(help: ArgumentHelp("The request id, from `ridebeacon driver requests`.", valueName: "REQUEST"))
+        @Argument(help: ArgumentHelp("The request's short code (or id), from `ridebeacon driver requests`.", valueName: "REQUEST"))
         var request: String
         @OptionGroup var service: ServiceOptions
 
         func run() async throws {
             try await withService(service) { client in
                 let ride = try await client.acceptRideRequest(request)
-                Say.line(ride.id)
-                StandardError.writeLine("Accepted: ride \(ride.id) for \(ride.passenger.name). Run `ridebeacon driver arrive \(ride.id)` at the pickup.")
+                Say.line(ride.handle)
+                let pickup = ride.pickup.map { " at \($0)" } ?? ""
+                StandardError.writeLine("Accepted: \(ride.passenger.name)\(pickup), ride \(ride.handle). "
+                    + "Run `ridebeacon driver eta MINUTES \(ride.handle)` to say when you will be there, "
+                    + "and `ridebeacon driver arrive \(ride.handle) --radio RADIO` at the pickup (RADIO: bluez, hci:hci0 or sim).")
+            }
+        }
+    }
+
+    struct ETA: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "eta",
+            abstract: "Tell the passenger how many minutes until you reach the pickup.",
+            discussion: "Without RIDE, your accepted ride. The passenger hears it at once (`ridebeacon passenger follow`).")
+
+        @Argument(help: ArgumentHelp("Minutes until you reach the pickup, 0 to 240.", valueName: "MINUTES"))
+        var minutes: Int
+        @Argument(help: ArgumentHelp("The ride's short code (default: your accepted ride).", valueName: "RIDE"))
+        var ride: String?
+        @OptionGroup var service: ServiceOptions
+
+        func validate() throws {
+            guard (0...240).contains(minutes) else { throw ValidationError("MINUTES must be 0 to 240, not \(minutes)") }
+        }
+
+        func run() async throws {
+            try await withService(service) { client in
+                var target = ride
+                if target == nil {
+                    guard let accepted = try await client.allRides().last(where: { $0.state == .accepted }) else {
+                        throw CommandLineFailure("you have no accepted ride; accept one with `ridebeacon driver accept CODE`")
+                    }
+                    target = accepted.id
+                }
+                let updated = try await client.setETA(target!, minutes: minutes)
+                Say.line("Told \(updated.passenger.name): \(minutes == 1 ? "1 minute" : "\(minutes) minutes") to the pickup (ride \(updated.handle)).")
             }
         }
     }
@@ -45,14 +82,14 @@ struct DriverCommand: AsyncParsableCommand {
     struct Complete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End a confirmed ride.")
 
-        @Argument(help: ArgumentHelp("The ride id.", valueName: "RIDE"))
+        @Argument(help: ArgumentHelp("The ride's short code (or id).", valueName: "RIDE"))
         var ride: String
         @OptionGroup var service: ServiceOptions
 
         func run() async throws {
             try await withService(service) { client in
                 let completed = try await client.complete(ride)
-                Say.line("Ride \(completed.id) completed.")
+                Say.line("Ride \(completed.handle) completed.")
             }
         }
     }

@@ -5,6 +5,9 @@ import Guide
 import GuideAudio
 import BeaconCore
 import RideClient
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Everything `passenger guide` resolved before guiding, and the hand-over to the live guide
 /// (Sources/Guide/Runtime): radio, audio player and keys opened here, guiding there.
@@ -17,9 +20,11 @@ struct GuideLaunch {
     /// For servers that do not send `identityPeriodSeconds` with the ride key.
     let fallbackIdentityPeriod: Int
     let calibration: Calibration
+    /// The passenger's keys (KeyboardKeys, routed past the wait for a driver).
+    let keys: AsyncStream<GuideKey>
 
     func run() async throws {
-        Say.line("Ride \(ride.id): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
+        Say.line("Ride \(ride.handle): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
         if ride.state == .confirmed || ride.state.isFinal { return }
         guard let key = ride.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride.id)") }
         let identity: RotatingIdentity
@@ -44,7 +49,7 @@ struct GuideLaunch {
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
                             identity: identity),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
-            calibration: calibration, radio: radio, service: client, player: player, keys: KeyboardKeys.stream()) { Say.line($0) }
+            calibration: calibration, radio: radio, service: client, player: player, keys: keys) { Say.line($0) }
         let outcome = await guide.run()
         await radio.shutdown()
         switch outcome {
@@ -55,22 +60,75 @@ struct GuideLaunch {
     }
 }
 
-/// The passenger's keys from standard input, a line at a time (a screen reader's terminal and
-/// a pipe alike): "r" repeat, "d" where is my driver, "s" ask the car to tick, "q" quit, an empty line is Enter.
+/// The passenger's keys from standard input: single keystrokes when it is a terminal (no Enter
+/// needed; RawTerminal), a line at a time otherwise (a pipe, a test): "r" repeat, "d" where is
+/// my driver, "f" find the direction, "s" ask the car to tick, "q" quit, Enter (or an empty line) confirms.
 enum KeyboardKeys {
+    /// Kept for the process's life: one keyboard per process.
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+
     static func stream() -> AsyncStream<GuideKey> {
         let (keys, continuation) = AsyncStream<GuideKey>.makeStream()
+        // Ctrl-C and SIGTERM quit like `q`, so the guide ends its way: audio written, radio released.
+        // Once per process, and not beside `Signals.next()`: a later signal(SIG_IGN) would undo
+        // the handler libdispatch installed for these sources.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signalSources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { continuation.yield(.quit) }
+            source.resume()
+            return source
+        }
         let thread = Thread {
-            while let line = readLine(strippingNewline: true) {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if let key = trimmed.isEmpty ? GuideKey.confirm : trimmed.first.flatMap(GuideKey.init(character:)) {
-                    continuation.yield(key)
+            if RawTerminal.enterIfTerminal() {
+                while let character = RawTerminal.readCharacter() {
+                    if let key = GuideKey(character: character) { continuation.yield(key) }
+                }
+            } else {
+                while let line = readLine(strippingNewline: true) {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if let key = trimmed.isEmpty ? GuideKey.confirm : trimmed.first.flatMap(GuideKey.init(character:)) {
+                        continuation.yield(key)
+                    }
                 }
             }
-            continuation.finish()
+            // End of input is not a quit: the signal sources still deliver one.
         }
         thread.start()
         return keys
+    }
+}
+
+/// Keys during the wait for a driver (only `q` counts: it ends the wait) and then for the
+/// guide, which gets every key from then on.
+final class WaitingKeys: @unchecked Sendable {
+    private let lock = NSLock()
+    private var onQuit: (@Sendable () -> Void)?
+    let guideKeys: AsyncStream<GuideKey>
+
+    init(_ keys: AsyncStream<GuideKey>) {
+        let (guideKeys, forward) = AsyncStream<GuideKey>.makeStream()
+        self.guideKeys = guideKeys
+        Task { [self] in
+            for await key in keys {
+                if key == .quit, let quit = lock.withLock({ onQuit }) { quit() }
+                forward.yield(key)
+            }
+            forward.finish()
+        }
+    }
+
+    /// Runs `body`, cancelled when `q` (or Ctrl-C) comes first; then nil.
+    func untilQuit<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let task = Task { try await body() }
+        lock.withLock { onQuit = { task.cancel() } }
+        defer { lock.withLock { onQuit = nil } }
+        do { return try await task.value } catch {
+            // Cancelled: a sleep's CancellationError, or the client's own `cancelled`.
+            if task.isCancelled { return nil }
+            throw error
+        }
     }
 }
 

@@ -7,19 +7,25 @@ struct PassengerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passenger",
         abstract: "Request a ride, cancel it, or be guided to your driver's car.",
-        subcommands: [Request.self, Cancel.self, PassengerGuideCommand.self]
+        subcommands: [Request.self, Cancel.self, PassengerGuideCommand.self, PassengerFollowCommand.self, PassengerPlaces.self, PassengerRideHistory.self]
     )
 
     struct Request: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Ask for a ride. Prints the request id.",
-            discussion: "The request id goes to standard output; a sentence about it goes to standard error.")
+            abstract: "Ask for a ride. Prints the request's short code.",
+            discussion: """
+                The short code goes to standard output (tell it to your driver or dispatcher); a sentence \
+                about the request goes to standard error. One ride at a time: while you have an open \
+                request or an active ride, asking again is refused and names it.
+                """)
 
-        @Option(help: ArgumentHelp("The name your driver calls out.", valueName: "NAME"))
-        var name: String
-        @Option(help: ArgumentHelp("Where to be picked up.", valueName: "PLACE"))
+        @Option(help: ArgumentHelp("The name your driver calls out (default: your account's name).", valueName: "NAME"))
+        var name: String?
+        @Option(name: [.customLong("pickup"), .customLong("from")],
+                help: ArgumentHelp("Where to be picked up: an address, or a saved place's name (`passenger places`).", valueName: "PLACE"))
         var pickup: String
-        @Option(help: ArgumentHelp("Where to go.", valueName: "PLACE"))
+        @Option(name: [.customLong("dropoff"), .customLong("to")],
+                help: ArgumentHelp("Where to go: an address, or a saved place's name.", valueName: "PLACE"))
         var dropoff: String
         @Option(help: ArgumentHelp("For the driver, for example \"guide dog\".", valueName: "TEXT"))
         var notes: String?
@@ -27,10 +33,15 @@ struct PassengerCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withService(service) { client in
-                let request = try await client.createRideRequest(
-                    NewRideRequest(passengerName: name, pickup: pickup, dropoff: dropoff, accessibilityNotes: notes))
-                Say.line(request.id)
-                StandardError.writeLine("Ride requested from \(request.pickup) to \(request.dropoff). Waiting for a driver.")
+                // A saved place's name stands for its address; anything else is the address itself.
+                let places = try await client.places()
+                func address(_ text: String) -> String {
+                    places.first { $0.name.caseInsensitiveCompare(text) == .orderedSame }?.address ?? text
+                }
+                let request = try await client.requestRide(pickup: address(pickup), dropoff: address(dropoff), accessibilityNotes: notes,
+                                                           passengerName: name)
+                Say.line(request.handle)
+                StandardError.writeLine("Ride requested from \(request.pickup) to \(request.dropoff), code \(request.handle). Waiting for a driver.")
             }
         }
     }
@@ -40,7 +51,7 @@ struct PassengerCommand: AsyncParsableCommand {
             abstract: "Cancel your open request or your ride.",
             discussion: "Without an id, cancels your newest open request, else your newest ride that has not ended.")
 
-        @Argument(help: ArgumentHelp("A request id or a ride id.", valueName: "ID"))
+        @Argument(help: ArgumentHelp("A short code, request id or ride id.", valueName: "ID"))
         var id: String?
         @Option(help: ArgumentHelp("Why, kept in the ride's history.", valueName: "TEXT"))
         var reason: String?
@@ -51,17 +62,18 @@ struct PassengerCommand: AsyncParsableCommand {
                 let requests = try await client.allRideRequests()
                 let target: RideRequest?
                 if let id {
-                    target = requests.first { $0.id == id || $0.rideID == id }
+                    let code = ShortCode.normalized(id)
+                    target = requests.last { $0.id == id || $0.rideID == id || (code != nil && $0.code == code) }
                 } else {
                     let active = try await client.allRides().filter { !$0.state.isFinal }.map(\.requestID)
                     target = requests.last { $0.status == .open } ?? requests.last { $0.rideID != nil && active.contains($0.id) }
                 }
                 if let request = target, request.status == .open {
-                    _ = try await client.cancelRideRequest(request.id)
-                    Say.line("Request \(request.id) cancelled.")
+                    _ = try await client.cancelRideRequest(request.id, reason: reason)
+                    Say.line("Request \(request.handle) cancelled.")
                 } else if let rideID = target?.rideID ?? id {
                     let ride = try await client.cancelRide(rideID, reason: reason)
-                    Say.line("Ride \(ride.id) cancelled.")
+                    Say.line("Ride \(ride.handle) cancelled.")
                 } else {
                     throw CommandLineFailure("you have no open request or active ride to cancel")
                 }

@@ -84,10 +84,15 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             }
         }
         if let touchRSSI { ranging.touchRSSI = touchRSSI }
+        let keys = WaitingKeys(KeyboardKeys.stream())
+        let rideArgument = ride
         try await withService(service, waits: true) { client in
-            let ride = try await PassengerRides.resolve(ride, client: client)
+            guard let ride = try await keys.untilQuit({ try await PassengerRides.resolve(rideArgument, client: client) }) else {
+                Say.line("Stopped waiting.")
+                throw ExitCode(130)
+            }
             let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
-                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging)
+                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys)
             try await launch.run()
         }
     }

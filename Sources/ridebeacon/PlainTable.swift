@@ -20,6 +20,12 @@ enum PlainTable {
         return mapped.isEmpty ? "-" : String(mapped)
     }
 
+    /// "2026-11-25 03:04 UTC": for things older than today.
+    static func date(_ date: Date) -> String {
+        let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
     /// "03:04:05 UTC": short, unambiguous, readable aloud.
     static func time(_ date: Date) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
@@ -27,18 +33,36 @@ enum PlainTable {
     }
 }
 
+/// People's names first, then the short code people say and type; never a UUID.
 enum RideTables {
     static func rides(_ rides: [Ride]) -> String {
         guard !rides.isEmpty else { return "No active rides." }
         return PlainTable.render(
-            header: ["RIDE", "STATE", "PASSENGER", "DRIVER", "VEHICLE", "SINCE"],
-            rows: rides.map { [$0.id, $0.state.rawValue, $0.passenger.name, $0.driver.name, $0.driver.vehicle ?? "-", PlainTable.time($0.stateChangedAt)] })
+            header: ["PASSENGER", "DRIVER", "VEHICLE", "STATE", "RIDE", "PICKUP", "NOTES", "SINCE", "ETA", "FLAG"],
+            rows: rides.map {
+                [$0.passenger.name, $0.driver.name, $0.driver.vehicle ?? "-", $0.state.rawValue, $0.handle, $0.pickup ?? "-",
+                 $0.accessibilityNotes ?? "-", PlainTable.time($0.stateChangedAt), eta($0), $0.stuck == true ? "STUCK" : "-"]
+            })
     }
 
     static func requests(_ requests: [RideRequest]) -> String {
         guard !requests.isEmpty else { return "No open ride requests." }
         return PlainTable.render(
-            header: ["REQUEST", "PASSENGER", "PICKUP", "DROPOFF", "NOTES", "SINCE"],
-            rows: requests.map { [$0.id, $0.passengerName, $0.pickup, $0.dropoff, $0.accessibilityNotes ?? "-", PlainTable.time($0.createdAt)] })
+            header: ["PASSENGER", "REQUEST", "PICKUP", "DROPOFF", "NOTES", "SINCE"],
+            rows: requests.map { [$0.passengerName, $0.handle, $0.pickup, $0.dropoff, $0.accessibilityNotes ?? "-", PlainTable.time($0.createdAt)] })
+    }
+
+    /// Waiting requests, then active rides: the dispatcher's whole board.
+    static func board(requests: [RideRequest], rides: [Ride]) -> String {
+        let waiting = requests.filter { $0.status == .open }
+        let top = waiting.isEmpty ? "No waiting requests." : "Waiting requests:\n" + self.requests(waiting)
+        let bottom = rides.isEmpty ? "No active rides." : "Active rides:\n" + self.rides(rides)
+        return top + "\n\n" + bottom
+    }
+
+    /// "by 10:42 UTC": when the driver said they would be at the pickup.
+    static func eta(_ ride: Ride) -> String {
+        guard ride.state == .accepted, let minutes = ride.etaMinutes, let given = ride.etaGivenAt else { return "-" }
+        return "by " + PlainTable.time(given.addingTimeInterval(TimeInterval(minutes) * 60))
     }
 }

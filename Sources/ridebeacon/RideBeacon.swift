@@ -6,7 +6,8 @@ struct RideBeacon: AsyncParsableCommand {
         commandName: "ridebeacon",
         abstract: "Guide a blind or low-vision passenger to the right car by Bluetooth beacon and sound.",
         subcommands: [
-            PassengerCommand.self, DriverCommand.self, DispatcherCommand.self, SettingsCommand.self, DemoCommand.self,
+            SignInCommand.self, PassengerCommand.self, DriverCommand.self, DispatcherCommand.self, TokensCommand.self,
+            SettingsCommand.self, DemoCommand.self,
             Serve.self, Admin.self, ScanCommand.self, AdvertiseCommand.self, RangeCommand.self, CalibrateCommand.self,
         ]
     )

@@ -27,6 +27,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Add GET /bench/hello, a bare Hummingbird route the server benchmark compares against.")
     var benchRoutes = false
 
+    @Flag(help: "Load tests only: let one passenger hold many open requests and one driver many rides (normally one ride at a time).")
+    var manyRidesPerAccount = false
+
     @Option(help: "Which touch proofs confirm a ride: mutual (both sides within 10 s) or passenger (the passenger's alone, for driver hardware that cannot scan).")
     var touchPolicy = "mutual"
 
@@ -92,6 +95,7 @@ struct Serve: AsyncParsableCommand {
         configuration.closesStoreOnShutdown = true
         configuration.secureCookies = secureCookies
         configuration.benchmarkRoutes = benchRoutes
+        if manyRidesPerAccount { configuration.bookingRule = .unrestricted }
         configuration.touch = TouchProofConfiguration(policy: TouchPolicy(rawValue: touchPolicy) ?? .mutual, identityPeriod: identityPeriod)
         configuration.locationRetention = LocationRetention(days: locationRetentionDays)
         configuration.idempotencyRetention = IdempotencyRetention(hours: idempotencyRetentionHours)
@@ -124,6 +128,9 @@ extension StoreError {
         case .notFound(let what): "\(what) not found"
         case .illegalTransition(let from, let to): "the ride is \(from.rawValue); it cannot become \(to.rawValue)"
         case .alreadyTaken(let id): "ride request \(id) was already accepted"
+        case .signInRefused(let why): "the sign-in code is \(why == .unknown ? "not one that was issued" : why.rawValue)"
+        case .limitReached(let message): message
+        case .busy(let role, let id): "this \(role.rawValue) already has an active ride or request (\(id))"
         case .idempotencyKeyReused(let key): "idempotency key \(key) was used for something else"
         case .invalid(let message), .unavailable(let message), .replayed(let message): message
         }

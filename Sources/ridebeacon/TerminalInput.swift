@@ -33,3 +33,43 @@ enum Signals {
         for await _ in signals { return }
     }
 }
+
+/// Standard input as single keystrokes: canonical mode and echo off (signals stay on, so
+/// Ctrl-C still stops), restored when the process exits however it exits normally.
+enum RawTerminal {
+    nonisolated(unsafe) private static var saved: termios?
+
+    /// Switches a terminal on stdin to keystrokes; false (and nothing changed) for a pipe or file.
+    static func enterIfTerminal() -> Bool {
+        guard isatty(STDIN_FILENO) == 1 else { return false }
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return false }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        // One byte at a time, blocking until it arrives.
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return false }
+        saved = original
+        atexit { RawTerminal.restore() }
+        return true
+    }
+
+    static func restore() {
+        guard var original = saved else { return }
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
+    }
+
+    /// The next typed character (ASCII keys are all the guide has); nil at end of input.
+    static func readCharacter() -> Character? {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 { return Character(Unicode.Scalar(byte)) }
+            if count < 0 && errno == EINTR { continue }
+            return nil
+        }
+    }
+}

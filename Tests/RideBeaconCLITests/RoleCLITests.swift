@@ -1,5 +1,6 @@
 import Foundation
 import RideBeaconTesting
+import RideStore
 import Testing
 
 /// The role commands against a real `ridebeacon serve`, as passengers, drivers and dispatchers use them.
@@ -16,19 +17,23 @@ struct RoleCLITests {
                                         as: service.passengerToken)
         #expect(requested.status == 0, "\(requested.stderr)")
         let requestID = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(!requestID.isEmpty && !requestID.contains("\n"))
+        #expect(ShortCode.normalized(requestID) == requestID, "the request's short code, not a UUID: \(requestID)")
 
         let open = try service.run(["driver", "requests"], as: service.driverToken)
         #expect(open.status == 0)
         let lines = open.stdout.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("REQUEST  ") == true)
-        let row = try #require(lines.first { $0.hasPrefix(requestID) })
-        #expect(row.contains("  Ana  ") && row.contains("  Main St 1  ") && row.contains("  Station  "))
+        #expect(lines.first?.hasPrefix("PASSENGER  REQUEST  ") == true)
+        let row = try #require(lines.first { $0.hasPrefix("Ana  ") })
+        #expect(row.contains("  \(requestID)  ") && row.contains("  Main St 1  ") && row.contains("  Station  "))
         #expect(Self.isPlain(open.stdout))
 
         let accepted = try service.run(["driver", "accept", requestID], as: service.driverToken)
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let rideID = accepted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(rideID == requestID, "a ride keeps its request's code")
+        #expect(accepted.stderr.contains("driver arrive \(rideID) --radio"), "the hint is a command that works")
+        let again = try service.run(["driver", "accept", requestID], as: service.driverToken)
+        #expect(again.status == 0 && again.stdout == accepted.stdout, "re-accepting gives the same ride back: \(again.stderr)")
 
         let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--auto-confirm"],
                                            environment: service.environment(token: service.driverToken))
@@ -37,8 +42,9 @@ struct RoleCLITests {
 
         let board = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
         #expect(board.status == 0 && Self.isPlain(board.stdout))
-        let boardRow = try #require(board.stdout.split(separator: "\n").first { $0.hasPrefix(rideID) })
+        let boardRow = try #require(board.stdout.split(separator: "\n").first { $0.hasPrefix("Ana  ") && $0.contains("  \(rideID)  ") })
         #expect(boardRow.contains("  arrived  ") && boardRow.contains("  Ben  ") && boardRow.contains("  blue Prius  "))
+        #expect(boardRow.contains("  Main St 1  "), "active rides show their pickup")
 
         // The operator's confirmation reaches the driver's event stream and ends `arrive`.
         let confirmed = try CLI.run(["admin", "confirm-ride", rideID, "--database", service.database])
@@ -49,7 +55,7 @@ struct RoleCLITests {
         let completed = try service.run(["driver", "complete", rideID], as: service.driverToken)
         #expect(completed.status == 0 && completed.stdout.contains("completed"))
         let empty = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
-        #expect(empty.stdout == "No active rides.\n")
+        #expect(empty.stdout == "No waiting requests.\n\nNo active rides.\n")
     }
 
     @Test func dispatcherWatchPrintsEachChangeThenTheTable() async throws {
@@ -58,10 +64,12 @@ struct RoleCLITests {
         #expect(await watch.wait { out, _ in out.contains("No active rides.") })
         let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(await watch.wait { out, _ in out.contains("new request \(requestID)") })
+        #expect(await watch.wait { out, _ in out.contains("new request: Ana's request \(requestID) from A to B") }, "\(watch.stdout)")
         let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(await watch.wait { out, _ in out.contains("ride \(rideID) is now accepted") })
-        #expect(await watch.wait { out, _ in out.split(separator: "\n").contains { $0.hasPrefix(rideID) && $0.contains("  accepted  ") } })
+        #expect(await watch.wait { out, _ in out.contains("Ana's ride \(rideID) with Ben is now accepted") }, "\(watch.stdout)")
+        #expect(await watch.wait { out, _ in out.split(separator: "\n").contains { PlainTableCells.of($0).starts(with: ["Ana", "Ben", "blue Prius", "accepted", rideID]) } })
+        let uuid = try #require(try await service.rideJSON(rideID)["id"] as? String)
+        #expect(uuid.count == 36 && !watch.stdout.contains(uuid), "people and codes on the board, no UUIDs")
         #expect(Self.isPlain(watch.stdout))
         watch.stop()
     }

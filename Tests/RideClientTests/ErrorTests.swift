@@ -43,6 +43,7 @@ struct ErrorTests {
                 let twice = await Self.problem { _ = try await driver.complete(ride.id) }
                 #expect(twice?.status == 409 && twice?.code == .illegalTransition && twice?.state == .arrived)
 
+                _ = try await passenger.cancelRide(ride.id)  // one ride at a time
                 let key = IdempotencyKey()
                 _ = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"), idempotencyKey: key)
                 let reused = await Self.problem { _ = try await passenger.cancelRideRequest(request.id, idempotencyKey: key) }

@@ -106,6 +106,8 @@ struct EventStreamTests {
                 #expect(resumed.events.map(\.state) == [.accepted, .arrived])
                 resumed.cancel()
 
+                // One ride at a time: this one ends before Ana asks again.
+                _ = try await passenger.cancelRide(ride.id, reason: "test")
                 // The dispatcher's stream starts now: only what happens after it connects.
                 let board = Collector(dispatcher.allEvents())
                 #expect(await board.wait { $0.contains(.connected) })

@@ -86,7 +86,7 @@ struct AuthorizationTests {
             // Nothing a dispatcher can read contains the key.
             let single = try await client.call(.get, "/v1/rides/\(ride.id)", as: world.dispatcher)
             let list = try await client.call(.get, "/v1/rides", as: world.dispatcher)
-            let cancelled = try await client.call(.post, "/v1/rides/\(ride.id)/cancel", as: world.dispatcher)
+            let cancelled = try await client.call(.post, "/v1/rides/\(ride.id)/cancel", as: world.dispatcher, json: #"{"reason":"passenger called"}"#)
             for response in [single, list, cancelled] {
                 #expect(response.status == .ok)
                 #expect(!response.text.contains(expected) && !response.text.contains("\"key\""))

@@ -91,13 +91,16 @@ struct LifecycleTests {
             let byDriver = try await client.call(.post, "/v1/rides/\(second.id)/cancel", as: world.driver)
             #expect(byDriver.string("state") == "cancelled")
 
-            // Dispatchers cancel any active ride, and still never see its key.
+            // Dispatchers cancel any active ride, saying why, and still never see its key.
             let third = try await world.acceptedRide()
-            let byDispatcher = try await client.call(.post, "/v1/rides/\(third.id)/cancel", as: world.dispatcher)
+            let reasonless = try await client.call(.post, "/v1/rides/\(third.id)/cancel", as: world.dispatcher)
+            #expect(reasonless.status == .badRequest && reasonless.errorField == "reason")
+            let byDispatcher = try await client.call(.post, "/v1/rides/\(third.id)/cancel", as: world.dispatcher,
+                                                     json: #"{"reason":"driver unreachable"}"#)
             #expect(byDispatcher.status == .ok && byDispatcher.string("state") == "cancelled" && byDispatcher.json["key"] == nil)
         }
         let reasons = try await world.store.events(after: 0, limit: 50).compactMap(\.detail)
-        #expect(reasons == ["found another way"])
+        #expect(reasons == ["found another way", "driver unreachable"])
     }
 
     @Test(arguments: StoreKind.available)

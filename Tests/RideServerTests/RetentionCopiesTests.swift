@@ -54,7 +54,9 @@ struct RetentionCopiesTests {
     func idempotencyResultsExpire(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         try await world.app().test(.live) { client in
-            _ = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest, headers: ["Idempotency-Key": "req-1"])
+            let first = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest, headers: ["Idempotency-Key": "req-1"])
+            // Withdrawn, so once the key is forgotten the passenger may ask again (one ride at a time).
+            _ = try await world.store.cancelRideRequest(id: first.id, by: world.passenger.id, idempotency: nil)
         }
         // A one-second retention (24 h in production), the job running every 200 ms.
         try await world.app(configure: {

@@ -57,7 +57,7 @@ struct RideKeySecrecyTests {
             var seenByDispatcher = [
                 try await client.call(.get, "/v1/rides", as: world.dispatcher).text,
                 try await client.call(.get, "/v1/rides/\(rideID)", as: world.dispatcher).text,
-                try await client.call(.post, "/v1/rides/\(rideID)/cancel", as: world.dispatcher, json: "{}").text,
+                try await client.call(.post, "/v1/rides/\(rideID)/cancel", as: world.dispatcher, json: #"{"reason":"test"}"#).text,
             ]
             seenByDispatcher += await dispatcherStream.messages.compactMap(\.data)
             let metrics = try await client.call(.get, "/metrics", as: nil).text

@@ -59,7 +59,9 @@ class Server:
     def start(self):
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            [self.binary, "serve", "--port", str(self.port), "--database", self.database, "--log-level", "warning"],
+            [self.binary, "serve", "--port", str(self.port), "--database", self.database, "--log-level", "warning",
+             # The drivers replay many rides with a few accounts (one ride at a time would refuse them).
+             "--many-rides-per-account"],
             stdout=subprocess.DEVNULL, stderr=log)
         log.close()
 

@@ -5,8 +5,9 @@ import RideWire
 // The store models the API bodies (APIBodies) become, and the touch proof's body.
 
 extension NewRideRequestBody {
-    var model: NewRideRequest {
-        NewRideRequest(passengerName: passengerName, pickup: pickup, dropoff: dropoff, accessibilityNotes: accessibilityNotes)
+    /// `accountName` when the body names nobody: the name on the account.
+    func model(accountName: String) -> NewRideRequest {
+        NewRideRequest(passengerName: passengerName ?? accountName, pickup: pickup, dropoff: dropoff, accessibilityNotes: accessibilityNotes)
     }
 }
 

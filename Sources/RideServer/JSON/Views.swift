@@ -22,7 +22,7 @@ extension RideRequest {
     init(_ request: RideRequestRecord, showPassenger: Bool) {
         self.init(id: request.id, passengerID: showPassenger ? request.passengerID : nil, passengerName: request.passengerName,
                   pickup: request.pickup, dropoff: request.dropoff, accessibilityNotes: request.accessibilityNotes,
-                  status: request.status, createdAt: request.createdAt, rideID: request.rideID)
+                  status: request.status, createdAt: request.createdAt, rideID: request.rideID, code: request.shortCode)
     }
 }
 
@@ -33,7 +33,12 @@ extension Ride {
         self.init(id: ride.id, requestID: ride.requestID, passengerID: ride.passengerID, driverID: ride.driverID,
                   passenger: detail.passenger, driver: detail.driver, state: ride.state, createdAt: ride.createdAt,
                   stateChangedAt: ride.stateChangedAt, key: showKey && !ride.key.isEmpty ? ride.key.base64EncodedString() : nil,
-                  identityPeriodSeconds: showKey ? identityPeriod : nil)
+                  identityPeriodSeconds: showKey ? identityPeriod : nil, code: ride.shortCode)
+        pickup = detail.pickup
+        dropoff = detail.dropoff
+        accessibilityNotes = detail.accessibilityNotes
+        etaMinutes = ride.etaMinutes
+        etaGivenAt = ride.etaGivenAt
     }
 }
 

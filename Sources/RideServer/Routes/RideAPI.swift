@@ -15,13 +15,52 @@ struct RideAPI: Sendable {
     var secureCookies = false
     var touch = TouchProofConfiguration()
     var locator = LocatorConfiguration()
+    var bookingRule = BookingRule.oneRideAtATime
     let limits: RateLimits
     /// The server's clock (tests step it).
     let now: @Sendable () -> Date
 
     /// The one place a ride becomes a response: the key (and its period) only when `showKey`.
     func rideView(_ detail: RideDetail, showKey: Bool) -> Ride {
-        Ride(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+        var view = Ride(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+        view.stuck = RideWatch.isStuck(detail.ride, now: now())
+        return view
+    }
+
+    /// Runs a booking; a one-ride-at-a-time refusal names the held ride by its short code, so
+    /// the person hears which ride is in the way.
+    func booking<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch StoreError.busy(let role, let existing) {
+            var error = APIError(StoreError.busy(role: role, existingID: existing))
+            var code: String?
+            if let ride = try? await store.ride(id: existing) {
+                code = ride.shortCode
+            } else if let request = try? await store.rideRequest(id: existing) {
+                code = request.shortCode
+            }
+            if let code {
+                error.message = role == .driver
+                    ? "you already have ride \(code); finish or cancel it before accepting another"
+                    : "you already have ride \(code) (open or active); cancel it before asking for another"
+            }
+            throw error
+        }
+    }
+
+    /// A request id as given, or the id of the request a short code names (`ShortCode`).
+    func requestID(from idOrCode: String) async throws -> String {
+        guard let code = ShortCode.normalized(idOrCode) else { return idOrCode }
+        guard let request = try await store.rideRequest(code: code) else { throw APIError.notFound("ride request \(code)") }
+        return request.id
+    }
+
+    /// A ride id as given, or the id of the ride a short code names.
+    func rideID(from idOrCode: String) async throws -> String {
+        guard let code = ShortCode.normalized(idOrCode) else { return idOrCode }
+        guard let rideID = try await store.rideRequest(code: code)?.rideID else { throw APIError.notFound("ride \(code)") }
+        return rideID
     }
 
     /// The caller's `Idempotency-Key`, scoped to their account (one client's key never

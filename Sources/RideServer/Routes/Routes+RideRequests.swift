@@ -8,13 +8,41 @@ extension RideAPI {
         routes.get("/ride-requests", use: listRideRequests)
         routes.post("/ride-requests/{id}/accept", use: acceptRideRequest)
         routes.post("/ride-requests/{id}/cancel", use: cancelRideRequest)
+        routes.post("/ride-requests/{id}/assign", use: assignRideRequest)
+    }
+
+    /// A dispatcher gives a waiting request to a driver, under the same one-ride-at-a-time rule
+    /// as the driver's own acceptance; the history names the dispatcher.
+    @Sendable func assignRideRequest(_ request: Request, context: RideContext) async throws -> Ride {
+        let dispatcher = try context.caller(in: [.dispatcher], to: "assign ride requests")
+        let key = try idempotencyKey(request, account: dispatcher)
+        let body = try await request.decodeStrict(AssignBody.self, context: context)
+        let requestID = try await self.requestID(from: try context.parameters.require("id"))
+        guard let driver = try await store.account(id: body.driverId), driver.role == .driver else {
+            throw APIError.invalidField("driverId", "names no driver account")
+        }
+        do {
+            let ride = try await booking {
+                try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32),
+                                       rule: bookingRule, assignedBy: dispatcher.id, idempotency: key)
+            }
+            hub.wake()
+            guard let detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
+            return rideView(detail, showKey: false)
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be assigned")
+        } catch StoreError.notFound {
+            throw APIError.notFound("ride request \(requestID)")
+        }
     }
 
     @Sendable func createRideRequest(_ request: Request, context: RideContext) async throws -> EditedResponse<RideRequest> {
         let passenger = try context.caller(in: [.passenger], to: "request rides")
         let key = try idempotencyKey(request, account: passenger)
         let body = try await request.decodeStrict(NewRideRequestBody.self, context: context)
-        let created = try await store.createRideRequest(body.model, passengerID: passenger.id, idempotency: key)
+        let created = try await booking {
+            try await store.createRideRequest(body.model(accountName: passenger.displayName), passengerID: passenger.id, rule: bookingRule, idempotency: key)
+        }
         hub.wake()
         return EditedResponse(status: .created, response: RideRequest(created, showPassenger: true))
     }
@@ -39,18 +67,19 @@ extension RideAPI {
                                nextAfter: page.count == limit ? page.last?.id : nil)
     }
 
-    /// 200 with the ride (and its key) for the one driver who wins; 409 for everyone else.
+    /// 200 with the ride (and its key) for the one driver who wins, and again for that driver
+    /// on a repeat; 409 for everyone else, and for a driver who already has another ride.
     @Sendable func acceptRideRequest(_ request: Request, context: RideContext) async throws -> Ride {
         let driver = try context.caller(in: [.driver], to: "accept ride requests")
         let key = try idempotencyKey(request, account: driver)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
-        let requestID = try context.parameters.require("id")
+        let requestID = try await self.requestID(from: try context.parameters.require("id"))
         do {
-            let ride = try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32), idempotency: key)
+            let ride = try await booking {
+                try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32), rule: bookingRule, idempotency: key)
+            }
             hub.wake()
-            let passenger = try await store.account(id: ride.passengerID)
-            let detail = RideDetail(ride: ride, passenger: RideParty(name: passenger?.displayName ?? ""),
-                                    driver: RideParty(name: driver.displayName, vehicle: driver.vehicle))
+            guard let detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
             return rideView(detail, showKey: true)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be accepted")
@@ -59,19 +88,23 @@ extension RideAPI {
         }
     }
 
-    /// Only before a driver accepts; after that the ride itself is cancelled.
+    /// Only before a driver accepts; after that the ride itself is cancelled. The passenger's
+    /// own request, or any request for a dispatcher, who must say why (kept in its history).
     @Sendable func cancelRideRequest(_ request: Request, context: RideContext) async throws -> RideRequest {
-        let passenger = try context.caller(in: [.passenger], to: "cancel ride requests")
-        let key = try idempotencyKey(request, account: passenger)
-        _ = try await request.decodeStrict(EmptyBody.self, context: context)
-        let requestID = try context.parameters.require("id")
-        guard let existing = try await store.rideRequest(id: requestID), existing.passengerID == passenger.id else {
+        let caller = try context.caller(in: [.passenger, .dispatcher], to: "cancel ride requests")
+        let key = try idempotencyKey(request, account: caller)
+        let reason = try await request.decodeStrict(CancelBody.self, context: context).reason
+        if caller.role == .dispatcher && reason == nil {
+            throw APIError.invalidField("reason", "a dispatcher must say why (it is kept in the request's history)")
+        }
+        let requestID = try await self.requestID(from: try context.parameters.require("id"))
+        guard let existing = try await store.rideRequest(id: requestID), caller.role == .dispatcher || existing.passengerID == caller.id else {
             throw APIError.notFound("ride request \(requestID)")
         }
         do {
-            let cancelled = try await store.cancelRideRequest(id: requestID, by: passenger.id, idempotency: key)
+            let cancelled = try await store.cancelRideRequest(id: requestID, by: caller.id, reason: reason, idempotency: key)
             hub.wake()
-            return RideRequest(cancelled, showPassenger: true)
+            return RideRequest(cancelled, showPassenger: caller.role == .passenger)
         } catch StoreError.illegalTransition(let from, _) {
             let advice = from == .accepted ? "; cancel the ride\(existing.rideID.map { " \($0)" } ?? "") instead" : ""
             throw APIError.conflict(from, "the ride request is \(from.rawValue)\(advice)")

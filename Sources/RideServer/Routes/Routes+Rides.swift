@@ -9,12 +9,14 @@ extension RideAPI {
         routes.post("/rides/{id}/arrive", use: arrive)
         routes.post("/rides/{id}/complete", use: complete)
         routes.post("/rides/{id}/cancel", use: cancelRide)
+        routes.post("/rides/{id}/eta", use: setETA)
         routes.post("/rides/{id}/touch-proofs", use: submitTouchProof)
     }
 
     /// The ride and how the caller relates to it; 404 when the caller may not see it, exactly
     /// as for a ride that does not exist.
-    func visibleRide(_ id: String, to account: Account) async throws -> (RideDetail, RideRelation) {
+    func visibleRide(_ idOrCode: String, to account: Account) async throws -> (RideDetail, RideRelation) {
+        let id = try await rideID(from: idOrCode)
         guard let detail = try await store.rideDetail(id: id), let relation = RideRelation(account, to: detail.ride) else {
             throw APIError.notFound("ride \(id)")
         }
@@ -57,6 +59,22 @@ extension RideAPI {
         try await move(request, context: context, to: .cancelled, allowed: [.passenger, .driver, .dispatcher], action: "cancel rides")
     }
 
+    /// The ride's driver says how many minutes to the pickup; the passenger's stream hears it.
+    @Sendable func setETA(_ request: Request, context: RideContext) async throws -> Ride {
+        let driver = try context.caller(in: [.driver], to: "give an ETA")
+        let key = try idempotencyKey(request, account: driver)
+        let body = try await request.decodeStrict(ETABody.self, context: context)
+        var (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: driver)
+        guard relation == .driver else { throw APIError.notFound("ride \(detail.ride.id)") }
+        do {
+            detail.ride = try await store.setETA(rideID: detail.ride.id, minutes: body.minutes, by: driver.id, idempotency: key)
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "the ride is \(from.rawValue); an ETA is only for an accepted ride")
+        }
+        hub.wake()
+        return rideView(detail, showKey: true)
+    }
+
     /// Moves a ride the caller takes part in (or, for a dispatcher, any ride) to `state`.
     private func move(_ request: Request, context: RideContext, to state: RideState, allowed: Set<RideRelation>, action: String) async throws -> Ride {
         let roles = Set(allowed.map(\.role))
@@ -65,6 +83,9 @@ extension RideAPI {
         let reason = state == .cancelled
             ? try await request.decodeStrict(CancelBody.self, context: context).reason
             : try await request.decodeStrict(EmptyBody.self, context: context).reasonless
+        if state == .cancelled && account.role == .dispatcher && reason == nil {
+            throw APIError.invalidField("reason", "a dispatcher must say why (it is kept in the ride's history)")
+        }
         var (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
         guard allowed.contains(relation) else { throw APIError.notFound("ride \(detail.ride.id)") }
         // The stored result (not a re-read) is what a retry with the same key must see again.

@@ -13,6 +13,11 @@ public struct RideRecord: Codable, Equatable, Sendable {
     public var key: Data
     public var createdAt: Date
     public var stateChangedAt: Date
+    /// The request's short code, copied at acceptance.
+    public var shortCode: String? = nil
+    /// The driver's latest estimate of minutes to the pickup, and when it was given.
+    public var etaMinutes: Int? = nil
+    public var etaGivenAt: Date? = nil
 }
 
 /// A ride joined with its passenger's and driver's accounts.
@@ -20,11 +25,19 @@ public struct RideDetail: Equatable, Sendable {
     public var ride: RideRecord
     public var passenger: RideParty
     public var driver: RideParty
+    /// The request's places and notes (blank once retention purged them).
+    public var pickup: String?
+    public var dropoff: String?
+    public var accessibilityNotes: String?
 
-    public init(ride: RideRecord, passenger: RideParty, driver: RideParty) {
+    public init(ride: RideRecord, passenger: RideParty, driver: RideParty,
+                pickup: String? = nil, dropoff: String? = nil, accessibilityNotes: String? = nil) {
         self.ride = ride
         self.passenger = passenger
         self.driver = driver
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.accessibilityNotes = accessibilityNotes
     }
 }
 

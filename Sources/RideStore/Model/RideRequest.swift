@@ -16,4 +16,15 @@ public struct RideRequestRecord: Codable, Equatable, Sendable {
     public var createdAt: Date
     /// Set once a driver accepts.
     public var rideID: String?
+    /// Four speakable characters, unique among open requests and active rides (`ShortCode`);
+    /// nil for requests made before codes existed.
+    public var shortCode: String? = nil
+}
+
+/// Whether a write enforces "one ride at a time": a passenger holds at most one open request
+/// or active ride, a driver at most one accepted or arrived ride. The API always does; operator
+/// tools and load-test seeding that build many rides for one account do not.
+public enum BookingRule: Sendable, Equatable {
+    case oneRideAtATime
+    case unrestricted
 }

@@ -143,6 +143,34 @@ enum PostgresMigrations {
                 UNIQUE (request_id, sequence))
             """,
         ]),
+        // Journeys (see the SQLite migration v7-journeys).
+        ("v7-journeys", [
+            "ALTER TABLE ride_request ADD COLUMN short_code text",
+            "CREATE INDEX ride_request_short_code ON ride_request (short_code, created_at)",
+            "ALTER TABLE ride ADD COLUMN short_code text",
+            "ALTER TABLE ride ADD COLUMN eta_minutes integer",
+            "ALTER TABLE ride ADD COLUMN eta_given_at timestamptz",
+            "CREATE INDEX ride_driver_state ON ride (driver_id, state)",
+            """
+            CREATE TABLE sign_in_code (
+                id text PRIMARY KEY,
+                account_id text NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                code_hash bytea NOT NULL UNIQUE,
+                issued_by text NOT NULL,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL,
+                used_at timestamptz)
+            """,
+            "CREATE INDEX sign_in_code_account ON sign_in_code (account_id, created_at)",
+            """
+            CREATE TABLE saved_place (
+                account_id text NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                name text NOT NULL,
+                address text NOT NULL,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (account_id, name))
+            """,
+        ]),
         // Events that change no state (see the SQLite migration v8-locator).
         ("v8-locator", [
             "ALTER TABLE ride_event ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'",
@@ -155,7 +183,7 @@ enum PostgresMigrations {
     static func migrate(_ client: PostgresClient, database: String, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { conn in
             // One migrator at a time, even with several servers starting together.
-            try await conn.query("SELECT pg_advisory_xact_lock(726172)", logger: logger)
+            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.migration))", logger: logger)
             try await conn.query("CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
             var applied = Set<String>()
             for try await name in try await conn.query("SELECT name FROM schema_migration", logger: logger).decode(String.self) {

@@ -16,14 +16,16 @@ extension Date {
 // Column lists and decoders live together so a SELECT and its decode cannot drift apart.
 enum PGColumns {
     static let account = "id, role, display_name, vehicle, created_at"
-    static let request = "id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, ride_id"
-    static let ride = "id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at"
+    static let request = "id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, ride_id, short_code"
+    static let ride = "id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code, eta_minutes, eta_given_at"
     static let event = "id, request_id, ride_id, sequence, kind, state, actor_id, at, detail"
     /// A ride joined with its people; decoded by `RideDetail(row:)`.
     static let rideDetail = """
         r.id, r.request_id, r.passenger_id, r.driver_id, r.state, r.key, r.created_at, r.state_changed_at,
-        p.display_name, d.display_name, d.vehicle
+        r.short_code, r.eta_minutes, r.eta_given_at,
+        p.display_name, d.display_name, d.vehicle, q.pickup, q.dropoff, q.accessibility_notes
         FROM ride r JOIN account p ON p.id = r.passenger_id JOIN account d ON d.id = r.driver_id
+        JOIN ride_request q ON q.id = r.request_id
         """
 }
 
@@ -36,29 +38,33 @@ extension Account {
 
 extension RideRequestRecord {
     init(row: PostgresRow) throws {
-        let (id, passenger, name, pickup, dropoff, notes, status, created, ride) =
-            try row.decode((String, String, String, String, String, String?, String, Date, String?).self)
+        let (id, passenger, name, pickup, dropoff, notes, status, created, ride, code) =
+            try row.decode((String, String, String, String, String, String?, String, Date, String?, String?).self)
         self.init(id: id, passengerID: passenger, passengerName: name, pickup: pickup, dropoff: dropoff,
-                  accessibilityNotes: notes, status: try stored(status), createdAt: created.wholeMilliseconds, rideID: ride)
+                  accessibilityNotes: notes, status: try stored(status), createdAt: created.wholeMilliseconds, rideID: ride,
+                  shortCode: code)
     }
 }
 
 extension RideRecord {
     init(row: PostgresRow) throws {
-        let (id, request, passenger, driver, state, key, created, changed) =
-            try row.decode((String, String, String, String, String, Data, Date, Date).self)
+        let (id, request, passenger, driver, state, key, created, changed, code, eta, etaAt) =
+            try row.decode((String, String, String, String, String, Data, Date, Date, String?, Int?, Date?).self)
         self.init(id: id, requestID: request, passengerID: passenger, driverID: driver, state: try stored(state), key: key,
-                  createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds)
+                  createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds,
+                  shortCode: code, etaMinutes: eta, etaGivenAt: etaAt?.wholeMilliseconds)
     }
 }
 
 extension RideDetail {
     init(row: PostgresRow) throws {
-        let (id, request, passenger, driver, state, key, created, changed, passengerName, driverName, vehicle) =
-            try row.decode((String, String, String, String, String, Data, Date, Date, String, String, String?).self)
-        let ride = RideRecord(id: id, requestID: request, passengerID: passenger, driverID: driver, state: try stored(state), key: key,
-                        createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds)
-        self.init(ride: ride, passenger: RideParty(name: passengerName), driver: RideParty(name: driverName, vehicle: vehicle))
+        // The ride's own columns come first, so RideRecord decodes them from the same row.
+        let ride = try RideRecord(row: row)
+        let (_, _, _, _, _, _, _, _, _, _, _, passengerName, driverName, vehicle, pickup, dropoff, notes) =
+            try row.decode((String, String, String, String, String, Data, Date, Date, String?, Int?, Date?,
+                            String, String, String?, String, String, String?).self)
+        self.init(ride: ride, passenger: RideParty(name: passengerName), driver: RideParty(name: driverName, vehicle: vehicle),
+                  pickup: pickup, dropoff: dropoff, accessibilityNotes: notes)
     }
 }
 

@@ -13,7 +13,7 @@ extension PostgresStore {
     /// left to move, which is a group commit.
     public func sequenceEvents() async throws {
         try await transaction { conn in
-            try await conn.query("SELECT pg_advisory_xact_lock(726173)", logger: self.logger)
+            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.eventSequencing))", logger: self.logger)
             // The statement's snapshot is taken after the lock: it sees everything committed
             // before, and the previous run's moves. NOTIFY is delivered at commit, so other
             // servers re-read the history exactly when the events become visible to them.

@@ -2,8 +2,19 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord {
+    public func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
+                       idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await sequenced { try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
+            // Serialises the driver's one-at-a-time check with their other accepts, on every server.
+            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.driverBooking), hashtext(\(driverID)))", logger: self.logger)
+            if let held = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE request_id = \(requestID) AND driver_id = \(driverID)", logger: self.logger).all(RideRecord.init).first,
+               held.state.isActive {
+                return held
+            }
+            if rule == .oneRideAtATime,
+               let busy = try await conn.query("SELECT id FROM ride WHERE driver_id = \(driverID) AND state IN ('accepted', 'arrived') LIMIT 1", logger: self.logger).all({ try $0.decode(String.self) }).first {
+                throw StoreError.busy(role: .driver, existingID: busy)
+            }
             let rideID = StoreID.make()
             // Under READ COMMITTED a second updater waits for the first, then re-checks
             // status = 'open' on the committed row and matches nothing: exactly one winner.
@@ -17,12 +28,13 @@ extension PostgresStore {
             }
             let now = Date.storeNow
             let ride = RideRecord(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
-                            state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now)
+                            state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now, shortCode: request.shortCode)
             try await conn.query("""
-                INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at)
-                VALUES (\(ride.id), \(ride.requestID), \(ride.passengerID), \(ride.driverID), \(ride.state.rawValue), \(ride.key), \(now), \(now))
+                INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code)
+                VALUES (\(ride.id), \(ride.requestID), \(ride.passengerID), \(ride.driverID), \(ride.state.rawValue), \(ride.key), \(now), \(now), \(ride.shortCode))
                 """, logger: self.logger)
-            try await self.appendEvent(conn, requestID: requestID, rideID: rideID, state: .accepted, actor: driverID, at: now, detail: nil)
+            try await self.appendEvent(conn, requestID: requestID, rideID: rideID, state: .accepted, actor: assignedBy ?? driverID, at: now,
+                                       detail: assignedBy == nil ? nil : "assigned by a dispatcher")
             return ride
         } }
     }

@@ -140,6 +140,35 @@ enum SQLiteMigrations {
         // PostgreSQL's staged event appends (PostgresMigrations). SQLite's one writer already
         // appends events in id order, so nothing changes here; the step keeps both lists alike.
         m.register("v6-event-sequence") { _ in }
+        // Journeys: short ride codes (a ride copies its request's), the driver's ETA, one-time
+        // sign-in codes (only their hash is kept) and passengers' saved places.
+        m.register("v7-journeys") { db in
+            try db.alter(table: "rideRequest") { t in t.add(column: "shortCode", .text) }
+            try db.create(index: "rideRequest_shortCode", on: "rideRequest", columns: ["shortCode", "createdAt"])
+            try db.alter(table: "ride") { t in
+                t.add(column: "shortCode", .text)
+                t.add(column: "etaMinutes", .integer)
+                t.add(column: "etaGivenAt", .double)
+            }
+            try db.create(index: "ride_driver_state", on: "ride", columns: ["driverID", "state"])
+            try db.create(table: "signInCode") { t in
+                t.primaryKey("id", .text)
+                t.column("accountID", .text).notNull().references("account", onDelete: .cascade)
+                t.column("codeHash", .blob).notNull().unique()
+                t.column("issuedBy", .text).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull()
+                t.column("usedAt", .double)
+            }
+            try db.create(index: "signInCode_account", on: "signInCode", columns: ["accountID", "createdAt"])
+            try db.create(table: "savedPlace") { t in
+                t.column("accountID", .text).notNull().references("account", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("address", .text).notNull()
+                t.column("createdAt", .double).notNull()
+                t.primaryKey(["accountID", "name"])
+            }
+        }
         // Events that change no state (the passenger asking the car to sound its locator);
         // every earlier event was a state change.
         m.register("v8-locator") { db in

@@ -2,9 +2,19 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func accept(requestID: String, driverID: String, rideKey: Data, idempotency: IdempotencyScope?) async throws -> RideRecord {
+    public func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
+                       idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "accept:\(requestID)") {
+                if let held = try RideRecord.filter(Column("requestID") == requestID && Column("driverID") == driverID).fetchOne(db),
+                   held.state.isActive {
+                    return held
+                }
+                if rule == .oneRideAtATime,
+                   let busy = try String.fetchOne(db, sql: "SELECT id FROM ride WHERE driverID = ? AND state IN ('accepted', 'arrived') LIMIT 1",
+                                                  arguments: [driverID]) {
+                    throw StoreError.busy(role: .driver, existingID: busy)
+                }
                 let rideID = StoreID.make()
                 // The conditional update is the race arbiter: only one writer sees status = 'open'.
                 try db.execute(sql: "UPDATE rideRequest SET status = 'accepted', rideID = ? WHERE id = ? AND status = 'open'",
@@ -19,8 +29,10 @@ extension SQLiteStore {
                 guard let request = try RideRequestRecord.fetchOne(db, key: requestID) else { throw StoreError.notFound("ride request \(requestID)") }
                 let now = Date.storeNow
                 let ride = try RideRecord(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
-                                    state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now).inserted(db)
-                try Self.appendEvent(db, requestID: requestID, rideID: ride.id, state: .accepted, actor: driverID, at: now, detail: nil)
+                                    state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now,
+                                    shortCode: request.shortCode).inserted(db)
+                try Self.appendEvent(db, requestID: requestID, rideID: ride.id, state: .accepted, actor: assignedBy ?? driverID, at: now,
+                                     detail: assignedBy == nil ? nil : "assigned by a dispatcher")
                 return ride
             }
         }
@@ -46,13 +58,16 @@ extension SQLiteStore {
 
     /// One statement for ride and people, so a listing page costs one query, not 1 + 2n.
     private static let detailSelect = """
-        SELECT ride.*, p.displayName AS passengerName, d.displayName AS driverName, d.vehicle AS driverVehicle
+        SELECT ride.*, p.displayName AS passengerName, d.displayName AS driverName, d.vehicle AS driverVehicle,
+               q.pickup AS requestPickup, q.dropoff AS requestDropoff, q.accessibilityNotes AS requestNotes
         FROM ride JOIN account p ON p.id = ride.passengerID JOIN account d ON d.id = ride.driverID
+        JOIN rideRequest q ON q.id = ride.requestID
         """
 
     private static func detail(_ row: Row) throws -> RideDetail {
         RideDetail(ride: try RideRecord(row: row), passenger: RideParty(name: row["passengerName"]),
-                   driver: RideParty(name: row["driverName"], vehicle: row["driverVehicle"]))
+                   driver: RideParty(name: row["driverName"], vehicle: row["driverVehicle"]),
+                   pickup: row["requestPickup"], dropoff: row["requestDropoff"], accessibilityNotes: row["requestNotes"])
     }
 
     public func rideDetail(id: String) async throws -> RideDetail? {

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import RideClient
+
+/// `ridebeacon dispatcher assign REQUEST DRIVER`: a waiting request goes to a driver.
+struct DispatcherAssign: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assign",
+        abstract: "Give a waiting request to a driver.",
+        discussion: "Refused when the driver already has an accepted or arrived ride; the error names that ride.")
+
+    @Argument(help: ArgumentHelp("The request's short code (from `ridebeacon dispatcher rides`).", valueName: "REQUEST"))
+    var request: String
+    @Argument(help: ArgumentHelp("The driver's account id.", valueName: "DRIVER"))
+    var driver: String
+    @OptionGroup var service: ServiceOptions
+
+    func run() async throws {
+        try await withService(service) { client in
+            let ride = try await client.assignRideRequest(request, driverID: driver)
+            Say.line("\(ride.passenger.name)'s ride \(ride.handle) is assigned to \(ride.driver.name)\(ride.driver.vehicle.map { ", \($0)" } ?? "").")
+        }
+    }
+}
+
+/// `ridebeacon dispatcher cancel ID --reason TEXT`: a request or ride, with the reason kept in its history.
+struct DispatcherCancel: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancel a waiting request or an active ride, saying why.",
+        discussion: "The reason is kept in the ride's history and shown on every board.")
+
+    @Argument(help: ArgumentHelp("The short code of a waiting request or an active ride.", valueName: "CODE"))
+    var id: String
+    @Option(help: ArgumentHelp("Why (required).", valueName: "TEXT"))
+    var reason: String
+    @OptionGroup var service: ServiceOptions
+
+    func validate() throws {
+        guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("--reason must say why") }
+    }
+
+    func run() async throws {
+        try await withService(service) { client in
+            let code = ShortCode.normalized(id)
+            let waiting = try await client.allRideRequests().first { $0.id == id || (code != nil && $0.code == code) }
+            if let waiting, waiting.status == .open {
+                let cancelled = try await client.cancelRideRequest(waiting.id, reason: reason)
+                Say.line("\(cancelled.passengerName)'s request \(cancelled.handle) cancelled: \(reason).")
+            } else {
+                let ride = try await client.cancelRide(id, reason: reason)
+                Say.line("\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) cancelled: \(reason).")
+            }
+        }
+    }
+}

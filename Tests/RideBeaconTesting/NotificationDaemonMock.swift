@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private session bus (`dbus-daemon --session` on a socket of its own) with python3-dbusmock's
+/// `notification_daemon` template owning org.freedesktop.Notifications, logging every call to a
+/// file: what a desktop would show, readable without our own D-Bus decoder.
+public final class NotificationDaemonMock: @unchecked Sendable {
+    static let python = "/usr/bin/python3"
+    static let daemon = "/usr/bin/dbus-daemon"
+    public static let available = FileManager.default.isExecutableFile(atPath: daemon)
+        && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/notification_daemon.py")
+
+    public let directory: URL
+    /// The value for `DBUS_SESSION_BUS_ADDRESS`.
+    public let address: String
+    private var processes: [Process] = []
+    private var log: URL { directory.appendingPathComponent("notifications.log") }
+
+    public init() async throws {
+        guard Self.available else { throw FixtureError("dbus-daemon or python3-dbusmock is missing (`make deps` installs them)") }
+        directory = try Repository.temporaryDirectory("ridebeacon-session-bus")
+        address = "unix:path=\(directory.path)/bus"
+        processes.append(try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], output: "daemon.out"))
+        // Generous bounds: a loaded 2-core CI box can be slow to start python.
+        try await waitFor("the session bus socket", seconds: 60) { FileManager.default.fileExists(atPath: "\(self.directory.path)/bus") }
+        processes.append(try launch(Self.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", log.path], output: "mock.out"))
+        try await waitFor("the notification daemon mock", seconds: 60) { self.owned() }
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        // SIGKILL: children inherit the test runner's blocked signals, so SIGTERM may never land.
+        for process in processes.reversed() where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        processes.removeAll()
+    }
+
+    /// Every Notify call so far: (summary, body), oldest first.
+    public func notifications() -> [(summary: String, body: String)] {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            // `TIME Notify "app" ID "icon" "summary" "body" [] {...} -1`
+            guard line.contains(" Notify ") else { return nil }
+            let quoted = line.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            guard quoted.count >= 4 else { return nil }
+            return (quoted[2], quoted[3])
+        }
+    }
+
+    private func owned() -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-send")
+        probe.arguments = ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                           "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"]
+        let output = Pipe()
+        probe.standardOutput = output
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        let reply = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return reply.contains("boolean true")
+    }
+
+    private func launch(_ executable: String, _ arguments: [String], output: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        process.environment = environment
+        let file = directory.appendingPathComponent(output)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    private func waitFor(_ what: String, seconds: Double, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { throw FixtureError("\(what) did not start within \(Int(seconds)) s (logs in \(directory.path))") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
