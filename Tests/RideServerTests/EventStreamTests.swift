@@ -102,39 +102,35 @@ struct EventStreamTests {
         let running = Task { try await hub.run() }
         defer { running.cancel() }
         let subscription = try await hub.subscribe(.all)
+        // A second listener keeps reading, one ride (two events, within its limit) at a time.
         let reader = try await hub.subscribe(.all)
-        // The listener that keeps reading takes each ride's two events before the next ride
-        // is made, so its queue never holds more than two and only the slow one fills up,
-        // however late this machine schedules anything.
         var readerMessages = reader.messages.makeAsyncIterator()
-        var frames: [(event: RideEvent, block: String)] = []
+        var readerEvents: [RideEvent] = []
         for _ in 0..<3 {
             _ = try await world.acceptedRide()
             hub.wake()
-            let wanted = frames.count + 2
-            while frames.count < wanted, let message = await readerMessages.next() {
+            let wanted = readerEvents.count + 2
+            while readerEvents.count < wanted, let message = await readerMessages.next() {
                 guard case .event(let event, let frame) = message else { continue }
-                frames.append((event, frame.getString(at: frame.readerIndex, length: frame.readableBytes) ?? ""))
+                // The one frame encoded for all listeners is the event's SSE block.
+                let block = frame.getString(at: frame.readerIndex, length: frame.readableBytes) ?? ""
+                #expect(block.hasPrefix("id: \(event.id)\nevent: \(event.state.rawValue)\ndata: {") && block.hasSuffix("}\n\n"))
+                readerEvents.append(event)
             }
         }
-        // Read nothing until the hub has given up on this listener.
+        // The listener that read nothing was given up on; the reader was not held back by it.
         #expect(try await eventually { await hub.cutOffListeners == 1 })
+        let stored = try await world.store.events(after: 0, limit: 10)
+        #expect(readerEvents == stored)
         var received: [RideEvent] = []
         var last: EventHub.Message?
         for await message in subscription.messages {
             if case .event(let event, _) = message { received.append(event) }
             last = message
         }
-        let stored = try await world.store.events(after: 0, limit: 10)
         #expect(received == Array(stored.prefix(3)))
         // It is told why, with the code that says "resume", unlike a revoked token's.
         #expect(last == .ended(.tooSlow))
-        // The listener that keeps reading is not held back by the slow one: it gets every
-        // event, each as the one frame encoded for all listeners.
-        for (event, block) in frames {
-            #expect(block.hasPrefix("id: \(event.id)\nevent: \(event.state.rawValue)\ndata: {") && block.hasSuffix("}\n\n"))
-        }
-        #expect(frames.map(\.event) == stored)
         reader.end()
         #expect(try await eventually { await hub.listenerCount == 0 })
         #expect(await hub.cutOffListeners == 1)

@@ -20,6 +20,11 @@ public actor EventHub: Service {
         public var pollInterval: Duration = .seconds(2)
         /// Messages a listener may have queued; beyond that it is cut off and must resume.
         public var listenerBufferLimit = 256
+        /// How long an all-rides stream waits after an event for more before writing, so that
+        /// at hundreds of events a second each such stream makes about ten socket writes a
+        /// second, not one per event: per-stream writes, not encoding, were what hundreds of
+        /// dispatcher streams cost (issue 14). One ride's stream gets few events and writes at once.
+        public var allEventsWriteLinger: Duration = .milliseconds(100)
         /// Pause before re-listening after the notification connection dropped.
         public var relistenDelay: Duration = .seconds(1)
         /// Open streams one token may hold at once; the next one is refused 429 `too_many_streams`.
@@ -58,10 +63,18 @@ public actor EventHub: Service {
     /// A listener's queue. Ending it unregisters the listener.
     public struct Subscription: Sendable {
         let queue: ListenerQueue
+        var linger: Duration = .zero
         public var messages: Messages { Messages(queue: queue) }
 
-        /// Everything queued since the last call, waiting for at least one; empty once ended.
-        func nextBatch() async -> [Message] { await queue.next() }
+        /// Everything queued since the last call, waiting for at least one (then `linger` for
+        /// more, unless the stream is ending); empty once ended.
+        func nextBatch() async -> [Message] {
+            var batch = await queue.next()
+            guard !batch.isEmpty, linger > .zero, !batch.contains(where: { if case .ended = $0 { true } else { false } }) else { return batch }
+            try? await Task.sleep(for: linger)
+            batch += queue.takeQueued()
+            return batch
+        }
 
         public func end() { queue.finish() }
     }
@@ -132,7 +145,7 @@ public actor EventHub: Service {
         queue.setOnTermination { [weak self] in
             Task { await self?.removeListener(id) }
         }
-        return Subscription(queue: queue)
+        return Subscription(queue: queue, linger: scope == .all ? configuration.allEventsWriteLinger : .zero)
     }
 
     private func removeListener(_ id: Int) {

@@ -75,6 +75,9 @@ final class ListenerQueue: @unchecked Sendable {
         }
     }
 
+    /// Whatever is queued now, without waiting (possibly nothing).
+    func takeQueued() -> [EventHub.Message] { drain() }
+
     private func takeWaiterWithPending() -> CheckedContinuation<[EventHub.Message], Never>? {
         let resumed = waiter
         waiter = nil
