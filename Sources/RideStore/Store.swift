@@ -216,9 +216,10 @@ extension Store {
 public enum StoreLocation {
     public static let defaultValue = "sqlite:./ridebeacon.sqlite"
 
-    public static func open(_ location: String) async throws -> any Store {
+    /// - Parameter operationTimeout: PostgreSQL's per-operation deadline (`PostgresStore`).
+    public static func open(_ location: String, operationTimeout: Duration = .seconds(5)) async throws -> any Store {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            let store = try PostgresStore(url: location)
+            let store = try PostgresStore(url: location, operationTimeout: operationTimeout)
             do {
                 try await store.migrate()
             } catch {

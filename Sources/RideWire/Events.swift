@@ -73,6 +73,9 @@ public struct RideEventKind: RawRepresentable, Hashable, Sendable, Codable, Cust
     /// One side's touch proof landed without confirming the ride (mutual policy); `state` is the
     /// ride's, `arrived`, and `detail` the proof's observation window (`TouchObserved`).
     public static let touchObserved = Self(rawValue: TouchObserved.eventName)
+    /// The driver told the passenger when they will be at the pickup; `state` is `accepted`,
+    /// `detail` the ETA (`ETAText`).
+    public static let etaGiven = Self(rawValue: "eta_given")
 
     public var isStateChange: Bool { self == .stateChanged }
 
@@ -154,6 +157,6 @@ extension RideEvent {
     }
 
     /// The server-sent event's name: the state it moved to, or the kind of an event that
-    /// changes no state (`locator_requested`, `touch_observed`).
+    /// changes no state (`locator_requested`, `touch_observed`, `eta_given`).
     public var name: String { kind.isStateChange ? state.rawValue : kind.rawValue }
 }

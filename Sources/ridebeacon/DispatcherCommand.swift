@@ -123,6 +123,7 @@ struct DispatcherCommand: AsyncParsableCommand {
             let subject = ride.map { "\($0.passenger.name)'s ride \($0.handle) with \($0.driver.name)" }
                 ?? request.map { "\($0.passengerName)'s request \($0.handle)" } ?? "a request"
             if let touch = event.touchObserved { return "\(subject): the \(touch.side.rawValue)'s device felt the touch" }
+            if event.kind == .etaGiven { return "\(subject): \(event.detail ?? "an ETA was given")" }
             if event.kind == .locatorRequested { return "\(subject): the passenger asked the car to sound its locator" }
             if ride != nil { return "\(subject) is now \(event.state.rawValue)\(detail)" }
             switch event.state {

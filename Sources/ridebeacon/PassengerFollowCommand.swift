@@ -128,6 +128,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         let summarizedUpTo = max(ride.stateChangedAt, ride.etaGivenAt ?? .distantPast)
         for try await update in client.rideEvents(ride.id) {
             guard case .event(let event) = update, event.at > summarizedUpTo else { continue }
+            // The guide's business (touch, locator), not news for a passenger waiting.
+            guard event.kind.isStateChange || event.kind == .etaGiven else { continue }
             if event.state != ride.state || event.detail != nil {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }

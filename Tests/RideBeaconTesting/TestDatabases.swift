@@ -42,8 +42,13 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A fresh database, opened and migrated, and the `--database` value that opens it again.
     public func makeStore(prefix: String = "rb_test") async throws -> (store: any Store, location: String) {
         let location = try await makeDatabase(prefix: prefix)
-        return (try await StoreLocation.open(location), location)
+        return (try await StoreLocation.open(location, operationTimeout: Self.testOperationTimeout), location)
     }
+
+    /// The stores tests open wait longer than the product's 5 s per operation: the whole suite
+    /// runs at once on a busy two-core machine, where a healthy database can take seconds to
+    /// answer. The deadline itself is StoreDeadlineTests' business (with its own short limit).
+    public static let testOperationTimeout: Duration = .seconds(60)
 }
 
 /// Statements on the test PostgreSQL server outside any store (creating databases, and

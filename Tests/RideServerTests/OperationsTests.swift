@@ -65,7 +65,8 @@ struct OperationsTests {
         var viaRelay = direct
         viaRelay.port = relay.port
         // The relay refuses connections yet: the server starts with its database down.
-        let store = try PostgresStore(url: viaRelay.string ?? "", operationTimeout: .seconds(1), logger: .quiet)
+        // Short enough for the partition below to end in a 503, long enough for a loaded machine.
+        let store = try PostgresStore(url: viaRelay.string ?? "", operationTimeout: .seconds(5), logger: .quiet)
         defer { Task { await relay.stop(); await store.close() } }
         try await world.app(store: store).test(.live) { client in
             let down = try await client.call(.get, "/health", as: nil)

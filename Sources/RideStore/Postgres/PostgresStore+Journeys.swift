@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func setETA(rideID: String, minutes: Int, by driverID: String, idempotency: IdempotencyScope?) async throws -> RideRecord {
-        try await idempotent(idempotency, operation: "eta:\(rideID)") { conn in
+        try await sequenced { try await idempotent(idempotency, operation: "eta:\(rideID)") { conn in
             guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID) FOR UPDATE", logger: self.logger).all(RideRecord.init).first else {
                 throw StoreError.notFound("ride \(rideID)")
             }
@@ -12,10 +12,10 @@ extension PostgresStore {
             ride.etaMinutes = minutes
             ride.etaGivenAt = now
             try await conn.query("UPDATE ride SET eta_minutes = \(minutes), eta_given_at = \(now) WHERE id = \(rideID)", logger: self.logger)
-            try await self.appendEvent(conn, requestID: ride.requestID, rideID: rideID, state: .accepted, actor: driverID, at: now,
+            try await self.appendEvent(conn, requestID: ride.requestID, rideID: rideID, kind: .etaGiven, state: .accepted, actor: driverID, at: now,
                                        detail: ETAText.detail(minutes: minutes))
             return ride
-        }
+        } }
     }
 
     public func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int) async throws -> SignInCodeRecord {

@@ -10,7 +10,8 @@ extension SQLiteStore {
                 ride.etaMinutes = minutes
                 ride.etaGivenAt = .storeNow
                 try ride.update(db)
-                try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, state: .accepted, actor: driverID, at: ride.etaGivenAt!,
+                try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, kind: .etaGiven, state: .accepted, actor: driverID,
+                                     at: ride.etaGivenAt!,
                                      detail: ETAText.detail(minutes: minutes))
                 return ride
             }

@@ -28,7 +28,7 @@ struct World: Sendable {
 
     static func make(_ kind: StoreKind) async throws -> World {
         let location = try await kind.makeDatabase(prefix: "rb_srv")
-        let store = try await StoreLocation.open(location)
+        let store = try await StoreLocation.open(location, operationTimeout: StoreKind.testOperationTimeout)
         func member(_ role: Role, _ name: String, vehicle: String? = nil) async throws -> Member {
             let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
             return try await Self.token(for: account, in: store)
