@@ -84,8 +84,9 @@ $(VENV)/.ready-bumble-$(BUMBLE_VERSION):
 	$(VENV)/bin/pip install -q beacontools==2.1.0 bumble==$(BUMBLE_VERSION)
 	touch $@
 
-# Python tools the tests drive: websocket-client (the Chromium DevTools peer), schemathesis.
-TEST_PYPI := websocket-client==1.9.2 schemathesis==4.32.5
+# Python tools the tests drive: websocket-client (the Chromium DevTools peer), schemathesis,
+# axe-selenium-python (only for the axe-core script its wheel bundles; the pages run it over DevTools).
+TEST_PYPI := websocket-client==1.9.2 schemathesis==4.32.5 axe-selenium-python==2.1.6
 test-venv: $(VENV)/.test-ready
 $(VENV)/.test-ready: Makefile
 	python3 -m venv $(VENV)

@@ -24,6 +24,7 @@ struct DispatchPageBrowserTests {
         let tokens = [
             "dispatcher": try server.createAccount(role: "dispatcher", name: "Dot"),
             "passenger": try server.createAccount(role: "passenger", name: "Ana"),
+            "passenger2": try server.createAccount(role: "passenger", name: "Ana B"),
             "driver": try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
         ]
         let config: [String: Any] = [
