@@ -14,9 +14,11 @@ KEYS = {
 
 
 def axe_source():
-    """axe-core as shipped inside the axe-selenium-python wheel (no npm needed)."""
-    import axe_selenium_python
-    path = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+    """axe-core as shipped inside the selenium-axe-python wheel (no npm needed). Not
+    axe-selenium-python: its newest release for Python 3.11 bundles axe-core 3.1, which has no
+    WCAG 2.1 or 2.2 rules."""
+    import selenium_axe_python
+    path = os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")
     with open(path) as f:
         return f.read()
 
@@ -109,9 +111,10 @@ class Browser:
         if self.axe is None:
             self.axe = axe_source()
         self.send("Runtime.evaluate", expression=self.axe)
-        return self.js("axe.run(document, {runOnly: {type: 'tag', values: %s}})"
-                       ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, targets: v.nodes.map(n => n.target.join(' '))})))"
-                       % json.dumps(WCAG_TAGS))
+        # As JSON text: DevTools hands an empty array back as an empty object.
+        return json.loads(self.js("axe.run(document, {runOnly: {type: 'tag', values: %s}})"
+                                  ".then(r => JSON.stringify(r.violations.map(v => ({id: v.id, impact: v.impact,"
+                                  " targets: v.nodes.map(n => n.target.join(' '))}))))" % json.dumps(WCAG_TAGS)))
 
     def close(self):
         self.ws.close()
