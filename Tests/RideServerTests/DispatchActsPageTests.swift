@@ -43,9 +43,11 @@ struct DispatchActsPageTests {
             let question = try await client.form(.get, "/dispatch/requests/\(next.id)/cancel", cookie: world.dispatcher.token)
             #expect(question.status == .ok && question.text.contains("Cancel the request of Cy?"))
             let noReason = try await client.form(.post, "/dispatch/requests/\(next.id)/cancel", "csrf=\(csrf)", cookie: world.dispatcher.token)
-            #expect(noReason.status == .badRequest && (try await world.store.rideRequest(id: next.id)?.status) == .open)
+            let stillOpen = try await world.store.rideRequest(id: next.id)?.status
+            #expect(noReason.status == .badRequest && stillOpen == .open)
             let cancelled = try await client.form(.post, "/dispatch/requests/\(next.id)/cancel", "csrf=\(csrf)&reason=duplicate", cookie: world.dispatcher.token)
-            #expect(cancelled.status == .seeOther && (try await world.store.rideRequest(id: next.id)?.status) == .cancelled)
+            let nowCancelled = try await world.store.rideRequest(id: next.id)?.status
+            #expect(cancelled.status == .seeOther && nowCancelled == .cancelled)
             #expect(try await world.store.events(after: 0, limit: 100).last?.detail == "duplicate")
             _ = busy
         }

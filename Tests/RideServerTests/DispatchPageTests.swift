@@ -102,7 +102,7 @@ struct DispatchPageTests {
             let question = try await client.form(.get, "/dispatch/rides/\(ride.id)/cancel", cookie: world.dispatcher.token)
             #expect(question.status == .ok && question.text.contains(#"<label for="reason">"#) && question.text.contains("Cancel the ride for Ana?"))
             let noReason = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)&reason=+", cookie: world.dispatcher.token)
-            #expect(noReason.status == .badRequest && noReason.text.contains(#"<a href="#reason">Enter why you are cancelling"#))
+            #expect(noReason.status == .badRequest && noReason.text.contains(##"<a href="#reason">Enter why you are cancelling"##))
             #expect(noReason.text.contains("<title>Error: "))
             #expect(try await world.store.ride(id: ride.id)?.state == .accepted)
 

@@ -22,7 +22,7 @@ struct PassengerPageTests {
             let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
             let code = try #require(issued.string("code"))
             let short = try await client.form(.post, "/sign-in", "code=1234")
-            #expect(short.status == .badRequest && short.text.contains(#"<a href="#code">Sign-in code must be eight digits"#))
+            #expect(short.status == .badRequest && short.text.contains(##"<a href="#code">Sign-in code must be eight digits"##))
             #expect(short.text.contains("<title>Error: ") && short.text.contains(#"aria-invalid="true""#) && short.headers[.setCookie] == nil)
             let unknown = try await client.form(.post, "/sign-in", "code=0000+0000")
             #expect(unknown.status == .unauthorized && unknown.text.contains("no such sign-in code") && unknown.headers[.setCookie] == nil)
@@ -44,7 +44,7 @@ struct PassengerPageTests {
             // Both missing fields named, the typed notes kept, nothing created.
             let empty = try await client.form(.post, "/ride/request", "csrf=\(csrf)&pickup=&dropoff=+&notes=guide+dog", cookie: cookie)
             #expect(empty.status == .badRequest)
-            #expect(empty.text.contains(#"<li><a href="#pickup">Enter where the driver should pick you up</a></li><li><a href="#dropoff">Enter where you are going</a></li>"#))
+            #expect(empty.text.contains(##"<li><a href="#pickup">Enter where the driver should pick you up</a></li><li><a href="#dropoff">Enter where you are going</a></li>"##))
             #expect(empty.text.contains(">guide dog</textarea>"))
             #expect(try await world.store.rideRequests(passengerID: world.passenger.id).isEmpty)
             let forged = try await client.form(.post, "/ride/request", "csrf=forged&pickup=A&dropoff=B", cookie: cookie)
