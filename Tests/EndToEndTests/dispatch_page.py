@@ -84,7 +84,7 @@ def main():
         b.wait(f"document.getElementById('cancel-{second_ride}') !== null", "the second ride's cancel button")
         # Cancel asks for the reason on a page of its own before anything changes.
         b.js(f"document.getElementById('cancel-{second_ride}').click(); true")
-        b.wait("document.readyState === 'complete' && document.getElementById('reason')", "the cancel confirmation")
+        b.wait("document.readyState === 'complete' && !!document.getElementById('reason')", "the cancel confirmation")
         b.js("document.getElementById('reason').value = 'passenger phoned'; document.getElementById('confirm-cancel').click(); true")
         notice = b.wait("location.search.includes('cancelled=') && document.readyState === 'complete' && document.querySelector('.notice')?.textContent", "the cancel notice")
         report["cancel"] = {"notice": notice, "rowGone": b.js(f"!document.querySelector('tr[data-ride-id=\"{second_ride}\"]')"),
@@ -99,7 +99,7 @@ def main():
         b.send("Emulation.setDeviceMetricsOverride", width=640, height=800, deviceScaleFactor=2, mobile=False)
         b.send("Page.navigate", url=BASE + "/dispatch")
         b.wait("document.readyState === 'complete' && document.querySelectorAll('#rides tbody tr[data-ride-id], #requests tbody tr[data-request-id]').length >= 2 && true", "the zoomed page")
-        report["zoom200"] = b.js("({scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth})")
+        report["zoom200"] = b.js("({scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, innerWidth: window.innerWidth})")
         report["zoomScreenshot"] = b.screenshot("dispatch-200-percent.png")
 
         # JavaScript off: the server-rendered table alone, with its refresh fallback.
@@ -108,7 +108,7 @@ def main():
         b.send("Page.navigate", url=BASE + "/dispatch")
         time.sleep(1.0)
         html = b.html()
-        report["noScript"] = {"hasRidesTable": '<table id="rides">' in html, "rideRows": html.count("<tr data-ride-id="),
+        report["noScript"] = {"hasRidesTable": '<table id="rides"' in html, "rideRows": html.count("<tr data-ride-id="),
                               "liveScriptRan": 'data-live="on"' in html, "metaRefresh": 'http-equiv="refresh"' in html}
     finally:
         b.close()

@@ -58,24 +58,24 @@ def passenger_journey(b, report):
 
     b.viewport(390, True)
     b.send("Page.navigate", url=BASE + "/")
-    loaded(b, "document.getElementById('code')", "the sign-in form")
+    loaded(b, "!!document.getElementById('code')", "the sign-in form")
     audit(b, report, "passenger sign-in")
     # A wrong code first: its own error, nothing signed in.
     b.tab_to("code"); b.type("1234"); b.tab_to("sign-in"); b.key("Enter")
-    loaded(b, "document.querySelector('.error-summary')", "the sign-in error")
+    loaded(b, "!!document.querySelector('.error-summary')", "the sign-in error")
     journey["badCode"] = error_summary(b)
     audit(b, report, "passenger sign-in error")
     b.tab_to("code")
     for _ in range(8):
         b.key("Backspace")
     b.type(code); b.tab_to("sign-in"); b.key("Enter")
-    loaded(b, "document.getElementById('pickup')", "the request form")
+    loaded(b, "!!document.getElementById('pickup')", "the request form")
     audit(b, report, "passenger request form")
 
     # Sending the form empty names both missing fields and creates nothing.
     before = len(open_requests())
     b.tab_to("request-ride"); b.key("Enter")
-    loaded(b, "document.querySelector('.error-summary')", "the request errors")
+    loaded(b, "!!document.querySelector('.error-summary')", "the request errors")
     journey["emptyRequest"] = error_summary(b)
     journey["requestsAfterEmpty"] = len(open_requests()) - before
     audit(b, report, "passenger request errors")
@@ -107,7 +107,7 @@ def passenger_journey(b, report):
 
     # Cancel asks first; "No" is a link back, "Yes" cancels.
     b.tab_to("cancel-link"); b.key("Enter")
-    loaded(b, "document.getElementById('confirm-cancel')", "the cancel confirmation")
+    loaded(b, "!!document.getElementById('confirm-cancel')", "the cancel confirmation")
     journey["stateBeforeConfirm"] = api("GET", f"/v1/rides/{ride['id']}", TOKENS["driver"])["state"]
     audit(b, report, "passenger cancel confirmation")
     b.tab_to("confirm-cancel"); b.key("Enter")
@@ -119,14 +119,14 @@ def dispatcher_journey(b, report):
     journey = report["dispatcher"] = {}
     b.viewport(390, True)
     b.send("Page.navigate", url=BASE + "/dispatch/login")
-    loaded(b, "document.getElementById('token')", "the dispatcher sign-in")
+    loaded(b, "!!document.getElementById('token')", "the dispatcher sign-in")
     b.tab_to("token"); b.type(TOKENS["dispatcher"]); b.tab_to("login"); b.key("Enter")
-    loaded(b, "location.pathname === '/dispatch' && document.getElementById('rides')", "the dispatcher page")
+    loaded(b, "location.pathname === '/dispatch' && !!document.getElementById('rides')", "the dispatcher page")
 
     request = api("POST", "/v1/ride-requests", TOKENS["passenger2"],
                   {"pickup": "Platform 4, Central Station, by the lifts", "dropoff": "Riverside Community Centre",
                    "accessibilityNotes": "guide dog; please call out my name"})
-    b.wait(f"document.getElementById('assign-{request['id']}')", "the waiting request's assign button")
+    b.wait(f"!!document.getElementById('assign-{request['id']}')", "the waiting request's assign button")
     journey["requestCells"] = b.js(f"[...document.querySelector('#requests tr[data-request-id=\"{request['id']}\"]').children].slice(0, 2).map(c => c.textContent)")
     audit(b, report, "dispatcher board")
     cancel = b.js(f"(() => {{ const r = document.getElementById('cancel-request-{request['id']}').getBoundingClientRect();"
@@ -145,11 +145,11 @@ def dispatcher_journey(b, report):
 
     # Cancel the ride: Enter on Cancel only opens the question; no reason, no cancellation.
     b.tab_to(f"cancel-{ride}"); b.key("Enter")
-    loaded(b, "document.getElementById('reason')", "the ride's cancel confirmation")
+    loaded(b, "!!document.getElementById('reason')", "the ride's cancel confirmation")
     journey["stateOnConfirmationPage"] = api("GET", f"/v1/rides/{ride}", TOKENS["dispatcher"])["state"]
     audit(b, report, "dispatcher cancel confirmation")
     b.tab_to("confirm-cancel"); b.key("Enter")
-    loaded(b, "document.querySelector('.error-summary')", "the missing reason error")
+    loaded(b, "!!document.querySelector('.error-summary')", "the missing reason error")
     journey["missingReason"] = error_summary(b)
     journey["stateAfterMissingReason"] = api("GET", f"/v1/rides/{ride}", TOKENS["dispatcher"])["state"]
     audit(b, report, "dispatcher cancel error")
@@ -160,9 +160,9 @@ def dispatcher_journey(b, report):
     # A waiting request is cancelled the same way.
     second = api("POST", "/v1/ride-requests", TOKENS["passenger2"], {"pickup": "Elm St 5", "dropoff": "Museum"})
     b.send("Page.navigate", url=BASE + "/dispatch")
-    loaded(b, f"document.getElementById('cancel-request-{second['id']}')", "the second request")
+    loaded(b, f"!!document.getElementById('cancel-request-{second['id']}')", "the second request")
     b.tab_to(f"cancel-request-{second['id']}"); b.key("Enter")
-    loaded(b, "document.getElementById('reason')", "the request's cancel confirmation")
+    loaded(b, "!!document.getElementById('reason')", "the request's cancel confirmation")
     b.tab_to("reason"); b.type("Duplicate booking"); b.tab_to("confirm-cancel"); b.key("Enter")
     journey["requestCancelNotice"] = loaded(b, "location.search.includes('request=') && document.querySelector('.notice')?.textContent", "the request cancel notice")
     journey["requestStatusAfterCancel"] = own_request(TOKENS["passenger2"], second["id"])["status"]
