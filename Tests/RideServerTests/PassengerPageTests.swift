@@ -60,6 +60,10 @@ struct PassengerPageTests {
             let shortCode = try #require(request.shortCode)
             #expect(waiting.contains("Your ride \(shortCode) is waiting for a driver."))
             #expect(waiting.contains(#"role="status" aria-live="polite""#))
+            // Without JavaScript the page reloads itself; with it, the script follows the ride.
+            #expect(waiting.contains(#"<noscript><meta http-equiv="refresh" content="30"></noscript>"#))
+            let script = try await client.form(.get, "/assets/passenger.js")
+            #expect(script.status == .ok && script.text.contains("new EventSource(`/v1/rides/${encodeURIComponent(rideId)}/events?after=`"))
 
             let ride = try await world.store.accept(requestID: request.id, driverID: world.driver.id, rideKey: Data(repeating: 1, count: 32), idempotency: nil)
             let status = try await client.form(.get, "/ride/status", cookie: cookie)
