@@ -7,7 +7,7 @@ import Mustache
 enum PassengerTemplates {
     static let all: [String: String] = [
         "p-head": head, "p-errors": errorSummary, "p-signin": signIn, "p-home": home, "p-status": status,
-        "p-cancel": cancel, "p-message": message,
+        "p-cancel": cancel,
     ]
 
     /// The templates are constants of this module: a parse error is a programming error that
@@ -158,23 +158,6 @@ enum PassengerTemplates {
         <button type="submit" class="warning" id="confirm-cancel">Yes, cancel ride {{code}}</button>
         </form>
         <p><a class="button secondary" href="/" id="keep-ride">No, keep my ride</a></p>
-        </main>
-        </body>
-        </html>
-        """
-
-    static let message = """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        {{> p-head}}
-        <title>{{heading}} — RideBeacon</title>
-        </head>
-        <body>
-        <main>
-        <h1>{{heading}}</h1>
-        <p>{{message}}</p>
-        <p><a href="/">Back to your ride</a></p>
         </main>
         </body>
         </html>
