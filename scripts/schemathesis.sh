@@ -32,13 +32,17 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && b
 
 # Some real rows, so generated ids sometimes hit something and lists are not empty.
 api=http://127.0.0.1:$port/v1
-for _ in 1 2 3; do
-    id=$(curl -sf "$api/ride-requests" -H "Authorization: Bearer ${TOKENS[passenger]}" \
-        -d '{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-    curl -sf -X POST "$api/ride-requests/$id/accept" -H "Authorization: Bearer ${TOKENS[driver]}" >/dev/null
+# One ride at a time: Ana's first two rides end before she asks again; the third stays active.
+for n in 1 2 3; do
+    ride=$(curl -sf "$api/ride-requests" -H "Authorization: Bearer ${TOKENS[passenger]}" \
+        -d '{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
+    curl -sf -X POST "$api/ride-requests/$ride/accept" -H "Authorization: Bearer ${TOKENS[driver]}" >/dev/null
+    [ $n = 3 ] || curl -sf "$api/rides/$ride/cancel" -H "Authorization: Bearer ${TOKENS[passenger]}" -d '{"reason":"seed"}' >/dev/null
 done
-curl -sf "$api/ride-requests" -H "Authorization: Bearer ${TOKENS[passenger]}" \
-    -d '{"passengerName":"Ana","pickup":"Elm St 5","dropoff":"Museum"}' >/dev/null
+# A waiting request of another passenger, and a saved place.
+curl -sf "$api/ride-requests" -H "Authorization: Bearer $(token --role passenger --name "Bea")" \
+    -d '{"pickup":"Elm St 5","dropoff":"Museum"}' >/dev/null
+curl -sf "$api/places" -H "Authorization: Bearer ${TOKENS[passenger]}" -d '{"name":"home","address":"Main St 1"}' >/dev/null
 
 status=0
 # Admin last: its run revokes the tokens of accounts it lists, which would lock the others out.

@@ -7,8 +7,8 @@ import RideStore
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage accounts and tokens directly in the database.",
-        subcommands: [CreateAccount.self, CreateToken.self, Invite.self, ListAccounts.self, RevokeTokens.self, ConfirmRide.self, PurgeLocations.self,
-                      Backup.self]
+        subcommands: [CreateAccount.self, CreateToken.self, Invite.self, ListAccounts.self, ListTokens.self, RevokeToken.self, RevokeTokens.self,
+                      ConfirmRide.self, PurgeLocations.self, Backup.self]
     )
 }
 

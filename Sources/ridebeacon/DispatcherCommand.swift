@@ -38,29 +38,59 @@ struct DispatcherCommand: AsyncParsableCommand {
 
         /// Prints the board, then a change line and the board again for each event. The board is
         /// read again after each change rather than patched, so it is never wrong for long.
+        /// Rides become stuck by time passing, not by events, so the rides are also re-read
+        /// every 30 s and a newly stuck one is announced (with the terminal's bell).
         static func watch(_ client: RideServiceClient) async throws {
+            enum Update: Sendable { case live(LiveUpdate), tick }
+            let (updates, feed) = AsyncThrowingStream<Update, any Error>.makeStream()
             let stream = client.allEvents()
+            let pump = Task {
+                do {
+                    for try await update in stream { feed.yield(.live(update)) }
+                    feed.finish()
+                } catch {
+                    feed.finish(throwing: error)
+                }
+            }
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(30))
+                    feed.yield(.tick)
+                }
+            }
+            defer {
+                pump.cancel()
+                ticker.cancel()
+            }
             var printedOnce = false
             var lostContact = false
             // Requests seen on the board, so a withdrawn one (no longer listed) is still named.
             var seenRequests: [String: RideRequest] = [:]
             var stuckRides: Set<String> = []
-            for try await update in stream {
+            for try await update in updates {
                 switch update {
-                case .connected:
+                case .tick:
+                    guard printedOnce, !lostContact else { continue }
+                    let rides = try await client.allRides()
+                    if announceNewlyStuck(rides, known: &stuckRides) {
+                        Say.line(RideTables.board(requests: try await client.allRideRequests(), rides: rides))
+                    }
+                case .live(.connected):
                     // First connection, or back after a break: show the whole board.
                     if !printedOnce || lostContact {
                         if lostContact { Say.line("") ; Say.line("Reconnected to the ride service.") }
                         let requests = try await client.allRideRequests()
                         for request in requests { seenRequests[request.id] = request }
-                        Say.line(RideTables.board(requests: requests, rides: try await client.allRides()))
+                        let rides = try await client.allRides()
+                        _ = announceNewlyStuck(rides, known: &stuckRides)
+                        Say.line(RideTables.board(requests: requests, rides: rides))
                         printedOnce = true
                         lostContact = false
                     }
-                case .interrupted:
+                case .live(.interrupted):
                     StandardError.writeLine(RideServiceMessages.retrying)
                     lostContact = true
-                case .event(let event):
+                case .live(.event(let event)):
                     let requests = try await client.allRideRequests()
                     for request in requests { seenRequests[request.id] = request }
                     let rides = try await client.allRides()
@@ -68,15 +98,23 @@ struct DispatcherCommand: AsyncParsableCommand {
                     if ride == nil, let id = event.rideID { ride = try? await client.ride(id) }
                     Say.line("")
                     Say.line("\(PlainTable.time(event.at)): \(change(event, ride: ride, request: seenRequests[event.requestID]))")
-                    let newlyStuck = rides.filter { $0.stuck == true && !stuckRides.contains($0.id) }
-                    stuckRides = Set(rides.filter { $0.stuck == true }.map(\.id))
-                    for stuck in newlyStuck {
-                        // BEL: the terminal's own sound, so a dispatcher looking away hears it.
-                        Say.line("\u{07}\(stuck.passenger.name)'s ride \(stuck.handle) with \(stuck.driver.name) looks stuck (\(stuck.state.rawValue) since \(PlainTable.time(stuck.stateChangedAt))).")
-                    }
+                    _ = announceNewlyStuck(rides, known: &stuckRides)
                     Say.line(RideTables.board(requests: requests, rides: rides))
                 }
             }
+        }
+
+        /// One line per ride that became stuck since the last look, each with the bell (BEL,
+        /// the terminal's own sound, so a dispatcher looking away hears it); true if any.
+        static func announceNewlyStuck(_ rides: [Ride], known: inout Set<String>) -> Bool {
+            let stuck = rides.filter { $0.stuck == true }
+            let fresh = stuck.filter { !known.contains($0.id) }
+            known = Set(stuck.map(\.id))
+            for ride in fresh {
+                Say.line("\u{07}\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) looks stuck "
+                         + "(\(ride.state.rawValue) since \(PlainTable.time(ride.stateChangedAt))).")
+            }
+            return !fresh.isEmpty
         }
 
         /// "Ana's ride KX7R with Ben is now arrived": people first, then the code, never a UUID.

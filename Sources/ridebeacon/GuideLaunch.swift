@@ -70,6 +70,8 @@ enum KeyboardKeys {
     static func stream() -> AsyncStream<GuideKey> {
         let (keys, continuation) = AsyncStream<GuideKey>.makeStream()
         // Ctrl-C and SIGTERM quit like `q`, so the guide ends its way: audio written, radio released.
+        // Once per process, and not beside `Signals.next()`: a later signal(SIG_IGN) would undo
+        // the handler libdispatch installed for these sources.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signalSources = [SIGINT, SIGTERM].map { number in

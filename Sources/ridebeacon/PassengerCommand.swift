@@ -69,7 +69,7 @@ struct PassengerCommand: AsyncParsableCommand {
                     target = requests.last { $0.status == .open } ?? requests.last { $0.rideID != nil && active.contains($0.id) }
                 }
                 if let request = target, request.status == .open {
-                    _ = try await client.cancelRideRequest(request.id)
+                    _ = try await client.cancelRideRequest(request.id, reason: reason)
                     Say.line("Request \(request.handle) cancelled.")
                 } else if let rideID = target?.rideID ?? id {
                     let ride = try await client.cancelRide(rideID, reason: reason)

@@ -71,7 +71,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         await notifications?.close()
     }
 
-    /// Races the ride's events against the keys and the signals; the first to end ends all.
+    /// Races the ride's events against the keys (Ctrl-C and SIGTERM arrive as `q`: see
+    /// KeyboardKeys); the first to end ends both.
     static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer) async throws {
         let keys = KeyboardKeys.stream()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -90,7 +91,6 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 // Input ended (a closed pipe): keep following until the ride ends.
                 try await Task.sleep(for: .seconds(365 * 86_400))
             }
-            group.addTask { await Signals.next() }
             _ = try await group.next()
             group.cancelAll()
         }
@@ -99,15 +99,21 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     /// The ride to follow; while there is only an open request, says so once and waits for a driver.
     static func resolve(_ rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer) async throws -> Ride {
         if let rideArgument { return try await client.ride(rideArgument) }
-        var announced = false
+        var waitingFor: String?
         while true {
             if let ride = try await client.allRides().last(where: { !$0.state.isFinal }) { return ride }
-            guard let open = try await client.allRideRequests().last(where: { $0.status == .open }) else {
+            let requests = try await client.allRideRequests()
+            // The request we announced became a ride that already ended between two looks:
+            // follow it anyway, so its end is still told.
+            if let waitingFor, let rideID = requests.first(where: { $0.id == waitingFor })?.rideID {
+                return try await client.ride(rideID)
+            }
+            guard let open = requests.last(where: { $0.status == .open }) else {
                 throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
             }
-            if !announced {
+            if waitingFor != open.id {
                 await announcer.announce(RideAnnouncement.waiting(open))
-                announced = true
+                waitingFor = open.id
             }
             // No passenger event stream exists before a ride does (see PassengerRides.resolve).
             try await Task.sleep(for: .seconds(2))

@@ -24,7 +24,8 @@ struct DispatchPageBrowserTests {
         let tokens = [
             "dispatcher": try server.createAccount(role: "dispatcher", name: "Dot"),
             "passenger": try server.createAccount(role: "passenger", name: "Ana"),
-            "passenger2": try server.createAccount(role: "passenger", name: "Ana B"),
+            // A waiting request beside Ana's active ride: one ride at a time, so another passenger's.
+            "otherPassenger": try server.createAccount(role: "passenger", name: "Bea"),
             "driver": try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
         ]
         let config: [String: Any] = [

@@ -93,8 +93,7 @@ def main():
         # 200 % zoom of a 1280 px wide window: 640 CSS px; nothing may scroll sideways.
         third = api("POST", "/v1/ride-requests", tokens["passenger"], {"passengerName": "Ana", "pickup": "Oak Road 12, back entrance by the bakery", "dropoff": "University hospital, main entrance"})["id"]
         api("POST", f"/v1/ride-requests/{third}/accept", tokens["driver"])
-        # One ride at a time: the waiting request is another passenger's.
-        api("POST", "/v1/ride-requests", tokens["passenger2"], {"passengerName": "Ana", "pickup": "Platform 4, Central Station, by the lifts",
+        api("POST", "/v1/ride-requests", tokens["otherPassenger"], {"passengerName": "Bea", "pickup": "Platform 4, Central Station, by the lifts",
             "dropoff": "Riverside Community Centre", "accessibilityNotes": "guide dog; please come to the platform and call out my name"})
         b.send("Emulation.setDeviceMetricsOverride", width=640, height=800, deviceScaleFactor=2, mobile=False)
         b.send("Page.navigate", url=BASE + "/dispatch")

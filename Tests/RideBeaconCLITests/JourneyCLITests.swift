@@ -42,6 +42,15 @@ struct JourneyCLITests {
         #expect(listed.status == 0 && listed.stdout.contains("this one"), "\(listed.stderr)")
         #expect(try CLI.run(["passenger", "places", "add", "home", "Main St 1"], environment: environment).status == 0)
         #expect(try CLI.run(["passenger", "places", "list"], environment: environment).stdout == "home: Main St 1\n")
+
+        // An operator revokes exactly that device's token; the account's other token still works.
+        let tokens = try CLI.run(["admin", "list-tokens", ana, "--database", service.database]).stdout.split(separator: "\n").dropFirst()
+        #expect(tokens.count == 2 && tokens.allSatisfy { $0.hasSuffix("\tactive") }, "\(tokens)")
+        let newest = try #require(tokens.first?.split(separator: "\t").first.map(String.init))
+        #expect(try CLI.run(["admin", "revoke-token", ana, newest, "--database", service.database]).stdout == "revoked \(newest)\n")
+        let refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+        #expect(refused.status != 0 && refused.stderr.contains("unauthenticated"))
+        #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
     }
 
     @Test(.enabled(if: NotificationDaemonMock.available))
@@ -103,6 +112,22 @@ struct JourneyCLITests {
         let written = try #require(FileManager.default.contents(atPath: wav))
         #expect(WAVHeader.dataBytes(written) == written.count - 44 && written.count > 44 + 1000,
                 "Ctrl-C still closes the WAV, spoken phrase and header sizes included (\(written.count) bytes)")
+    }
+
+    @Test func followStopsOnSIGTERMEvenWhileTheServiceIsUnreachableAndWritesItsAudio() async throws {
+        let directory = try CLI.temporaryDirectory()
+        let wav = directory.appendingPathComponent("follow.wav").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory.path
+        environment["RIDEBEACON_SERVER"] = "http://127.0.0.1:1"
+        environment["RIDEBEACON_TOKEN"] = "rb_" + String(repeating: "x", count: 43)
+        let follow = try BackgroundProcess(["passenger", "follow", "--audio-out", wav, "--no-notifications"], environment: environment)
+        #expect(await follow.wait { _, err in err.contains("Cannot reach the ride service, retrying") }, "\(follow.stderr)")
+        follow.signal(SIGTERM)
+        #expect(await follow.exitStatus(within: 60) == 0, "SIGTERM ends follow like q: \(follow.stdout) \(follow.stderr)")
+        #expect(follow.stdout.contains("Stopped following."))
+        let written = try #require(FileManager.default.contents(atPath: wav))
+        #expect(WAVHeader.dataBytes(written) == written.count - 44, "the WAV was closed (\(written.count) bytes)")
     }
 
     @Test func dispatchersSeeWaitingRequestsAssignAndCancelWithAReason() async throws {

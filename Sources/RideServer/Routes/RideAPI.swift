@@ -26,6 +26,28 @@ struct RideAPI: Sendable {
         return view
     }
 
+    /// Runs a booking; a one-ride-at-a-time refusal names the held ride by its short code, so
+    /// the person hears which ride is in the way.
+    func booking<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch StoreError.busy(let role, let existing) {
+            var error = APIError(StoreError.busy(role: role, existingID: existing))
+            var code: String?
+            if let ride = try? await store.ride(id: existing) {
+                code = ride.shortCode
+            } else if let request = try? await store.rideRequest(id: existing) {
+                code = request.shortCode
+            }
+            if let code {
+                error.message = role == .driver
+                    ? "you already have ride \(code); finish or cancel it before accepting another"
+                    : "you already have ride \(code) (open or active); cancel it before asking for another"
+            }
+            throw error
+        }
+    }
+
     /// A request id as given, or the id of the request a short code names (`ShortCode`).
     func requestID(from idOrCode: String) async throws -> String {
         guard let code = ShortCode.normalized(idOrCode) else { return idOrCode }

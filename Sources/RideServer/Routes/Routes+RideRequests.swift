@@ -22,8 +22,10 @@ extension RideAPI {
             throw APIError.invalidField("driverId", "names no driver account")
         }
         do {
-            let ride = try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32),
-                                              rule: bookingRule, assignedBy: dispatcher.id, idempotency: key)
+            let ride = try await booking {
+                try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32),
+                                       rule: bookingRule, assignedBy: dispatcher.id, idempotency: key)
+            }
             hub.wake()
             guard let detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
             return rideView(detail, showKey: false)
@@ -38,7 +40,9 @@ extension RideAPI {
         let passenger = try context.caller(in: [.passenger], to: "request rides")
         let key = try idempotencyKey(request, account: passenger)
         let body = try await request.decodeStrict(NewRideRequestBody.self, context: context)
-        let created = try await store.createRideRequest(body.model(accountName: passenger.displayName), passengerID: passenger.id, rule: bookingRule, idempotency: key)
+        let created = try await booking {
+            try await store.createRideRequest(body.model(accountName: passenger.displayName), passengerID: passenger.id, rule: bookingRule, idempotency: key)
+        }
         hub.wake()
         return EditedResponse(status: .created, response: RideRequest(created, showPassenger: true))
     }
@@ -71,8 +75,9 @@ extension RideAPI {
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let requestID = try await self.requestID(from: try context.parameters.require("id"))
         do {
-            let ride = try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32),
-                                              rule: bookingRule, idempotency: key)
+            let ride = try await booking {
+                try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32), rule: bookingRule, idempotency: key)
+            }
             hub.wake()
             guard let detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
             return rideView(detail, showKey: true)

@@ -26,7 +26,7 @@ extension RideAPI {
     private func verifyAndRecord(_ request: Request, context: RideContext, account: Account) async throws -> TouchProofResult {
         let key = try idempotencyKey(request, account: account)
         let body = try await request.decodeStrict(TouchProofBody.self, context: context)
-        let rideID = try context.parameters.require("id")
+        let rideID = try await self.rideID(from: try context.parameters.require("id"))
         guard let detail = try await store.rideDetail(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
         let ride = detail.ride
         guard let side = TouchSide(account, on: ride) else {

@@ -27,12 +27,13 @@ extension PostgresStore {
         try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE short_code = \(code) ORDER BY created_at DESC LIMIT 1", logger: self.logger).all(RideRequestRecord.init).first }
     }
 
-    /// The passenger's active ride's id, else their open request's id.
+    /// The passenger's active ride's id, else their open request's id (one round trip).
     func passengerHolding(_ conn: PostgresConnection, _ passengerID: String) async throws -> String? {
-        if let ride = try await conn.query("SELECT id FROM ride WHERE passenger_id = \(passengerID) AND state NOT IN ('completed', 'cancelled') LIMIT 1", logger: self.logger).all({ try $0.decode(String.self) }).first {
-            return ride
-        }
-        return try await conn.query("SELECT id FROM ride_request WHERE passenger_id = \(passengerID) AND status = 'open' LIMIT 1", logger: self.logger).all({ try $0.decode(String.self) }).first
+        try await conn.query("""
+            SELECT COALESCE(
+                (SELECT id FROM ride WHERE passenger_id = \(passengerID) AND state NOT IN ('completed', 'cancelled') LIMIT 1),
+                (SELECT id FROM ride_request WHERE passenger_id = \(passengerID) AND status = 'open' LIMIT 1))
+            """, logger: self.logger).all({ try $0.decode(String?.self) }).first ?? nil
     }
 
     /// A code no open request or active ride holds (the caller holds the booking lock).
