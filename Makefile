@@ -84,8 +84,10 @@ $(VENV)/.ready-bumble-$(BUMBLE_VERSION):
 	$(VENV)/bin/pip install -q beacontools==2.1.0 bumble==$(BUMBLE_VERSION)
 	touch $@
 
-# Python tools the tests drive: websocket-client (the Chromium DevTools peer), schemathesis.
-TEST_PYPI := websocket-client==1.9.2 schemathesis==4.32.5
+# Python tools the tests drive: websocket-client (the Chromium DevTools peer), schemathesis,
+# selenium-axe-python (for the axe-core 4.9 its wheel bundles, which the page tests run over
+# DevTools; axe-selenium-python's newest wheel for Python 3.11 has axe-core 3.1, without WCAG 2.1/2.2 rules).
+TEST_PYPI := websocket-client==1.9.2 schemathesis==4.32.5 selenium-axe-python==2.2.0
 test-venv: $(VENV)/.test-ready
 $(VENV)/.test-ready: Makefile
 	python3 -m venv $(VENV)

@@ -80,6 +80,8 @@ public enum RideServer {
         api.addPlaceRoutes(v1)
         api.addSignInRoutes(RouteRegistrar(group: router.group("v1"), prefix: "/v1", catalog: catalog))
         api.addDispatchRoutes(RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog))
+        let passengerPageErrors = PageErrorMiddleware(signIn: (path: "/", text: "Sign in"), home: (path: "/", text: "Back to your ride"))
+        api.addPassengerPageRoutes(RouteRegistrar(group: router.group().add(middleware: passengerPageErrors), prefix: "", catalog: catalog))
         catalog.addMethodNotAllowed(to: router)
 
         // Services stop in reverse order: the HTTP server (added by Application) first, the

@@ -8,74 +8,11 @@ page at 200 % zoom and with JavaScript disabled, and saves screenshots. It print
 report on stdout for the Swift test to assert on; a step whose expected DOM never appears
 fails here with the page's HTML on stderr.
 """
-import base64, json, os, subprocess, sys, tempfile, time, urllib.request
-import websocket  # PyPI websocket-client, installed into .venv by `make test`
+import json, os, subprocess, sys, time, urllib.request
+from cdp import Browser
 
 CONFIG = json.load(sys.stdin)
 BASE, OUT = CONFIG["base"], CONFIG["out"]
-
-
-class Browser:
-    def __init__(self):
-        self.profile = tempfile.mkdtemp(prefix="rb-chromium-")
-        self.process = subprocess.Popen(
-            [CONFIG["chromium"], "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-dev-shm-usage", "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        port_file = os.path.join(self.profile, "DevToolsActivePort")
-        deadline = time.time() + 30
-        while not (os.path.exists(port_file) and open(port_file).read().strip()):
-            if time.time() > deadline or self.process.poll() is not None:
-                raise RuntimeError("chromium did not open its DevTools port")
-            time.sleep(0.1)
-        port = open(port_file).read().split()[0]
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-        page = next(t for t in targets if t["type"] == "page")
-        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], suppress_origin=True, timeout=30)
-        self.next_id = 0
-
-    def send(self, method, **params):
-        self.next_id += 1
-        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        while True:  # events interleave with answers; only our answer matters
-            message = json.loads(self.ws.recv())
-            if message.get("id") == self.next_id:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return message.get("result", {})
-
-    def js(self, expression):
-        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
-        return result.get("result", {}).get("value")
-
-    def html(self):
-        root = self.send("DOM.getDocument", depth=-1)["root"]["nodeId"]
-        return self.send("DOM.getOuterHTML", nodeId=root)["outerHTML"]
-
-    def wait(self, expression, what, timeout=15):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            try:
-                value = self.js(expression)
-            except RuntimeError:
-                value = None  # mid-navigation
-            if value:
-                return value
-            time.sleep(0.05)
-        sys.stderr.write(f"timed out waiting for {what}\n{self.html()}\n")
-        raise SystemExit(2)
-
-    def screenshot(self, name):
-        data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
-        path = os.path.join(OUT, name)
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
-        return path
-
-    def close(self):
-        self.ws.close()
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 def api(method, path, token, body=None):
@@ -98,7 +35,7 @@ def announced(text):
 def main():
     os.makedirs(OUT, exist_ok=True)
     tokens = CONFIG["tokens"]
-    b = Browser()
+    b = Browser(CONFIG["chromium"], OUT)
     report = {"steps": []}
     try:
         b.send("Page.enable")
@@ -145,7 +82,10 @@ def main():
         second = api("POST", "/v1/ride-requests", tokens["passenger"], {"passengerName": "Ana", "pickup": "Elm St 5", "dropoff": "Museum"})["id"]
         second_ride = api("POST", f"/v1/ride-requests/{second}/accept", tokens["driver"])["id"]
         b.wait(f"document.getElementById('cancel-{second_ride}') !== null", "the second ride's cancel button")
+        # Cancel asks for the reason on a page of its own before anything changes.
         b.js(f"document.getElementById('cancel-{second_ride}').click(); true")
+        b.wait("document.readyState === 'complete' && !!document.getElementById('reason')", "the cancel confirmation")
+        b.js("document.getElementById('reason').value = 'passenger phoned'; document.getElementById('confirm-cancel').click(); true")
         notice = b.wait("location.search.includes('cancelled=') && document.readyState === 'complete' && document.querySelector('.notice')?.textContent", "the cancel notice")
         report["cancel"] = {"notice": notice, "rowGone": b.js(f"!document.querySelector('tr[data-ride-id=\"{second_ride}\"]')"),
                             "apiState": api("GET", f"/v1/rides/{second_ride}", tokens["driver"])["state"]}
@@ -158,7 +98,7 @@ def main():
         b.send("Emulation.setDeviceMetricsOverride", width=640, height=800, deviceScaleFactor=2, mobile=False)
         b.send("Page.navigate", url=BASE + "/dispatch")
         b.wait("document.readyState === 'complete' && document.querySelectorAll('#rides tbody tr[data-ride-id], #requests tbody tr[data-request-id]').length >= 2 && true", "the zoomed page")
-        report["zoom200"] = b.js("({scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth})")
+        report["zoom200"] = b.js("({scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, innerWidth: window.innerWidth})")
         report["zoomScreenshot"] = b.screenshot("dispatch-200-percent.png")
 
         # JavaScript off: the server-rendered table alone, with its refresh fallback.
@@ -167,7 +107,7 @@ def main():
         b.send("Page.navigate", url=BASE + "/dispatch")
         time.sleep(1.0)
         html = b.html()
-        report["noScript"] = {"hasRidesTable": '<table id="rides">' in html, "rideRows": html.count("<tr data-ride-id="),
+        report["noScript"] = {"hasRidesTable": '<table id="rides"' in html, "rideRows": html.count("<tr data-ride-id="),
                               "liveScriptRan": 'data-live="on"' in html, "metaRefresh": 'http-equiv="refresh"' in html}
     finally:
         b.close()

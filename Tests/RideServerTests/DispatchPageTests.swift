@@ -33,21 +33,25 @@ struct DispatchPageTests {
             #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
             let html = page.text
-            let row = try #require(html.firstMatch(of: /<tr data-ride-id="([^"]+)"[^>]*data-state="([a-z]+)">\s*<td class="state">([a-z]+)<\/td><th scope="row">([^<]*)<\/th><td>([^<]*)<\/td><td>([^<]*)<\/td><td class="minutes">(\d+)<\/td>/))
+            let row = try #require(html.firstMatch(of: /<tr data-ride-id="([^"]+)"[^>]*data-state="([a-z]+)"[^>]*>\s*<td class="state"[^>]*>([a-z]+)<\/td><th scope="row"[^>]*>([^<]*)<\/th><td[^>]*>([^<]*)<\/td><td[^>]*>([^<]*)<\/td><td class="minutes"[^>]*>(\d+)<\/td>/))
             #expect(row.1 == ride.id && row.2 == "accepted" && row.3 == "accepted")
             #expect(row.4 == "Ana" && row.5 == "Ben" && row.6 == "blue Prius" && row.7 == "0")
-            #expect(html.contains(#"<th scope="row">Bea</th><td>Harbour 2</td><td>Airport</td><td>wheelchair</td>"#))
+            #expect(html.contains(#"<td data-label="Pickup">Harbour 2</td><td data-label="Drop-off">Airport</td><td data-label="Notes">wheelchair</td>"#))
+            // Active rides show their pickup and notes too, and short codes name rides and requests.
+            #expect(html.contains(#"<td data-label="Pickup">Main St 1</td><td data-label="Drop-off">Station</td>"#))
+            let code = try #require(try await world.store.ride(id: ride.id)?.shortCode)
+            #expect(html.contains(#"<td class="code" data-label="Code">\#(code)</td>"#))
             #expect(html.contains("<caption>Active rides: 1 shown, oldest first</caption>"))
             #expect(html.contains(#"<th scope="col">Minutes in state</th>"#))
             #expect(html.contains(#"aria-live="polite""#))
             #expect(html.contains(#"<noscript><meta http-equiv="refresh" content="30"></noscript>"#))
             let lastEventID = try await world.store.lastEventID()
             #expect(html.contains(#"data-last-event-id="\#(lastEventID)""#))
-            #expect(html.contains(#"aria-label="Cancel the ride for Ana""#))
+            #expect(html.contains(#"aria-label="Cancel the ride for Ana, code \#(code)""#))
 
             // The script's fragment: the tables alone; no session, 401 (the script then signs in).
             let fragment = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token)
-            #expect(fragment.status == .ok && fragment.text.hasPrefix("<table id=\"rides\">") && !fragment.text.contains("<html"))
+            #expect(fragment.status == .ok && fragment.text.hasPrefix("<p id=\"attention-summary\"") && fragment.text.contains("<table id=\"rides\" class=\"stacking\">") && !fragment.text.contains("<html"))
             #expect(try await client.form(.get, "/dispatch/board").status == .unauthorized)
             let script = try await client.form(.get, "/dispatch/assets/dispatch.js")
             #expect(script.status == .ok && script.text.contains("new EventSource('/v1/events?after='"))
@@ -94,16 +98,24 @@ struct DispatchPageTests {
             #expect(foreign.status == .forbidden)
             #expect(try await world.store.ride(id: ride.id)?.state == .accepted)
 
-            let cancelled = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)", cookie: world.dispatcher.token)
+            // Cancel is a question first: the confirmation page asks why, and no reason changes nothing.
+            let question = try await client.form(.get, "/dispatch/rides/\(ride.id)/cancel", cookie: world.dispatcher.token)
+            #expect(question.status == .ok && question.text.contains(#"<label for="reason">"#) && question.text.contains("Cancel the ride for Ana?"))
+            let noReason = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)&reason=+", cookie: world.dispatcher.token)
+            #expect(noReason.status == .badRequest && noReason.text.contains(##"<a href="#reason">Enter why you are cancelling"##))
+            #expect(noReason.text.contains("<title>Error: "))
+            #expect(try await world.store.ride(id: ride.id)?.state == .accepted)
+
+            let cancelled = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)&reason=passenger+phoned", cookie: world.dispatcher.token)
             #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/dispatch?cancelled=\(ride.id)")
             #expect(try await world.store.ride(id: ride.id)?.state == .cancelled)
             let history = try await world.store.events(rideID: ride.id, after: 0)
-            #expect(history.last?.actorID == world.dispatcher.id && history.last?.detail == "cancelled on the dispatcher page")
+            #expect(history.last?.actorID == world.dispatcher.id && history.last?.detail == "passenger phoned")
             let after = try await client.form(.get, "/dispatch?cancelled=\(ride.id)", cookie: world.dispatcher.token).text
             #expect(after.contains(#"<p class="notice" role="status">The ride for Ana is cancelled.</p>"#))
             #expect(!after.contains("data-ride-id=\"\(ride.id)\""))
 
-            let again = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)", cookie: world.dispatcher.token)
+            let again = try await client.form(.post, "/dispatch/rides/\(ride.id)/cancel", "csrf=\(csrf)&reason=again", cookie: world.dispatcher.token)
             #expect(again.status == .conflict && again.text.contains("already cancelled"))
 
             let logout = try await client.form(.post, "/dispatch/logout", "csrf=\(csrf)", cookie: world.dispatcher.token)
@@ -144,11 +156,12 @@ extension World {
 }
 
 extension TestClientProtocol {
-    /// A browser-like request: form body, session cookie, no Authorization header.
+    /// A browser-like request: form body, session cookie, no Authorization header. `cookie` is
+    /// a dispatcher's token, or a whole `name=value` pair.
     func form(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, cookie: String? = nil,
               headers extra: [String: String] = [:]) async throws -> TestResponse {
         var headers = HTTPFields()
-        if let cookie { headers[.cookie] = "rb_dispatch=\(cookie)" }
+        if let cookie { headers[.cookie] = cookie.contains("=") ? cookie : "rb_dispatch=\(cookie)" }
         if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
         for (name, value) in extra { if let name = HTTPField.Name(name) { headers[name] = value } }
         return try await executeRequest(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })

@@ -8,17 +8,28 @@ import RideStore
 /// (Mustache sections), so nothing depends on how a renderer treats empty strings.
 struct DispatchBoard: Sendable {
     struct RideRow: Sendable {
-        var id, requestID, state, passenger, driver, vehicle, minutes: String
+        var id, requestID, code, state, passenger, driver, vehicle, pickup, dropoff, notes, minutes: String
+        var eta: [String]
+        /// Why the ride needs a dispatcher's eye (`RideWatch`), when it does.
+        var attention: [String]
     }
 
     struct RequestRow: Sendable {
-        var id, passenger, pickup, dropoff, notes, minutes: String
+        var id, code, passenger, pickup, dropoff, notes, minutes: String
+    }
+
+    struct Driver: Sendable {
+        var id, name: String
     }
 
     var rides: [RideRow]
     var requests: [RequestRow]
+    var freeDrivers: [Driver]
+    var hasFreeDrivers: Bool
     var rideCount: Int
     var requestCount: Int
+    var attentionCount: Int
+    var hasAttention: Bool
     var pageSize: Int
     var nextPath: [String]
     var boardPath: String
@@ -28,20 +39,30 @@ struct DispatchBoard: Sendable {
     var lastEventID: Int64
     var notice: [String]
 
-    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], pageSize: Int, after: String?,
+    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], freeDrivers: [Account], pageSize: Int, after: String?,
          csrf: String, dispatcher: Account, lastEventID: Int64, notice: String?, now: Date = Date()) {
         func minutes(since date: Date) -> String { String(max(0, Int(now.timeIntervalSince(date) / 60))) }
         self.rides = rides.map { detail in
-            RideRow(id: detail.ride.id, requestID: detail.ride.requestID, state: detail.ride.state.rawValue,
-                    passenger: detail.passenger.name, driver: detail.driver.name, vehicle: detail.driver.vehicle ?? "—",
-                    minutes: minutes(since: detail.ride.stateChangedAt))
+            let ride = detail.ride
+            return RideRow(id: ride.id, requestID: ride.requestID, code: ride.shortCode ?? "—", state: ride.state.rawValue,
+                           passenger: detail.passenger.name, driver: detail.driver.name, vehicle: detail.driver.vehicle ?? "—",
+                           pickup: detail.pickup ?? "—", dropoff: detail.dropoff ?? "—", notes: detail.accessibilityNotes ?? "—",
+                           minutes: minutes(since: ride.stateChangedAt),
+                           eta: ride.state == .accepted ? ride.etaMinutes.map { ["\($0) min"] } ?? [] : [],
+                           attention: RideWatch.isStuck(ride, now: now) ? [Self.attention(ride)] : [])
         }
         self.requests = requests.map { request in
-            RequestRow(id: request.id, passenger: request.passengerName, pickup: request.pickup, dropoff: request.dropoff,
-                       notes: request.accessibilityNotes ?? "—", minutes: minutes(since: request.createdAt))
+            RequestRow(id: request.id, code: request.shortCode ?? "—", passenger: request.passengerName, pickup: request.pickup,
+                       dropoff: request.dropoff, notes: request.accessibilityNotes ?? "—", minutes: minutes(since: request.createdAt))
         }
+        self.freeDrivers = freeDrivers.map { driver in
+            Driver(id: driver.id, name: driver.vehicle.map { "\(driver.displayName) (\($0))" } ?? driver.displayName)
+        }
+        hasFreeDrivers = !freeDrivers.isEmpty
         rideCount = rides.count
         requestCount = requests.count
+        attentionCount = self.rides.filter { !$0.attention.isEmpty }.count
+        hasAttention = attentionCount > 0
         self.pageSize = pageSize
         let query = after.map { "?after=\(Self.queryEscaped($0))" } ?? ""
         nextPath = hasMore ? rides.last.map { ["/dispatch?after=\(Self.queryEscaped($0.ride.id))"] } ?? [] : []
@@ -51,6 +72,14 @@ struct DispatchBoard: Sendable {
         dispatcherName = dispatcher.displayName
         self.lastEventID = lastEventID
         self.notice = notice.map { [$0] } ?? []
+    }
+
+    static func attention(_ ride: RideRecord) -> String {
+        switch (ride.state, ride.etaMinutes) {
+        case (.arrived, _): "Needs attention: at the pickup for over 5 minutes"
+        case (_, nil): "Needs attention: accepted over 15 minutes ago, no estimate given"
+        default: "Needs attention: later than the driver's estimate"
+        }
     }
 
     static func queryEscaped(_ value: String) -> String {

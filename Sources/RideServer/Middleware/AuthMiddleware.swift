@@ -6,7 +6,8 @@ import RideStore
 /// Resolves `Authorization: Bearer rb_...` to an account, or answers 401. Every `/v1` route
 /// sits behind it; roles are checked by the routes themselves. The dispatcher page's session
 /// cookie is accepted instead of the header on the dispatcher event stream only: that is the
-/// one API call the page's EventSource makes, and EventSource cannot set headers.
+/// one API call the page's EventSource makes, and EventSource cannot set headers. Likewise the
+/// passenger page's cookie on one ride's event stream (the ride route checks it is theirs).
 /// Failed authentications are rate limited per client address and per presented token; once
 /// either is over its limit, attempts are answered 429 before any database lookup.
 struct AuthMiddleware: RouterMiddleware {
@@ -17,6 +18,7 @@ struct AuthMiddleware: RouterMiddleware {
         let address = limits.clientAddress(request, context: context)
         let presented = request.headers[.authorization]
             ?? (request.method == .get && request.uri.path == "/v1/events" ? DispatchSession.token(in: request)?.text : nil)
+            ?? (PassengerSession.mayAuthenticate(request) ? PassengerSession.token(in: request)?.text : nil)
         let tokenKey = presented.map(RateLimits.tokenKey)
         try limits.checkAuthentication(address: address, token: tokenKey)
         let account: Account
@@ -47,6 +49,13 @@ struct AuthMiddleware: RouterMiddleware {
                 throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
             }
             guard found.role == .dispatcher else { throw APIError.forbidden("only a dispatcher may follow all rides with a session cookie") }
+            return (found, token.hash)
+        }
+        if PassengerSession.mayAuthenticate(request), let token = PassengerSession.token(in: request) {
+            guard let found = try await store.authenticate(secretHash: token.hash) else {
+                throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
+            }
+            guard found.role == .passenger else { throw APIError.forbidden("only a passenger may follow a ride with the passenger page's cookie") }
             return (found, token.hash)
         }
         throw APIError.unauthenticated("send Authorization: Bearer <token>")

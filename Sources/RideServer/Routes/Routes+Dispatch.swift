@@ -12,7 +12,11 @@ extension RideAPI {
         routes.get("/dispatch/login", use: loginPage)
         routes.post("/dispatch/login", use: login)
         routes.post("/dispatch/logout", use: logout)
+        routes.get("/dispatch/rides/{id}/cancel", use: cancelRideConfirmation)
         routes.post("/dispatch/rides/{id}/cancel", use: cancelFromPage)
+        routes.get("/dispatch/requests/{id}/cancel", use: cancelRequestConfirmation)
+        routes.post("/dispatch/requests/{id}/cancel", use: cancelRequestFromPage)
+        routes.post("/dispatch/requests/{id}/assign", use: assignFromPage)
         routes.get("/dispatch/assets/dispatch.css", use: { _, _ in DispatchRenderer.response(DispatchAssets.css, contentType: "text/css; charset=utf-8") })
         routes.get("/dispatch/assets/dispatch.js", use: { _, _ in DispatchRenderer.response(DispatchAssets.js, contentType: "text/javascript; charset=utf-8") })
     }
@@ -24,6 +28,11 @@ extension RideAPI {
         var notice: String?
         if let id = request.uri.queryParameters["cancelled"].map(String.init), let detail = try await store.rideDetail(id: id) {
             notice = "The ride for \(detail.passenger.name) is \(detail.ride.state.rawValue)."
+        } else if let id = request.uri.queryParameters["request"].map(String.init), let record = try await store.rideRequest(id: id) {
+            notice = record.status == .cancelled ? "The request of \(record.passengerName) is cancelled."
+                : "The request of \(record.passengerName) is \(record.status.rawValue)."
+        } else if let id = request.uri.queryParameters["assigned"].map(String.init), let detail = try await store.rideDetail(id: id) {
+            notice = "\(detail.driver.name) now has the ride for \(detail.passenger.name) (code \(detail.ride.shortCode ?? "—"))."
         }
         return DispatchRenderer.page("dispatch", try await board(request, account: account, token: token, notice: notice))
     }
@@ -72,24 +81,6 @@ extension RideAPI {
         return DispatchRenderer.redirect(to: "/dispatch/login", cookie: cookie)
     }
 
-    @Sendable func cancelFromPage(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var csrf: String? }
-        guard let (account, token) = try await dispatcherSession(request) else {
-            throw APIError.unauthenticated("your session has ended; sign in again at /dispatch/login")
-        }
-        let form = try await request.decodeForm(Form.self)
-        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
-        let id = try context.parameters.require("id")
-        guard let detail = try await store.rideDetail(id: id) else { throw APIError.notFound("ride \(id)") }
-        do {
-            _ = try await store.transition(rideID: id, to: .cancelled, by: account.id, detail: "cancelled on the dispatcher page", idempotency: nil)
-        } catch StoreError.illegalTransition(let from, _) {
-            throw APIError.conflict(from, "The ride for \(detail.passenger.name) is already \(from.rawValue); there is nothing to cancel.")
-        }
-        hub.wake()
-        return DispatchRenderer.redirect(to: "/dispatch?cancelled=\(DispatchBoard.queryEscaped(id))")
-    }
-
     // MARK: Helpers
 
     static let notADispatcher = APIError.forbidden("Only dispatchers may use the dispatcher page. Sign in with a dispatcher's token.")
@@ -117,9 +108,10 @@ extension RideAPI {
         let lastEventID = try await store.lastEventID()
         let rides = try await store.rideDetails(RideFilter(scope: .active, limit: size + 1, after: after))
         let requests = try await store.openRideRequests(limit: size)
-        return DispatchBoard(rides: Array(rides.prefix(size)), hasMore: rides.count > size, requests: requests, pageSize: size,
+        return DispatchBoard(rides: Array(rides.prefix(size)), hasMore: rides.count > size, requests: requests,
+                             freeDrivers: try await freeDrivers(), pageSize: size,
                              after: after, csrf: DispatchSession.csrfToken(for: token), dispatcher: account,
-                             lastEventID: lastEventID, notice: notice)
+                             lastEventID: lastEventID, notice: notice, now: now())
     }
 }
 

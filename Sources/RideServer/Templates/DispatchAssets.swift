@@ -19,8 +19,28 @@ enum DispatchAssets {
         thead th, td.state, td.minutes { overflow-wrap: normal; }
         thead th { border-bottom-width: 2px; }
         td.state { font-weight: bold; }
-        button, input { font: inherit; max-width: 100%; }
-        button { padding: 0.2em 0.8em; white-space: nowrap; }
+        button, input, select, textarea { font: inherit; max-width: 100%; box-sizing: border-box; }
+        /* 44 px targets (WCAG 2.5.5) for everything a dispatcher presses. */
+        button, .button, select { min-height: 2.75rem; min-width: 2.75rem; padding: 0.2em 0.8em; }
+        button, .button { white-space: nowrap; }
+        .button { display: inline-block; line-height: 2.2rem; border: 2px solid #1b1b1b; color: #1b1b1b; background: #f0f0f0; text-decoration: none; }
+        textarea { width: 100%; }
+        form.assign label { display: block; }
+        tr.attention { background: #fff4ce; }
+        .flag { display: block; color: #7a2e00; }
+        #attention-summary.attention { font-weight: bold; border-left: 0.3em solid #a51d2d; padding-left: 0.6em; }
+        .error-summary { border: 4px solid #a51d2d; padding: 0.5rem 1rem; margin-bottom: 1rem; }
+        .field-error { color: #a51d2d; font-weight: bold; }
+        .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+        /* Phones and narrow windows: each row becomes a block of "Column: value" lines, so the
+           Cancel control is on screen without sideways scrolling. */
+        @media (max-width: 48rem) {
+          table.stacking, table.stacking tbody, table.stacking tr, table.stacking th, table.stacking td, table.stacking caption { display: block; width: auto; }
+          table.stacking thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); }
+          table.stacking tr { border-bottom: 2px solid #767676; padding: 0.5rem 0; }
+          table.stacking tbody th, table.stacking tbody td { border: 0; padding: 0.1em 0; }
+          table.stacking td[data-label]::before, table.stacking th[data-label]::before { content: attr(data-label) ": "; font-weight: bold; }
+        }
         :focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
         .notice { border-left: 0.3em solid #1a5fb4; padding-left: 0.6em; }
         .error { border-left: 0.3em solid #a51d2d; padding-left: 0.6em; }
@@ -52,7 +72,7 @@ enum DispatchAssets {
           }
 
           // Refreshes coalesce: events arriving during a fetch cause one more fetch, not one each.
-          async function refresh() {
+          let refresh = async function () {
             if (running) { again = true; return running; }
             running = (async () => { do { again = false; await fetchBoard(); } while (again); })();
             try { await running; } finally { running = null; }
@@ -79,6 +99,34 @@ enum DispatchAssets {
               announce(`Ride for ${name}: ${state}`);
             });
           }
+          // Rides needing attention are flagged in the table; newly flagged ones are also said in
+          // the live region with a short tone (browsers allow sound only after a user gesture,
+          // so the tone may stay silent until the dispatcher has clicked or pressed a key).
+          const flagged = new Set([...board.querySelectorAll('tr[data-attention]')].map(r => r.dataset.rideId));
+          let audio = null;
+          function tone() {
+            try {
+              audio ??= new AudioContext();
+              const oscillator = audio.createOscillator(), gain = audio.createGain();
+              oscillator.frequency.value = 880;
+              gain.gain.setValueAtTime(0.2, audio.currentTime);
+              gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
+              oscillator.connect(gain).connect(audio.destination);
+              oscillator.start();
+              oscillator.stop(audio.currentTime + 0.3);
+            } catch (_) { /* no audio device: the flag and the announcement remain */ }
+          }
+          function checkAttention() {
+            for (const row of board.querySelectorAll('tr[data-attention]')) {
+              if (flagged.has(row.dataset.rideId)) continue;
+              flagged.add(row.dataset.rideId);
+              announce(`Ride ${row.dataset.code} for ${row.dataset.passenger}: ${row.dataset.attention}`);
+              tone();
+              document.documentElement.dataset.toned = String(Number(document.documentElement.dataset.toned ?? 0) + 1);
+            }
+          }
+          const boardRefresh = refresh;
+          refresh = async () => { await boardRefresh(); checkAttention(); };
           // Keeps "minutes in state" current while nothing happens.
           setInterval(refresh, 60000);
           document.documentElement.dataset.live = 'on';

@@ -3,7 +3,7 @@
 
 enum DispatchTemplates {
     static let all: [String: String] = [
-        "head": head, "dispatch": dispatch, "board": board, "login": login, "message": message,
+        "head": head, "dispatch": dispatch, "board": board, "login": login, "message": message, "cancel": cancel,
     ]
 
     static let head = """
@@ -44,34 +44,69 @@ enum DispatchTemplates {
         </html>
         """
 
-    /// Both tables; also served alone (`/dispatch/board`) for the script to swap in.
+    /// Both tables; also served alone (`/dispatch/board`) for the script to swap in. Every cell
+    /// has its column's name in `data-label`: under 48rem the rows stack and show it.
     static let board = """
-        <table id="rides">
+        <p id="attention-summary"{{#hasAttention}} class="attention"{{/hasAttention}}>{{attentionCount}} ride(s) need attention.</p>
+        <table id="rides" class="stacking">
         <caption>Active rides: {{rideCount}} shown, oldest first</caption>
-        <thead><tr><th scope="col">State</th><th scope="col">Passenger</th><th scope="col">Driver</th><th scope="col">Vehicle</th><th scope="col">Minutes in state</th><th scope="col">Action</th></tr></thead>
+        <thead><tr><th scope="col">State</th><th scope="col">Passenger</th><th scope="col">Driver</th><th scope="col">Vehicle</th><th scope="col">Minutes in state</th><th scope="col">Code</th><th scope="col">Pickup</th><th scope="col">Drop-off</th><th scope="col">Notes</th><th scope="col">Action</th></tr></thead>
         <tbody>
         {{#rides}}
-        <tr data-ride-id="{{id}}" data-request-id="{{requestID}}" data-passenger="{{passenger}}" data-state="{{state}}">
-        <td class="state">{{state}}</td><th scope="row">{{passenger}}</th><td>{{driver}}</td><td>{{vehicle}}</td><td class="minutes">{{minutes}}</td>
-        <td><form method="post" action="/dispatch/rides/{{id}}/cancel"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="cancel-{{id}}" aria-label="Cancel the ride for {{passenger}}">Cancel</button></form></td>
+        <tr data-ride-id="{{id}}" data-request-id="{{requestID}}" data-passenger="{{passenger}}" data-state="{{state}}" data-code="{{code}}"{{#attention}} data-attention="{{.}}" class="attention"{{/attention}}>
+        <td class="state" data-label="State">{{state}}</td><th scope="row" data-label="Passenger">{{passenger}}</th><td data-label="Driver">{{driver}}</td><td data-label="Vehicle">{{vehicle}}</td><td class="minutes" data-label="Minutes in state">{{minutes}}{{#eta}} (estimate {{.}}){{/eta}}{{#attention}}<strong class="flag"> ⚠ {{.}}</strong>{{/attention}}</td>
+        <td class="code" data-label="Code">{{code}}</td><td data-label="Pickup">{{pickup}}</td><td data-label="Drop-off">{{dropoff}}</td><td data-label="Notes">{{notes}}</td>
+        <td data-label="Action"><a class="button" href="/dispatch/rides/{{id}}/cancel" id="cancel-{{id}}" aria-label="Cancel the ride for {{passenger}}, code {{code}}">Cancel…</a></td>
         </tr>
         {{/rides}}
-        {{^rides}}<tr><td colspan="6">No active rides.</td></tr>{{/rides}}
+        {{^rides}}<tr><td colspan="10">No active rides.</td></tr>{{/rides}}
         </tbody>
         </table>
         {{#nextPath}}<p><a href="{{.}}">Next {{pageSize}} rides</a></p>{{/nextPath}}
-        <table id="requests">
+        <table id="requests" class="stacking">
         <caption>Waiting for a driver: {{requestCount}} shown, oldest first</caption>
-        <thead><tr><th scope="col">Passenger</th><th scope="col">Pickup</th><th scope="col">Drop-off</th><th scope="col">Accessibility notes</th><th scope="col">Minutes waiting</th></tr></thead>
+        <thead><tr><th scope="col">Passenger</th><th scope="col">Code</th><th scope="col">Pickup</th><th scope="col">Drop-off</th><th scope="col">Accessibility notes</th><th scope="col">Minutes waiting</th><th scope="col">Assign</th><th scope="col">Action</th></tr></thead>
         <tbody>
         {{#requests}}
-        <tr data-request-id="{{id}}" data-passenger="{{passenger}}" data-state="requested">
-        <th scope="row">{{passenger}}</th><td>{{pickup}}</td><td>{{dropoff}}</td><td>{{notes}}</td><td class="minutes">{{minutes}}</td>
+        <tr data-request-id="{{id}}" data-passenger="{{passenger}}" data-state="requested" data-code="{{code}}">
+        <th scope="row" data-label="Passenger">{{passenger}}</th><td class="code" data-label="Code">{{code}}</td><td data-label="Pickup">{{pickup}}</td><td data-label="Drop-off">{{dropoff}}</td><td data-label="Notes">{{notes}}</td><td class="minutes" data-label="Minutes waiting">{{minutes}}</td>
+        <td data-label="Assign">{{#hasFreeDrivers}}<form method="post" action="/dispatch/requests/{{id}}/assign" class="assign"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="driver-{{id}}">Driver for {{passenger}}</label> <select id="driver-{{id}}" name="driverId">{{#freeDrivers}}<option value="{{id}}">{{name}}</option>{{/freeDrivers}}</select>
+        <button type="submit" id="assign-{{id}}">Assign</button></form>{{/hasFreeDrivers}}{{^hasFreeDrivers}}No free driver{{/hasFreeDrivers}}</td>
+        <td data-label="Action"><a class="button" href="/dispatch/requests/{{id}}/cancel" id="cancel-request-{{id}}" aria-label="Cancel the request of {{passenger}}, code {{code}}">Cancel…</a></td>
         </tr>
         {{/requests}}
-        {{^requests}}<tr><td colspan="5">Nobody is waiting.</td></tr>{{/requests}}
+        {{^requests}}<tr><td colspan="8">Nobody is waiting.</td></tr>{{/requests}}
         </tbody>
         </table>
+        """
+
+    /// The confirmation step of a cancellation: the reason is required and kept in the history.
+    static let cancel = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        {{> head}}
+        <title>{{#hasErrors}}Error: {{/hasErrors}}Cancel {{what}}? — RideBeacon dispatch</title>
+        </head>
+        <body>
+        <main>
+        <h1>Cancel {{what}}?</h1>
+        {{#hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" id="error-summary">
+        <h2 id="error-summary-title">There is a problem</h2>
+        <ul><li><a href="#reason">{{reasonError}}</a></li></ul>
+        </div>{{/hasErrors}}
+        <p>{{summary}}</p>
+        <form method="post" action="{{action}}" novalidate>
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <p><label for="reason">Reason (kept in the ride's history)</label></p>
+        {{#hasErrors}}<p class="field-error" id="reason-error"><span class="visually-hidden">Error:</span> {{reasonError}}</p>{{/hasErrors}}
+        <p><textarea id="reason" name="reason" rows="3"{{#hasErrors}} aria-invalid="true" aria-describedby="reason-error"{{/hasErrors}}>{{reason}}</textarea></p>
+        <p><button type="submit" id="confirm-cancel">Cancel {{what}}</button> <a href="/dispatch" id="keep">Keep it</a></p>
+        </form>
+        </main>
+        </body>
+        </html>
         """
 
     static let login = """
@@ -88,7 +123,7 @@ enum DispatchTemplates {
         <form method="post" action="/dispatch/login">
         <p><label for="token">Dispatcher token</label></p>
         <p><input id="token" name="token" type="password" autocomplete="current-password" required{{#error}} aria-invalid="true" aria-describedby="login-error"{{/error}}></p>
-        <p><button type="submit">Sign in</button></p>
+        <p><button type="submit" id="login">Sign in</button></p>
         </form>
         <p>An administrator creates dispatcher tokens with <code>ridebeacon admin create-account --role dispatcher --name NAME</code>.</p>
         </main>

@@ -1,0 +1,39 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RideStore
+
+/// A passenger's browser session on `/`: the token a sign-in code was exchanged for, kept in
+/// an HttpOnly, SameSite=Strict cookie exactly like the dispatcher page's (see
+/// `DispatchSession`), under its own name so one browser can hold both roles. Forms carry the
+/// same kind of session-bound CSRF token.
+enum PassengerSession {
+    static let cookieName = "rb_passenger"
+
+    static func token(in request: Request) -> APITokenSecret? {
+        request.cookies[cookieName].flatMap { APITokenSecret(presented: $0.value) }
+    }
+
+    /// The signed-in passenger, or nil without a cookie or when its token no longer works.
+    static func passenger(for request: Request, store: any Store) async throws -> (Account, APITokenSecret)? {
+        guard let token = token(in: request), let account = try await store.authenticate(secretHash: token.hash),
+              account.role == .passenger else { return nil }
+        return (account, token)
+    }
+
+    static func signInCookie(_ token: APITokenSecret, secure: Bool) -> Cookie {
+        Cookie(name: cookieName, value: token.text, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    static func signOutCookie(secure: Bool) -> Cookie {
+        Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// Whether this GET may use the cookie instead of `Authorization`: only one ride's event
+    /// stream, the one call the page's EventSource makes (it cannot set headers).
+    static func mayAuthenticate(_ request: Request) -> Bool {
+        let path = request.uri.path
+        return request.method == .get && path.hasPrefix("/v1/rides/") && path.hasSuffix("/events")
+            && path.split(separator: "/").count == 4
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RideStore
+
+/// The dispatcher page's acts: assigning a waiting request to a free driver, and cancelling a
+/// request or a ride. A cancellation is two steps, a page that asks why and then the post, so
+/// no single Enter cancels anyone's ride; the reason is kept in the history.
+extension RideAPI {
+    @Sendable func cancelRideConfirmation(_ request: Request, context: RideContext) async throws -> Response {
+        let (_, token) = try await dispatcherSessionOrFail(request)
+        let detail = try await activeRide(try context.parameters.require("id"))
+        return DispatchRenderer.page("cancel", cancelForm(ride: detail, token: token))
+    }
+
+    @Sendable func cancelFromPage(_ request: Request, context: RideContext) async throws -> Response {
+        let (account, token, reason) = try await cancelForm(request)
+        let detail = try await activeRide(try context.parameters.require("id"))
+        guard let reason else {
+            return DispatchRenderer.page("cancel", cancelForm(ride: detail, token: token, missingReason: true), status: .badRequest)
+        }
+        do {
+            _ = try await store.transition(rideID: detail.ride.id, to: .cancelled, by: account.id, detail: reason, idempotency: nil)
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "The ride for \(detail.passenger.name) is already \(from.rawValue); there is nothing to cancel.")
+        }
+        hub.wake()
+        return DispatchRenderer.redirect(to: "/dispatch?cancelled=\(DispatchBoard.queryEscaped(detail.ride.id))")
+    }
+
+    @Sendable func cancelRequestConfirmation(_ request: Request, context: RideContext) async throws -> Response {
+        let (_, token) = try await dispatcherSessionOrFail(request)
+        let record = try await openRequest(try context.parameters.require("id"))
+        return DispatchRenderer.page("cancel", cancelForm(request: record, token: token))
+    }
+
+    @Sendable func cancelRequestFromPage(_ request: Request, context: RideContext) async throws -> Response {
+        let (account, token, reason) = try await cancelForm(request)
+        let record = try await openRequest(try context.parameters.require("id"))
+        guard let reason else {
+            return DispatchRenderer.page("cancel", cancelForm(request: record, token: token, missingReason: true), status: .badRequest)
+        }
+        do {
+            _ = try await store.cancelRideRequest(id: record.id, by: account.id, reason: reason, idempotency: nil)
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "The request of \(record.passengerName) was already taken or cancelled; reload the list.")
+        }
+        hub.wake()
+        return DispatchRenderer.redirect(to: "/dispatch?request=\(DispatchBoard.queryEscaped(record.id))")
+    }
+
+    @Sendable func assignFromPage(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var csrf: String?; var driverId: String? }
+        let (account, token) = try await dispatcherSessionOrFail(request)
+        let form = try await request.decodeForm(Form.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let record = try await openRequest(try context.parameters.require("id"))
+        guard let driverID = form.driverId, let driver = try await store.account(id: driverID), driver.role == .driver else {
+            throw APIError.invalidField("driverId", "choose one of the free drivers in the list")
+        }
+        let ride: RideRecord
+        do {
+            ride = try await store.accept(requestID: record.id, driverID: driver.id, rideKey: RandomBytes.make(32),
+                                          rule: bookingRule, assignedBy: account.id, idempotency: nil)
+        } catch StoreError.illegalTransition {
+            throw APIError.conflict(.accepted, "The request of \(record.passengerName) was taken or cancelled meanwhile; reload the list.")
+        } catch StoreError.busy {
+            throw APIError(.conflict, code: .driverHasActiveRide, "\(driver.displayName) already has an active ride; choose another driver.")
+        }
+        hub.wake()
+        return DispatchRenderer.redirect(to: "/dispatch?assigned=\(DispatchBoard.queryEscaped(ride.id))")
+    }
+
+    // MARK: Helpers
+
+    func dispatcherSessionOrFail(_ request: Request) async throws -> (Account, APITokenSecret) {
+        guard let session = try await dispatcherSession(request) else {
+            throw APIError.unauthenticated("your session has ended; sign in again at /dispatch/login")
+        }
+        return session
+    }
+
+    /// The session, the form's CSRF check, and its reason (nil when blank).
+    func cancelForm(_ request: Request) async throws -> (Account, APITokenSecret, String?) {
+        struct Form: Decodable { var csrf: String?; var reason: String? }
+        let (account, token) = try await dispatcherSessionOrFail(request)
+        let form = try await request.decodeForm(Form.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let reason = form.reason?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
+        return (account, token, reason.flatMap { $0.isEmpty ? nil : String($0) })
+    }
+
+    func activeRide(_ idOrCode: String) async throws -> RideDetail {
+        guard let detail = try await store.rideDetail(id: try await rideID(from: idOrCode)) else { throw APIError.notFound("ride \(idOrCode)") }
+        return detail
+    }
+
+    func openRequest(_ idOrCode: String) async throws -> RideRequestRecord {
+        guard let record = try await store.rideRequest(id: try await requestID(from: idOrCode)) else {
+            throw APIError.notFound("ride request \(idOrCode)")
+        }
+        return record
+    }
+
+    func cancelForm(ride detail: RideDetail, token: APITokenSecret, missingReason: Bool = false) -> [String: Any] {
+        let code = detail.ride.shortCode ?? "—"
+        return cancelContext(what: "the ride for \(detail.passenger.name)", action: "/dispatch/rides/\(detail.ride.id)/cancel",
+                             summary: "Ride \(code): \(detail.passenger.name) with \(detail.driver.name), \(detail.ride.state.rawValue), from \(detail.pickup ?? "—") to \(detail.dropoff ?? "—").",
+                             token: token, missingReason: missingReason)
+    }
+
+    func cancelForm(request record: RideRequestRecord, token: APITokenSecret, missingReason: Bool = false) -> [String: Any] {
+        cancelContext(what: "the request of \(record.passengerName)", action: "/dispatch/requests/\(record.id)/cancel",
+                      summary: "Request \(record.shortCode ?? "—"): \(record.passengerName), waiting since \(record.createdAt.formatted(date: .omitted, time: .shortened)), from \(record.pickup) to \(record.dropoff).",
+                      token: token, missingReason: missingReason)
+    }
+
+    private func cancelContext(what: String, action: String, summary: String, token: APITokenSecret, missingReason: Bool) -> [String: Any] {
+        ["what": what, "action": action, "summary": summary, "csrf": DispatchSession.csrfToken(for: token), "reason": "",
+         "hasErrors": missingReason, "reasonError": "Enter why you are cancelling; it is kept in the history"]
+    }
+
+    /// Drivers without an accepted or arrived ride: the ones a request can be given to.
+    func freeDrivers() async throws -> [Account] {
+        let busy = Set(try await store.rides(RideFilter(scope: .active, limit: 10_000)).filter { [.accepted, .arrived].contains($0.state) }.map(\.driverID))
+        return try await store.accounts().filter { $0.role == .driver && !busy.contains($0.id) }
+    }
+}

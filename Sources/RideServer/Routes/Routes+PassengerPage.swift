@@ -1,0 +1,223 @@
+import APIBodies
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RideStore
+import RideWire
+
+/// `/`: the passengers' web page, for anyone without a Linux terminal. Server-rendered, so it
+/// works without JavaScript; with it, it follows the ride live (`PassengerAssets.js`). Radio
+/// guidance stays in the CLI; the page says how to start it.
+extension RideAPI {
+    func addPassengerPageRoutes(_ routes: RouteRegistrar) {
+        routes.get("/", use: passengerHome)
+        routes.post("/sign-in", use: passengerSignIn)
+        routes.post("/sign-out", use: passengerSignOut)
+        routes.post("/ride/request", use: passengerRequest)
+        routes.get("/ride/status", use: passengerStatus)
+        routes.get("/ride/cancel", use: passengerCancelConfirmation)
+        routes.post("/ride/cancel", use: passengerCancel)
+        routes.get("/assets/passenger.css", use: { _, _ in DispatchRenderer.response(PassengerAssets.css, contentType: "text/css; charset=utf-8") })
+        routes.get("/assets/passenger.js", use: { _, _ in DispatchRenderer.response(PassengerAssets.js, contentType: "text/javascript; charset=utf-8") })
+    }
+
+    @Sendable func passengerHome(_ request: Request, context: RideContext) async throws -> Response {
+        guard let (passenger, token) = try await PassengerSession.passenger(for: request, store: store) else {
+            let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String]()]
+            return passengerRender("p-signin", empty)
+        }
+        let notice = request.uri.queryParameters["cancelled"] != nil ? "Your ride was cancelled." : nil
+        return passengerRender("p-home", try await passengerPage(passenger, token: token, notice: notice))
+    }
+
+    @Sendable func passengerSignIn(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var code: String? }
+        do { try SameOrigin.check(request) } catch {
+            throw APIError(.forbidden, code: .crossSiteForm, "This sign-in form was sent from another site. Open / on this server and sign in there.")
+        }
+        let form = try await request.decodeForm(Form.self)
+        let typed = form.code ?? ""
+        func refuse(_ message: String, status: HTTPResponse.Status) -> Response {
+            let page: [String: Any] = ["code": typed, "hasErrors": true, "errors": [["fieldID": "code", "message": message]],
+                                       "codeError": [message]]
+            return passengerRender("p-signin", page, status: status)
+        }
+        // Codes are guessable by brute force: the page shares the API's failed-sign-in limits.
+        let address = limits.clientAddress(request, context: context)
+        try limits.checkAuthentication(address: address, token: nil)
+        guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return refuse("Enter your sign-in code", status: .badRequest)
+        }
+        guard typed.count <= 64, let digits = SignInCodeText.normalized(typed) else {
+            return refuse("Sign-in code must be eight digits, like 4821 0937", status: .badRequest)
+        }
+        let secret = APITokenSecret()
+        let signedIn: SignIn
+        do {
+            signedIn = try await store.redeemSignInCode(codeHash: SignInCodeHash.of(digits), tokenSecretHash: secret.hash,
+                                                        tokenExpiresAt: nil, now: now())
+        } catch StoreError.signInRefused(let refusal) {
+            limits.authenticationFailed(address: address, token: nil)
+            return refuse(APIError(StoreError.signInRefused(refusal)).message, status: .unauthorized)
+        }
+        guard signedIn.account.role == .passenger else {
+            // The code is spent, but no session is left behind for another role's account.
+            _ = try? await store.revokeToken(id: signedIn.token.id, accountID: signedIn.account.id)
+            return refuse("That code belongs to a \(signedIn.account.role.rawValue) account; this page is for passengers", status: .forbidden)
+        }
+        AdminAudit.record(context.logger, action: "sign-in", actor: signedIn.account.id, via: .api, details: ["token_id": signedIn.token.id])
+        return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies)))
+    }
+
+    @Sendable func passengerSignOut(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var csrf: String? }
+        let form = try await request.decodeForm(Form.self)
+        if let token = PassengerSession.token(in: request), !DispatchSession.csrfMatches(form.csrf, token: token) {
+            throw Self.staleForm
+        }
+        return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies)))
+    }
+
+    @Sendable func passengerRequest(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var csrf: String?; var pickup: String?; var dropoff: String?; var notes: String? }
+        let (passenger, token) = try await passengerSessionOrFail(request)
+        let form = try await request.decodeForm(Form.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        var typed = PassengerPage.RequestForm(pickup: form.pickup ?? "", dropoff: form.dropoff ?? "", notes: form.notes ?? "")
+        let places = try await store.savedPlaces(accountID: passenger.id)
+        func address(_ text: String) -> String {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return places.first { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }?.address ?? trimmed
+        }
+        var errors: [PassengerPage.FieldError] = []
+        func check(_ value: String, id: String, label: String, empty: String?, multiline: Bool = false) -> [String] {
+            if value.isEmpty {
+                guard let empty else { return [] }
+                errors.append(.init(fieldID: id, message: empty))
+                return [empty]
+            }
+            do { try FieldRules.text(value, field: id, maxLength: BodyLimits.maxTextLength, multiline: multiline) } catch {
+                let message = "\(label) must be at most \(BodyLimits.maxTextLength) characters, without control characters"
+                errors.append(.init(fieldID: id, message: message))
+                return [message]
+            }
+            return []
+        }
+        let pickup = address(typed.pickup), dropoff = address(typed.dropoff)
+        let notes = typed.notes.trimmingCharacters(in: .whitespacesAndNewlines)
+        typed.pickupError = check(pickup, id: "pickup", label: "Pickup", empty: "Enter where the driver should pick you up")
+        typed.dropoffError = check(dropoff, id: "dropoff", label: "Drop-off", empty: "Enter where you are going")
+        typed.notesError = check(notes, id: "notes", label: "Notes", empty: nil, multiline: true)
+        if !errors.isEmpty {
+            let page = PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: try await store.lastEventID(),
+                                     places: places, current: nil, form: typed, errors: errors)
+            return passengerRender("p-home", page, status: .badRequest)
+        }
+        let new = NewRideRequest(passengerName: passenger.displayName, pickup: pickup, dropoff: dropoff, accessibilityNotes: notes.isEmpty ? nil : notes)
+        do {
+            _ = try await store.createRideRequest(new, passengerID: passenger.id, rule: bookingRule, idempotency: nil)
+        } catch StoreError.busy {
+            // A second tab or a double submit: the open ride is what the page shows next.
+            return DispatchRenderer.redirect(to: "/")
+        }
+        hub.wake()
+        return DispatchRenderer.redirect(to: "/")
+    }
+
+    /// The state block alone, for the page's script; 401 (not a redirect) so the script knows.
+    @Sendable func passengerStatus(_ request: Request, context: RideContext) async throws -> Response {
+        let (passenger, _) = try await passengerSessionOrFail(request)
+        let current = try await currentRide(of: passenger).map { $0.view }
+        return passengerRender("p-status", ["current": current.map { [$0] } ?? []])
+    }
+
+    @Sendable func passengerCancelConfirmation(_ request: Request, context: RideContext) async throws -> Response {
+        let (passenger, token) = try await passengerSessionOrFail(request)
+        guard let current = try await currentRide(of: passenger)?.view else { return DispatchRenderer.redirect(to: "/") }
+        return passengerRender("p-cancel", ["code": current.code, "sentence": current.sentence, "csrf": DispatchSession.csrfToken(for: token)])
+    }
+
+    @Sendable func passengerCancel(_ request: Request, context: RideContext) async throws -> Response {
+        struct Form: Decodable { var csrf: String?; var confirm: String? }
+        let (passenger, token) = try await passengerSessionOrFail(request)
+        let form = try await request.decodeForm(Form.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        guard form.confirm == "yes" else { return DispatchRenderer.redirect(to: "/ride/cancel") }
+        guard let current = try await currentRide(of: passenger) else {
+            throw APIError.conflict(.cancelled, "You have no open ride to cancel; it may have finished or been cancelled already.")
+        }
+        do {
+            switch current {
+            case .waiting(let open):
+                _ = try await store.cancelRideRequest(id: open.id, by: passenger.id, reason: "cancelled by the passenger on the passenger page", idempotency: nil)
+            case .riding(let detail):
+                _ = try await store.transition(rideID: detail.ride.id, to: .cancelled, by: passenger.id,
+                                               detail: "cancelled by the passenger on the passenger page", idempotency: nil)
+            }
+        } catch StoreError.illegalTransition(let from, _) {
+            throw APIError.conflict(from, "Your ride is already \(from.rawValue); there is nothing to cancel.")
+        }
+        hub.wake()
+        return DispatchRenderer.redirect(to: "/?cancelled=1")
+    }
+
+    // MARK: Helpers
+
+    enum PassengerCurrent {
+        case waiting(RideRequestRecord)
+        case riding(RideDetail)
+
+        var view: PassengerPage.Current {
+            switch self {
+            case .waiting(let request): PassengerPage.Current(request: request)
+            case .riding(let detail): PassengerPage.Current(ride: detail)
+            }
+        }
+    }
+
+    func passengerSessionOrFail(_ request: Request) async throws -> (Account, APITokenSecret) {
+        guard let session = try await PassengerSession.passenger(for: request, store: store) else {
+            throw APIError.unauthenticated("your session has ended; sign in again at /")
+        }
+        return session
+    }
+
+    /// The passenger's open request or active ride. One ride at a time means it can only be
+    /// their newest request, so only that one is looked at.
+    func currentRide(of passenger: Account) async throws -> PassengerCurrent? {
+        var newest: RideRequestRecord?
+        var after: String?
+        // Requests come oldest first; walk to the last page (a page per hundred past requests).
+        while true {
+            let page = try await store.rideRequests(passengerID: passenger.id, limit: APILimits.maxPageSize, after: after)
+            guard let last = page.last else { break }
+            newest = last
+            if page.count < APILimits.maxPageSize { break }
+            after = last.id
+        }
+        guard let newest else { return nil }
+        switch newest.status {
+        case .open:
+            return .waiting(newest)
+        case .accepted:
+            guard let rideID = newest.rideID, let detail = try await store.rideDetail(id: rideID),
+                  ![.completed, .cancelled].contains(detail.ride.state) else { return nil }
+            return .riding(detail)
+        case .cancelled:
+            return nil
+        }
+    }
+
+    func passengerPage(_ passenger: Account, token: APITokenSecret, notice: String?) async throws -> PassengerPage {
+        // Read before the ride: the stream resumes after it, so no change in between is missed.
+        let lastEventID = try await store.lastEventID()
+        return PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: lastEventID,
+                             places: try await store.savedPlaces(accountID: passenger.id),
+                             current: try await currentRide(of: passenger)?.view, notice: notice)
+    }
+
+    func passengerRender(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> Response {
+        let html = PassengerTemplates.library.render(context, withTemplate: template) ?? ""
+        return DispatchRenderer.response(html, contentType: "text/html; charset=utf-8", status: status)
+    }
+}

@@ -1,0 +1,103 @@
+// Static files of the passenger page, served from /assets/ so the Content Security Policy can
+// forbid inline script and style.
+
+enum PassengerAssets {
+    /// Phone first: one column, text that wraps, every control at least 44 px high and wide
+    /// (WCAG 2.5.5), nothing wider than the screen.
+    static let css = """
+        :root { font-family: system-ui, sans-serif; font-size: 1.125rem; line-height: 1.5; color: #0b0c0c; background: #fff; }
+        body { margin: 0 auto; padding: 1rem; max-width: 40rem; overflow-wrap: anywhere; }
+        h1 { font-size: 2rem; line-height: 1.2; margin: 0.5rem 0 1rem; }
+        h2 { font-size: 1.375rem; }
+        header { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; }
+        header p { margin: 0; }
+        .field { margin: 0 0 1.5rem; }
+        label { display: block; font-weight: bold; }
+        .hint { color: #505a5f; margin: 0.2rem 0; }
+        input, textarea { font: inherit; box-sizing: border-box; width: 100%; min-height: 2.75rem; padding: 0.4rem;
+          border: 2px solid #0b0c0c; border-radius: 0; }
+        input[aria-invalid="true"], textarea[aria-invalid="true"] { border-color: #d4351c; border-width: 4px; }
+        button, .button { font: inherit; display: inline-block; box-sizing: border-box; min-height: 2.75rem; min-width: 2.75rem;
+          padding: 0.5rem 1rem; border: 2px solid transparent; border-radius: 0; background: #00703c; color: #fff;
+          text-decoration: none; cursor: pointer; text-align: center; max-width: 100%; }
+        button.secondary, .button.secondary { background: #f3f2f1; color: #0b0c0c; border-color: #0b0c0c; }
+        button.warning, .button.warning { background: #d4351c; color: #fff; }
+        a { color: #1d70b8; }
+        :focus-visible { outline: 3px solid #fd0; outline-offset: 0; box-shadow: 0 0 0 6px #0b0c0c; }
+        .error-summary { border: 5px solid #d4351c; padding: 1rem; margin: 0 0 1.5rem; }
+        .error-summary h2 { margin-top: 0; }
+        .error-summary a { color: #d4351c; font-weight: bold; }
+        .error-summary li { margin: 0.25rem 0; min-height: 2.75rem; }
+        .field-error { color: #d4351c; font-weight: bold; margin: 0.2rem 0; }
+        .notice { border-left: 0.3em solid #1d70b8; padding-left: 0.6em; }
+        .sentence { font-size: 1.25rem; font-weight: bold; }
+        dl { display: grid; grid-template-columns: minmax(6rem, max-content) 1fr; gap: 0.25rem 1rem; }
+        dt { font-weight: bold; }
+        dd { margin: 0; }
+        code { overflow-wrap: anywhere; }
+        .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: 0; padding: 0; overflow: hidden;
+          clip: rect(0 0 0 0); clip-path: inset(50%); border: 0; white-space: nowrap; }
+        """
+
+    /// Follows the ride live. While the request waits there is no ride and so no ride stream
+    /// yet: the script asks for the state every 5 s until a driver accepts, then opens the
+    /// ride's event stream (the session cookie authenticates it), resuming from the event id
+    /// the page was rendered at. Each change swaps in the server-rendered state and puts its
+    /// sentence into the polite live region.
+    static let js = """
+        (() => {
+          const holder = document.getElementById('ride-status');
+          const live = document.getElementById('ride-live');
+          if (!holder || !live) { document.documentElement.dataset.live = 'idle'; return; }
+          let source = null, timer = null, lastSaid = '';
+
+          const stateOf = () => holder.querySelector('#ride-state');
+
+          function say(text) {
+            if (!text || text === lastSaid) return;
+            lastSaid = text;
+            live.textContent = text;
+          }
+
+          async function refresh() {
+            const response = await fetch('/ride/status', { headers: { Accept: 'text/html' } });
+            if (response.status === 401 || response.status === 403) { location.assign('/'); return; }
+            if (!response.ok) return;
+            holder.innerHTML = await response.text();
+            const state = stateOf();
+            say(state?.querySelector('.sentence')?.textContent);
+            const finished = !state || state.dataset.state === 'none';
+            if (finished) {
+              // Cancelled or completed elsewhere: the page itself changes (form instead of ride).
+              source?.close();
+              clearInterval(timer);
+              document.getElementById('cancel-link')?.remove();
+              return;
+            }
+            follow();
+          }
+
+          function follow() {
+            const rideId = stateOf()?.dataset.rideId;
+            if (!rideId) {
+              if (!timer) timer = setInterval(refresh, 5000);
+              return;
+            }
+            clearInterval(timer);
+            timer = null;
+            if (source) return;
+            source = new EventSource(`/v1/rides/${encodeURIComponent(rideId)}/events?after=` +
+                                     encodeURIComponent(document.body.dataset.lastEventId));
+            source.addEventListener('open', () => { document.documentElement.dataset.stream = 'open'; });
+            source.addEventListener('error', () => { document.documentElement.dataset.stream = 'retrying'; });
+            for (const state of ['accepted', 'arrived', 'confirmed', 'completed', 'cancelled']) {
+              source.addEventListener(state, refresh);
+            }
+          }
+
+          lastSaid = stateOf()?.querySelector('.sentence')?.textContent ?? '';
+          follow();
+          document.documentElement.dataset.live = 'on';
+        })();
+        """
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// The passenger page and the dispatcher page's acts, driven by keyboard only in headless
+/// Chromium (pages_check.py), with axe-core's WCAG 2.2 AA rules at 1280 px and 390 px.
+@Suite("Passenger and dispatcher pages: keyboard journeys and axe", .timeLimit(.minutes(5)))
+struct PagesBrowserTests {
+    @Test(.enabled(if: Browser.available || Browser.required, "needs /usr/bin/chromium and .venv (make test installs both)"))
+    func keyboardJourneysPassAxeAndFitAPhone() async throws {
+        #expect(Browser.available, "chromium or .venv/bin/python3 missing although RIDEBEACON_REQUIRE_BROWSER is set")
+        let server = try await LiveServer()
+        defer { server.stop() }
+        let tokens = [
+            "admin": try server.createAccount(role: "admin", name: "Root"),
+            "dispatcher": try server.createAccount(role: "dispatcher", name: "Dot"),
+            "passenger": try server.createAccount(role: "passenger", name: "Ana"),
+            "passenger2": try server.createAccount(role: "passenger", name: "Cleo"),
+            "driver": try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
+        ]
+        let config: [String: Any] = [
+            "base": server.baseURL, "chromium": Browser.chromium, "out": Browser.outputDirectory.path, "tokens": tokens,
+        ]
+        try FileManager.default.createDirectory(at: Browser.outputDirectory, withIntermediateDirectories: true)
+        let (status, stdout, stderr) = try await PythonPeer.run("Tests/EndToEndTests/pages_check.py",
+                                                                input: try JSONSerialization.data(withJSONObject: config))
+        try #require(status == 0, "pages_check.py failed:\n\(stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+
+        // axe: no WCAG 2.2 AA violation on any page at either width; nothing scrolls sideways on a phone.
+        let audits = try #require(report["audits"] as? [String: [String: Any]])
+        #expect(audits.count == 11, "pages audited: \(audits.keys.sorted())")
+        for (page, audit) in audits {
+            for width in ["1280", "390"] {
+                let violations = try #require(audit[width] as? [Any], "\(page) at \(width) px was not audited")
+                #expect(violations.isEmpty, "\(page) at \(width) px: \(violations)")
+            }
+            let overflow = try #require(audit["overflow390"] as? [String: Int])
+            #expect(overflow["innerWidth"] == 390 && (overflow["scrollWidth"] ?? .max) <= 390, "\(page) scrolls sideways at 390 px: \(overflow)")
+        }
+
+        let passenger = try #require(report["passenger"] as? [String: Any])
+        let badCode = try #require(passenger["badCode"] as? [String: Any])
+        #expect((badCode["title"] as? String)?.hasPrefix("Error:") == true)
+        #expect(badCode["links"] as? [String] == ["Sign-in code must be eight digits, like 4821 0937"] && badCode["invalid"] as? [String] == ["code"])
+        let empty = try #require(passenger["emptyRequest"] as? [String: Any])
+        #expect(empty["links"] as? [String] == ["Enter where the driver should pick you up", "Enter where you are going"])
+        #expect(empty["invalid"] as? [String] == ["pickup", "dropoff"])
+        #expect(passenger["requestsAfterEmpty"] as? Int == 0, "a form with errors created a request")
+        #expect((passenger["shortCode"] as? String)?.count == 4)
+        let accepted = try #require(passenger["accepted"] as? String)
+        #expect(accepted.hasPrefix("Ben in a blue Toyota Prius accepted your ride") && accepted.contains("in 7 minutes"), "\(accepted)")
+        #expect(passenger["liveRegion"] as? [String: String] == ["role": "status", "live": "polite"])
+        #expect(passenger["sameDocument"] as? Bool == true, "the page reloaded instead of following the stream")
+        #expect((passenger["guideCommand"] as? String)?.hasPrefix("ridebeacon passenger guide ") == true)
+        #expect(passenger["stateBeforeConfirm"] as? String == "accepted", "the first Enter on Cancel already cancelled")
+        #expect(passenger["cancelNotice"] as? String == "Your ride was cancelled.")
+        #expect(passenger["stateAfterConfirm"] as? String == "cancelled")
+
+        let dispatcher = try #require(report["dispatcher"] as? [String: Any])
+        let requestCells = try #require(dispatcher["requestCells"] as? [String])
+        #expect(requestCells.first?.contains("Cleo") == true && requestCells.last?.count ?? 0 >= 4, "names and codes, not ids: \(requestCells)")
+        let cancel = try #require(dispatcher["cancelReachable390"] as? [String: Double])
+        #expect((cancel["left"] ?? -1) >= 0 && (cancel["right"] ?? .infinity) <= (cancel["innerWidth"] ?? 0), "Cancel off-screen at 390 px: \(cancel)")
+        #expect((dispatcher["assignNotice"] as? String)?.hasPrefix("Ben now has the ride for Cleo") == true)
+        let assigned = try #require(dispatcher["assignedRide"] as? [String: Any])
+        #expect(assigned["state"] as? String == "accepted" && (assigned["driver"] as? [String: Any])?["name"] as? String == "Ben")
+        let rideCells = try #require(dispatcher["rideCells"] as? [String])
+        #expect(rideCells.contains { $0.contains("Platform 4") } && rideCells.contains { $0.contains("guide dog") }, "pickup and notes: \(rideCells)")
+        let overflow = try #require(dispatcher["overflowWithRide390"] as? [String: Int])
+        #expect((overflow["scrollWidth"] ?? .max) <= 390, "the board scrolls sideways at 390 px: \(overflow)")
+        #expect(dispatcher["stateOnConfirmationPage"] as? String == "accepted")
+        let missing = try #require(dispatcher["missingReason"] as? [String: Any])
+        #expect(missing["links"] as? [String] == ["Enter why you are cancelling; it is kept in the history"] && missing["invalid"] as? [String] == ["reason"])
+        #expect(dispatcher["stateAfterMissingReason"] as? String == "accepted", "a cancellation without a reason changed the ride")
+        #expect(dispatcher["cancelNotice"] as? String == "The ride for Cleo is cancelled." && dispatcher["stateAfterCancel"] as? String == "cancelled")
+        #expect(dispatcher["requestCancelNotice"] as? String == "The request of Cleo is cancelled.")
+        #expect(dispatcher["requestStatusAfterCancel"] as? String == "cancelled")
+
+        for path in try #require(report["screenshots"] as? [String]) {
+            let png = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 5_000, "\(path) is not a real screenshot")
+        }
+    }
+}
+
+/// Runs a Python peer from the repository with the .venv; output goes to files so neither pipe
+/// can fill and block it.
+enum PythonPeer {
+    static func run(_ script: String, input: Data) async throws -> (Int32, String, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-peer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let files = ["in", "out", "err"].map { dir.appendingPathComponent($0) }
+        try input.write(to: files[0])
+        for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Browser.python)
+        process.arguments = [LiveServer.repository.appendingPathComponent(script).path]
+        process.standardInput = try FileHandle(forReadingFrom: files[0])
+        process.standardOutput = try FileHandle(forWritingTo: files[1])
+        process.standardError = try FileHandle(forWritingTo: files[2])
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
+        return (process.terminationStatus, read(files[1]), read(files[2]))
+    }
+}
