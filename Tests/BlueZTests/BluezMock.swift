@@ -74,23 +74,45 @@ final class BluezMock: @unchecked Sendable {
 
     /// The daemon on a socket of our own; `--session` policy lets anyone own any name.
     func startDaemon() async throws {
+        // Generous: on a loaded 2-core CI machine the daemon and the Hello round trip can be
+        // slow. A daemon that has not made its socket in 20 s is replaced (seen in full-suite
+        // runs: running, socket never made); three tries, a minute in all.
+        var failures: [String] = []
+        for _ in 0..<3 {
+            if let failure = try await launchDaemon(within: .seconds(20)) { failures.append(failure) } else { return }
+        }
+        throw BumbleControllers.PeerMissing(message: "dbus-daemon did not come up on \(address): " + failures.joined(separator: " | "))
+    }
+
+    /// nil once the control connection is open; otherwise why not, after stopping the daemon.
+    private func launchDaemon(within limit: Duration) async throws -> String? {
+        if let stale = daemonProcess, stale.isRunning {
+            Glibc.kill(stale.processIdentifier, SIGKILL)
+            stale.waitUntilExit()
+        }
         try? FileManager.default.removeItem(atPath: "\(directory.path)/bus")
-        daemonProcess = try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: "dbus-daemon.log")
-        // Generous: on a loaded 2-core CI machine the daemon and the Hello round trip can be slow.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let daemon = try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: "dbus-daemon.log")
+        daemonProcess = daemon
+        let deadline = ContinuousClock.now + limit
         var lastError = "no attempt"
         while ContinuousClock.now < deadline {
             do {
                 control = try await DBusConnection.open(address: address)
-                return
+                return nil
             } catch {
                 lastError = "\(error)"
             }
             try await Task.sleep(for: .milliseconds(50))
         }
+        // What the daemon was doing, for the next person to read: its state and kernel wait.
+        let proc = "/proc/\(daemon.processIdentifier)"
+        let stat = (try? String(contentsOfFile: proc + "/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first ?? "?"
+        let wchan = (try? String(contentsOfFile: proc + "/wchan", encoding: .utf8)) ?? "?"
         let log = (try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8)) ?? ""
-        throw BumbleControllers.PeerMissing(message: "dbus-daemon did not come up on \(address) (last: \(lastError); "
-            + "running: \(daemonProcess?.isRunning ?? false); log: \(log.prefix(400)))")
+        let directoryThere = FileManager.default.fileExists(atPath: directory.path)
+        Glibc.kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        return "last: \(lastError); state \(stat), wchan \(wchan), directory there: \(directoryThere); log: \(log.prefix(300))"
     }
 
     /// Ends the mock, the control connection and the bus.
