@@ -104,7 +104,9 @@ enum KeyboardKeys {
 /// guide, which gets every key from then on.
 final class WaitingKeys: @unchecked Sendable {
     private let lock = NSLock()
+    // Guarded by `lock`: set while waiting for a driver.
     private var onQuit: (@Sendable () -> Void)?
+    private var onWaitingKey: (@Sendable (GuideKey) -> Void)?
     let guideKeys: AsyncStream<GuideKey>
 
     init(_ keys: AsyncStream<GuideKey>) {
@@ -112,18 +114,28 @@ final class WaitingKeys: @unchecked Sendable {
         self.guideKeys = guideKeys
         Task { [self] in
             for await key in keys {
-                if key == .quit, let quit = lock.withLock({ onQuit }) { quit() }
+                let waiting = lock.withLock { (onQuit, onWaitingKey) }
+                if let quit = waiting.0 {
+                    // While waiting the keys are answered here, not saved up for the guide.
+                    if key == .quit { quit() } else { waiting.1?(key) }
+                    if key != .quit { continue }
+                }
                 forward.yield(key)
             }
             forward.finish()
         }
     }
 
-    /// Runs `body`, cancelled when `q` (or Ctrl-C) comes first; then nil.
-    func untilQuit<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+    /// Runs `body`, cancelled when `q` (or Ctrl-C) comes first; then nil. Other keys meanwhile
+    /// go to `onKey`.
+    func untilQuit<T: Sendable>(onKey: @escaping @Sendable (GuideKey) -> Void = { _ in },
+                                _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
         let task = Task { try await body() }
-        lock.withLock { onQuit = { task.cancel() } }
-        defer { lock.withLock { onQuit = nil } }
+        lock.withLock {
+            onQuit = { task.cancel() }
+            onWaitingKey = onKey
+        }
+        defer { lock.withLock { onQuit = nil; onWaitingKey = nil } }
         do { return try await task.value } catch {
             // Cancelled: a sleep's CancellationError, or the client's own `cancelled`.
             if task.isCancelled { return nil }

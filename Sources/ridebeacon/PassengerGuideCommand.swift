@@ -87,7 +87,9 @@ struct PassengerGuideCommand: AsyncParsableCommand {
         let keys = WaitingKeys(KeyboardKeys.stream())
         let rideArgument = ride
         try await withService(service, waits: true) { client in
-            guard let ride = try await keys.untilQuit({ try await PassengerRides.resolve(rideArgument, client: client) }) else {
+            guard let ride = try await keys.untilQuit(onKey: PassengerRides.answerWhileWaiting, {
+                try await PassengerRides.resolve(rideArgument, client: client)
+            }) else {
                 Say.line("Stopped waiting.")
                 throw ExitCode(130)
             }
@@ -100,6 +102,16 @@ struct PassengerGuideCommand: AsyncParsableCommand {
 
 /// Finding the passenger's ride when none is named.
 enum PassengerRides {
+    /// `r` and `d` before a driver has accepted: the guide has nothing to say yet, so the
+    /// answer is printed (a screen reader reads it) rather than held for later.
+    @Sendable static func answerWhileWaiting(_ key: GuideKey) {
+        switch key {
+        case .repeatLast: Say.line("Waiting for a driver to accept your request.")
+        case .whereIsDriver: Say.line("No driver has accepted your request yet.")
+        default: Say.line("Waiting for a driver to accept your request; q stops waiting.")
+        }
+    }
+
     static func resolve(_ rideID: String?, client: RideServiceClient) async throws -> Ride {
         if let rideID { return try await client.ride(rideID) }
         var announced = false

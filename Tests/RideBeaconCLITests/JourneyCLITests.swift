@@ -98,6 +98,9 @@ struct JourneyCLITests {
         let waiting = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none"], environment: environment,
                                             interactive: true)
         #expect(await waiting.wait { out, _ in out.contains("Waiting for a driver to accept your request.") }, "\(waiting.stderr)")
+        // The other keys are answered while waiting, not held for the guide.
+        waiting.type("d\n")
+        #expect(await waiting.wait { out, _ in out.contains("No driver has accepted your request yet.") }, "\(waiting.stdout)")
         waiting.type("q\n")
         #expect(await waiting.exitStatus(within: 60) == 130, "q ends the wait: \(waiting.stdout) \(waiting.stderr)")
         #expect(waiting.stdout.contains("Stopped waiting."))
