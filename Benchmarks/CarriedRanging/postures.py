@@ -123,7 +123,7 @@ def main():
             sorted(glob.glob(os.path.join(folder, '*')))
         table = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
         for est, row in table.items():
-            cells = ['–' if row[c] is None else str(row[c]) for c in cols]
+            cells = ['–' if row[c] is None else f'{row[c]:.3g}' if c == 'settle_s' else str(row[c]) for c in cols]
             print(f'| {posture} | {est} | ' + ' | '.join(cells) + ' |', flush=True)
 
 
