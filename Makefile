@@ -24,7 +24,7 @@ SHARED ?= ../shared
 .PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke load-soak deploy-check
 
-.PHONY: demo demo-ranging bench-guide sim-fidelity test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval clean
+.PHONY: demo demo-ranging bench-guide sim-fidelity test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval ranging-carried clean
 
 # The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
 # a simulated passenger guided by the real guide over the simulated radio channel to touch and
@@ -144,6 +144,16 @@ ranging-eval: release
 	@if [ -d $(SHARED)/data/herald ]; then \
 		$(SHARED)/tools/ranging-eval --ridebeacon .build/release/ridebeacon $(SHARED)/data/herald; \
 	else echo "ranging-eval: $(SHARED)/data/herald not found; nothing to score"; fi
+
+# Carried-phone postures (hand sway, body fades, pocket) constructed from the resting recordings,
+# each scored by ranging-eval (BENCHMARKS.md, "Ranging for carried phones").
+ranging-carried: release
+	@if [ -d $(SHARED)/data/herald ]; then \
+		python3 Benchmarks/CarriedRanging/postures.py --eval $(SHARED)/tools/ranging-eval \
+			--ridebeacon .build/release/ridebeacon out/postures $(SHARED)/data/herald; \
+		python3 Benchmarks/CarriedRanging/postures.py --eval $(SHARED)/tools/ranging-eval --only rest,body \
+			--ridebeacon .build/release/ridebeacon out/postures-philotuxo $(SHARED)/data/philotuxo; \
+	else echo "ranging-carried: $(SHARED)/data/herald not found; nothing to score"; fi
 
 clean:
 	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts demo.wav

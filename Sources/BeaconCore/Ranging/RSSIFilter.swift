@@ -13,6 +13,11 @@ import Darwin
 /// - a two-sided CUSUM of clipped, normalised innovations re-initialises the filter at the
 ///   median of the run of samples that pushed it: several agreeing innovations mean the beacon
 ///   really moved, so the filter jumps instead of crawling (settles in 0.3–0.4 s at 10 Hz);
+///   Drops are the exception while the signal is *carried*: a phone in a hand or pocket sees
+///   body-shadow fades of 10–20 dB lasting 0.5–3 s, which are sample for sample a step away.
+///   Once a drop has come back within `calmTime`, a downward run must last `fadeHoldThreshold`
+///   (longer than a body fade) before the level follows it; a signal that has been calm for
+///   `calmTime` (a resting phone) follows drops at once again. Rises are always followed fast;
 /// - innovations beyond `gate` σ (single-packet spikes, deep fades) do not move the level;
 /// - the rest update through a Huber-clipped innovation, which makes the level median-like
 ///   (multipath fades are skewed: deep short drops, few peaks);
@@ -52,6 +57,20 @@ public struct RSSIFilter: Sendable {
         public var reinitSamples = 5
         /// Longest gap, s, over which uncertainty keeps growing (after that, fully uncertain).
         public var maxGap = 30.0
+        /// CUSUM alarm level in σ for drops while the signal is carried: clipped innovations add
+        /// at most `gate − cusumSlack` = 2.5 per sample, so 80 holds a drop for ≥ 3.2 s at 10 Hz,
+        /// just past the longest body fade (0.5–3 s).
+        public var fadeHoldThreshold = 80.0
+        /// Seconds without a fade (a drop that came back) after which the signal counts as
+        /// resting and drops are followed at once. Also applies from the first sample: a phone
+        /// is assumed carried until it has been calm this long. Must stay below a resting
+        /// position's length (ranging-eval steps after 20 s at one position).
+        public var calmTime = 15.0
+        /// A held drop is over when a sample comes back within this many σ below the level.
+        public var fadeRecovery = 1.0
+        /// A drop that was followed counts as a fade if the level rises back within this time,
+        /// s, by at least half its depth.
+        public var fadeWindow = 3.5
 
         public init() {}
         public static let `default` = Parameters()
@@ -73,6 +92,12 @@ public struct RSSIFilter: Sendable {
     private var decayStep = 0.0, decayFactor = 1.0
     private var run: RingBuffer<Double>
     private var warmup: SortedWindow
+    /// A downward run is being held back as a possible body fade.
+    private var holdingDrop = false
+    private var lastFadeTime = -Double.infinity
+    /// The last followed drop: when, and the level before it (to recognise its return).
+    private var droppedAt = -Double.infinity
+    private var levelBeforeDrop = Double.nan
 
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
@@ -89,6 +114,8 @@ public struct RSSIFilter: Sendable {
     public var noiseSigma: Double { max(parameters.noiseFloor, Self.sigmaPerMeanAbs * meanAbsInnovation) }
     /// Variance of the level estimate, dB².
     public var levelVariance: Double { p00 }
+    /// Whether drops are currently held back as body fades (a fade came back within `calmTime`).
+    public func isCarried(at time: Double) -> Bool { time - lastFadeTime < parameters.calmTime }
 
     /// Feeds one RSSI sample and returns the filtered level (dBm).
     @discardableResult
@@ -96,6 +123,7 @@ public struct RSSIFilter: Sendable {
         guard rssi.isFinite, time.isFinite else { return level }
         guard isInitialised else {
             lastTime = time
+            lastFadeTime = time
             restart(at: rssi, samples: 1)
             warmup.insert(rssi)
             return level
@@ -110,13 +138,28 @@ public struct RSSIFilter: Sendable {
         cusumUp = max(0, cusumUp + clipped - parameters.cusumSlack)
         cusumDown = max(0, cusumDown - clipped - parameters.cusumSlack)
         if cusumUp == 0 && cusumDown == 0 { run.removeAll() } else { run.append(rssi) }
-        if cusumUp > parameters.cusumThreshold || cusumDown > parameters.cusumThreshold {
+        let dropThreshold = isCarried(at: time) ? parameters.fadeHoldThreshold : parameters.cusumThreshold
+        if holdingDrop && (cusumDown == 0 || normalised > -parameters.fadeRecovery) {
+            // The held drop came back: it was a fade, and the next ones will be held too.
+            holdingDrop = false
+            lastFadeTime = time
+            cusumDown = 0
+            run.removeAll()
+        } else if cusumDown > parameters.cusumThreshold {
+            holdingDrop = true
+        }
+        if cusumUp > parameters.cusumThreshold || cusumDown > dropThreshold {
+            let previous = level, dropped = cusumDown > dropThreshold
             reinitialiseFromRun()
+            noteFollowedJump(at: time, from: previous, dropped: dropped)
             return level
         }
-        meanAbsInnovation += parameters.noiseAdaptation
-            * (min(abs(innovation), parameters.gate * noiseSigma) - meanAbsInnovation)
-        if abs(normalised) <= parameters.gate {
+        // A held drop must neither widen the gates nor pull the level down.
+        if !holdingDrop {
+            meanAbsInnovation += parameters.noiseAdaptation
+                * (min(abs(innovation), parameters.gate * noiseSigma) - meanAbsInnovation)
+        }
+        if abs(normalised) <= parameters.gate && !(holdingDrop && innovation < 0) {
             let limit = parameters.huber * rootS
             let used = min(limit, max(-limit, innovation))
             let inverseS = 1 / s
@@ -134,8 +177,25 @@ public struct RSSIFilter: Sendable {
             warmup.insert(rssi)
             level = warmup.median
             p00 = min(p00, Self.medianVarianceFactor * r / Double(warmup.count))
+            // Keep the covariance positive semi-definite after shrinking p00 alone.
+            let bound = (p00 * p11).squareRoot()
+            p01 = min(bound, max(-bound, p01))
         }
         return level
+    }
+
+    /// After a followed drop, remembers it; after a followed rise that undoes at least half of
+    /// a drop from less than `fadeWindow` ago, records a fade (the signal is being carried).
+    private mutating func noteFollowedJump(at time: Double, from previous: Double, dropped: Bool) {
+        holdingDrop = false
+        if dropped {
+            droppedAt = time
+            levelBeforeDrop = previous
+        } else if time - droppedAt <= parameters.fadeWindow
+                    && level >= levelBeforeDrop - 0.5 * (levelBeforeDrop - previous) {
+            lastFadeTime = time
+            droppedAt = -.infinity
+        }
     }
 
     /// Variance of a sample median relative to the mean's: π/2 for Gaussian data.
