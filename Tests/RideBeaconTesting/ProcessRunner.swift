@@ -120,10 +120,17 @@ public final class BackgroundProcess: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
-    /// SIGTERM, then waits for the exit.
+    /// SIGTERM, then waits for the exit; a process still running a minute later is killed and
+    /// said so on stderr, so one that ignores SIGTERM (or hangs while exiting) cannot hang the
+    /// suite. Tests that care how a command exits check `exitStatus(within:)` themselves.
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        guard process.isRunning else { return }
+        FileHandle.standardError.write(Data("BackgroundProcess: \(process.arguments?.joined(separator: " ") ?? "") did not exit within 60 s of SIGTERM; killed\n".utf8))
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }

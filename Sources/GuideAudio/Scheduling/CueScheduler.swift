@@ -151,7 +151,12 @@ public final class CueScheduler {
     public func renderUntilQuiet(limit: Double = 30, into sink: any AudioSink) throws {
         let deadline = renderedUpTo + limit
         while !isQuiet && renderedUpTo < deadline {
+            let before = renderedSamples
             try render(upTo: min(deadline, renderedUpTo + 0.1), into: sink)
+            // The deadline can round to the sample already rendered while, in seconds, it is
+            // still an ulp ahead: without this the loop would never end (seen: `driver arrive`
+            // spinning in its player's stop).
+            if renderedSamples == before { break }
         }
     }
 
