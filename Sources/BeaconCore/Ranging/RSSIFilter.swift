@@ -62,9 +62,10 @@ public struct RSSIFilter: Sendable {
         /// just past the longest body fade (0.5–3 s).
         public var fadeHoldThreshold = 80.0
         /// Seconds without a fade (a drop that came back) after which the signal counts as
-        /// resting and drops are followed at once. Also applies from the first sample: a phone
-        /// is assumed carried until it has been calm this long. Must stay below a resting
-        /// position's length (ranging-eval steps after 20 s at one position).
+        /// resting and drops are followed at once. A new filter starts resting: the first fade
+        /// is followed (and marks the signal carried), so a touch that ends in a fresh filter ends
+        /// at once and a retreat is heard at once. Must stay below a resting position's length
+        /// (ranging-eval steps after 20 s at one position).
         public var calmTime = 15.0
         /// A held drop is over when a sample comes back within this many σ below the level.
         public var fadeRecovery = 1.0
@@ -123,7 +124,6 @@ public struct RSSIFilter: Sendable {
         guard rssi.isFinite, time.isFinite else { return level }
         guard isInitialised else {
             lastTime = time
-            lastFadeTime = time
             restart(at: rssi, samples: 1)
             warmup.insert(rssi)
             return level

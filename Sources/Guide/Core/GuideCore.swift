@@ -48,23 +48,23 @@ public struct GuideCore: Sendable {
     public private(set) var state: GuideState = .waiting
     /// When to ask for the car's locator sound, and whether it ticks.
     public private(set) var locator: LocatorAsking
-    public private(set) var ranger: Ranger
+    public internal(set) var ranger: Ranger
     public private(set) var lastEstimate: RangeEstimate?
     public private(set) var lastUtterance: Utterance?
 
     private var matcher: IdentityMatcher
-    private var bands = DistanceBands()
+    var bands = DistanceBands()
     /// The distance band last spoken (nil after a signal loss, until the next).
-    public private(set) var spokenBand: DistanceBands.Band?
-    private var candidateBand: DistanceBands.Band?
-    private var candidateSince = 0.0
-    private var lastBandSpeech = -Double.infinity
-    private var lastTrendWord: (closer: Bool, time: Double)?
-    private var lastSpeech = -Double.infinity
+    public internal(set) var spokenBand: DistanceBands.Band?
+    var candidateBand: DistanceBands.Band?
+    var candidateSince = 0.0
+    var lastBandSpeech = -Double.infinity
+    var lastTrendWord: (closer: Bool, time: Double)?
+    var lastSpeech = -Double.infinity
     private var pulseInterval: Double?
     private var heldDirection: Trend = .unknown
     private var lastDirectionCue = -Double.infinity
-    private var samplesSinceSignal = 0
+    var samplesSinceSignal = 0
     private var lastSearchingPhrase = -Double.infinity
     private var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
     private var touchPeak = -Double.infinity
@@ -362,59 +362,6 @@ public struct GuideCore: Sendable {
         }
     }
 
-    /// Speaks a new distance band once the estimate has stayed in it: `bandDwell` for a nearer
-    /// band; a farther one also needs the trend to agree, or `awayDwell` (a turn puts the body
-    /// between phone and car for a moment, several dB, and "About 20 meters" at 5 m misleads).
-    private mutating func band(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
-        guard samplesSinceSignal >= timing.samplesBeforeSpeaking, let band = bands.update(distance: estimate.distance) else { return }
-        if band != candidateBand {
-            candidateBand = band
-            candidateSince = time
-        }
-        let held = time - candidateSince
-        let moving = estimate.trend == .closer || estimate.trend == .farther
-        let due: Bool
-        if let spoken = spokenBand, band != spoken {
-            due = time - lastBandSpeech >= timing.bandSpacing
-                && (band < spoken ? held >= timing.bandDwell
-                    : (held >= timing.bandDwell && estimate.trend == .farther) || held >= timing.awayDwell)
-        } else {
-            due = spokenBand == nil
-        }
-        if due {
-            // Farther bands one step at a time: nobody walks from 6 m to 15 m between two
-            // phrases, but turning the back to the car (10–15 dB of body) reads as that.
-            let said = spokenBand.map { band > $0 ? DistanceBands.next(after: $0) : band } ?? band
-            spokenBand = said
-            lastBandSpeech = time
-            sayBand(&out, time, said, trend: estimate.trend)
-        } else if verbosity == .full, moving, let spoken = spokenBand, time - lastSpeech >= timing.reassurance {
-            // A reassurance is a band spoken too: the next change waits `bandSpacing` after it
-            // ("About 20 meters" then "More than 20 meters" 0.1 s later contradicted itself).
-            lastBandSpeech = time
-            sayBand(&out, time, spoken, trend: estimate.trend)
-        }
-    }
-
-    private mutating func sayBand(_ out: inout [GuideAction], _ time: Double, _ band: DistanceBands.Band, trend: Trend) {
-        var keys: [PhraseKey]
-        var arguments: [String: String] = [:]
-        switch band {
-        case .veryClose: keys = [.veryClose]
-        case .about(let n): keys = [.aboutMeters]; arguments["distance"] = String(n)
-        case .moreThan(let n): keys = [.moreThanMeters]; arguments["distance"] = String(n)
-        }
-        if verbosity == .full, band != .veryClose, trend == .closer || trend == .farther {
-            // The opposite word spoken moments ago would be contradicted: the band alone says enough.
-            let closer = trend == .closer
-            if lastTrendWord.map({ $0.closer == closer || time - $0.time >= timing.bandSpacing + 1 }) ?? true {
-                keys.append(closer ? .gettingCloser : .movingAway)
-                lastTrendWord = (closer, time)
-            }
-        }
-        say(&out, time, keys, arguments, brief: true)
-    }
-
     /// The proximity pulse's cadence for the current distance, sent when it changes by a
     /// noticeable step (the audio scheduler ticks on its own between changes).
     private mutating func pulse(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
@@ -444,23 +391,6 @@ public struct GuideCore: Sendable {
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.signalLost))))
         say(&out, time, [.signalLost], [:], brief: true)
-    }
-
-    private mutating func whereIsDriver(_ out: inout [GuideAction], _ time: Double) {
-        guard let estimate = lastEstimate, !ranger.isStale(at: time), estimate.distance.isFinite else {
-            say(&out, time, [.driverNotHeard], [:], always: true)
-            return
-        }
-        let band = bands.band ?? DistanceBands.plain(estimate.distance)
-        let trend = ranger.noSample(at: time).trend
-        let distance: String
-        switch band {
-        case .veryClose: distance = phrases.text(for: Phrase(.distanceVeryClose))
-        case .about(let n): distance = phrases.text(for: Phrase(.distanceAbout, ["distance": String(n)]))
-        case .moreThan(let n): distance = phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(n)]))
-        }
-        let trendKey: PhraseKey = trend == .closer ? .trendCloser : trend == .farther ? .trendFarther : .trendSteady
-        say(&out, time, [.whereIsDriver], ["distance": distance, "trend": phrases.text(for: Phrase(trendKey))], always: true)
     }
 
     /// Speaks unless verbosity forbids: `always` phrases (answers to a key, the confirmation)
