@@ -90,7 +90,8 @@ enum PassengerAssets {
                                      encodeURIComponent(document.body.dataset.lastEventId));
             source.addEventListener('open', () => { document.documentElement.dataset.stream = 'open'; });
             source.addEventListener('error', () => { document.documentElement.dataset.stream = 'retrying'; });
-            for (const state of ['accepted', 'arrived', 'confirmed', 'completed', 'cancelled']) {
+            // State changes, and the driver's ETA (an event that changes no state).
+            for (const state of ['accepted', 'arrived', 'confirmed', 'completed', 'cancelled', 'eta_given']) {
               source.addEventListener(state, refresh);
             }
           }
