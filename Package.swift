@@ -190,7 +190,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
-        .testTarget(name: "RideWireTests", dependencies: ["RideWire"]),
+        .testTarget(
+            name: "RideWireTests",
+            dependencies: ["RideWire", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "RadioCore", "RideSession"]),
         .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore"]),
         .testTarget(

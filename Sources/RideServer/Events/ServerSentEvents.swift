@@ -91,8 +91,10 @@ struct EventStream: Sendable {
     }
 
     static func frame(_ event: RideEvent) -> ByteBuffer {
-        let data = (try? APIJSON.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return ByteBuffer(string: "id: \(event.id)\nevent: \(event.name)\ndata: \(data)\n\n")
+        var frame = ByteBuffer(string: "id: \(event.id)\nevent: \(event.name)\ndata: ")
+        frame.writeBytes(event.wireJSON)
+        frame.writeString("\n\n")
+        return frame
     }
 }
 

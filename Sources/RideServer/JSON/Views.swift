@@ -10,10 +10,25 @@ extension Account: ResponseGenerator, ResponseEncodable {}
 extension AccountList: ResponseGenerator, ResponseEncodable {}
 extension IssuedToken: ResponseGenerator, ResponseEncodable {}
 extension RevokedTokens: ResponseGenerator, ResponseEncodable {}
-extension RideRequest: ResponseGenerator, ResponseEncodable {}
-extension RideRequestList: ResponseGenerator, ResponseEncodable {}
-extension Ride: ResponseGenerator, ResponseEncodable {}
-extension RideList: ResponseGenerator, ResponseEncodable {}
+extension RideRequest: WireJSONResponse {}
+extension RideRequestList: WireJSONResponse {}
+extension Ride: WireJSONResponse {}
+extension RideList: WireJSONResponse {}
+
+/// The hot bodies write themselves (`WireJSONWriter`): the same bytes as the API's
+/// `JSONEncoder`, at a fraction of its cost.
+public protocol WireJSONResponse: ResponseGenerator, WireJSONEncodable {}
+
+extension WireJSONResponse {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = wireJSON
+        var headers = HTTPFields()
+        headers.reserveCapacity(4)
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentLength] = String(body.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
 extension TouchProofResult: ResponseGenerator, ResponseEncodable {}
 extension LocatorRequest: ResponseGenerator, ResponseEncodable {}
 

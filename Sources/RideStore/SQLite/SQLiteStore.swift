@@ -92,11 +92,18 @@ public final class SQLiteStore: Store {
         let now = Date.storeNow.sqlValue
         return try await read { db in
             // Cached statements skip re-preparing (and GRDB's per-prepare authorizer) on the hot paths.
-            try Account.fetchOne(db.cachedStatement(sql: """
-                SELECT account.* FROM account JOIN apiToken ON apiToken.accountID = account.id
+            // Read by position, like the ride details: every authenticated request runs this.
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT account.id, account.role, account.displayName, account.vehicle, account.createdAt
+                FROM account JOIN apiToken ON apiToken.accountID = account.id
                 WHERE apiToken.secretHash = ? AND apiToken.revokedAt IS NULL
                 AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?)
-                """), arguments: [secretHash, now])
+                """), arguments: [secretHash, now]).map { row in
+                    guard let role = Role(rawValue: row[1]) else {
+                        throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "account \(row[0] as String) has an unknown role")
+                    }
+                    return Account(id: row[0], role: role, displayName: row[2], vehicle: row[3], createdAt: Date(timeIntervalSince1970: row[4]))
+                }
         }
     }
 

@@ -1,0 +1,234 @@
+import Foundation
+
+/// A JSON writer for the hot wire types: the ride views every GET, list and event stream sends.
+/// Foundation's `JSONEncoder` spent 37 % of a dispatcher list request walking `Codable`
+/// containers (BENCHMARKS.md, "Ride server"); these types write themselves directly.
+/// The bytes are the ones `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes
+/// (keys in byte order, the same escapes), which `WireJSONTests` checks on random values, so
+/// either encoder may produce a body and a replay still matches the first answer.
+public struct WireJSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    public init(capacity: Int = 512) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// `{ ... }`; the body writes its members in sorted key order.
+    public mutating func object(_ body: (inout Self) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// `[ ... ]` of `values`, each written by `element`.
+    public mutating func array<Element>(_ values: [Element], _ element: (inout Self, Element) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        for value in values { element(&self, value) }
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A member's key; its value follows.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = false
+    }
+
+    public mutating func string(_ text: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 { appendEscaped(byte) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    public mutating func int(_ value: Int64) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    public mutating func date(_ date: Date) {
+        string(WireDates.format(date))
+    }
+
+    // Members that the Codable encoders leave out when nil (`encodeIfPresent`).
+    public mutating func member(_ name: StaticString, _ text: String?) {
+        guard let text else { return }
+        key(name)
+        string(text)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        int(Int64(value))
+    }
+
+    public mutating func member(_ name: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        key(name)
+        bool(value)
+    }
+
+    public mutating func member(_ name: StaticString, _ date: Date?) {
+        guard let date else { return }
+        key(name)
+        self.date(date)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: (some WireJSONEncodable)?) {
+        guard let value else { return }
+        key(name)
+        value.writeJSON(to: &self)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x00..<0x20:
+            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+        default: bytes.append(byte)
+        }
+    }
+}
+
+/// A wire type that writes its own JSON (`WireJSONWriter`).
+public protocol WireJSONEncodable {
+    func writeJSON(to writer: inout WireJSONWriter)
+}
+
+extension WireJSONEncodable {
+    /// The value's JSON, as `JSONEncoder` with sorted keys would write it.
+    public var wireJSON: [UInt8] {
+        var writer = WireJSONWriter()
+        writeJSON(to: &writer)
+        return writer.bytes
+    }
+}
+
+// Members in byte order of their JSON keys: that is what `.sortedKeys` writes.
+
+extension RideParty: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("name"); json.string(name)
+            json.member("vehicle", vehicle)
+        }
+    }
+}
+
+extension Ride: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.member("accessibilityNotes", accessibilityNotes)
+            json.member("code", code)
+            json.key("createdAt"); json.date(createdAt)
+            json.key("driver"); driver.writeJSON(to: &json)
+            json.key("driverId"); json.string(driverID)
+            json.member("dropoff", dropoff)
+            json.member("etaGivenAt", etaGivenAt)
+            json.member("etaMinutes", etaMinutes)
+            json.key("id"); json.string(id)
+            json.member("identityPeriodSeconds", identityPeriodSeconds)
+            json.member("key", key)
+            json.key("passenger"); passenger.writeJSON(to: &json)
+            json.key("passengerId"); json.string(passengerID)
+            json.member("pickup", pickup)
+            json.key("requestId"); json.string(requestID)
+            json.key("state"); json.string(state.rawValue)
+            json.key("stateChangedAt"); json.date(stateChangedAt)
+            json.member("stuck", stuck)
+        }
+    }
+}
+
+extension RideList: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("nextAfter")
+            if let nextAfter { json.string(nextAfter) } else { json.null() }
+            json.key("rides"); json.array(rides) { json, ride in ride.writeJSON(to: &json) }
+        }
+    }
+}
+
+extension RideRequest: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.member("accessibilityNotes", accessibilityNotes)
+            json.member("code", code)
+            json.key("createdAt"); json.date(createdAt)
+            json.key("dropoff"); json.string(dropoff)
+            json.key("id"); json.string(id)
+            json.member("passengerId", passengerID)
+            json.key("passengerName"); json.string(passengerName)
+            json.key("pickup"); json.string(pickup)
+            json.member("rideId", rideID)
+            json.key("status"); json.string(status.rawValue)
+        }
+    }
+}
+
+extension RideRequestList: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("nextAfter")
+            if let nextAfter { json.string(nextAfter) } else { json.null() }
+            json.key("rideRequests"); json.array(rideRequests) { json, request in request.writeJSON(to: &json) }
+        }
+    }
+}
+
+extension RideEvent: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.key("actorId"); json.string(actorID)
+            json.key("at"); json.date(at)
+            json.member("detail", detail)
+            json.key("id"); json.int(id)
+            json.key("kind"); json.string(kind.rawValue)
+            json.key("requestId"); json.string(requestID)
+            json.member("rideId", rideID)
+            json.key("sequence"); json.int(Int64(sequence))
+            json.key("state"); json.string(state.rawValue)
+        }
+    }
+}
