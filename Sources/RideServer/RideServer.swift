@@ -50,7 +50,8 @@ public enum RideServer {
         let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now)
         let metrics = ServerMetrics()
         let limits = RateLimits(configuration.rateLimits, now: configuration.now, metrics: metrics)
-        var api = RideAPI(store: store, hub: hub, metrics: metrics,
+        let authentications = AuthenticationCache(now: configuration.now)
+        var api = RideAPI(store: store, hub: hub, metrics: metrics, authentications: authentications,
                           databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
                           limits: limits, now: configuration.now)
         api.secureCookies = configuration.secureCookies
@@ -70,7 +71,7 @@ public enum RideServer {
 
         let catalog = RouteCatalog()
         api.addOperationsRoutes(RouteRegistrar(group: router.group(), prefix: "", catalog: catalog))
-        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits)), prefix: "/v1", catalog: catalog)
+        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits, authentications: authentications)), prefix: "/v1", catalog: catalog)
         api.addAccountRoutes(v1)
         api.addRideRequestRoutes(v1)
         api.addRideRoutes(v1)

@@ -13,6 +13,8 @@ import RideStore
 struct AuthMiddleware: RouterMiddleware {
     let store: any Store
     let limits: RateLimits
+    /// Bearer tokens' accounts for a second (`AuthenticationCache`); cookies are looked up.
+    let authentications: AuthenticationCache
 
     func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
         let address = limits.clientAddress(request, context: context)
@@ -69,7 +71,7 @@ struct AuthMiddleware: RouterMiddleware {
         guard let secret = APITokenSecret(presented: parts[1].trimmingCharacters(in: .whitespaces)) else {
             throw APIError.unauthenticated("malformed token")
         }
-        guard let account = try await store.authenticate(secretHash: secret.hash) else {
+        guard let account = try await authentications.account(secretHash: secret.hash, lookUp: store.authenticate) else {
             throw APIError.unauthenticated("unknown, revoked or expired token")
         }
         return (account, secret.hash)

@@ -80,7 +80,7 @@ extension SQLiteStore {
 
     public func rideDetail(id: String) async throws -> RideDetail? {
         try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: Self.detailSelect + " WHERE ride.id = ?"), arguments: [id]).map(Self.detail)
+            try Row.fetchCursor(db.cachedStatement(sql: Self.detailSelect + " WHERE ride.id = ?"), arguments: [id]).map(Self.detail).next()
         }
     }
 
@@ -103,7 +103,8 @@ extension SQLiteStore {
             }
             arguments += [filter.limit]
             let sql = Self.detailSelect + " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY ride.createdAt, ride.id LIMIT ?"
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.detail)
+            // A cursor decodes straight from the statement; fetchAll copied every value first.
+            return try Array(Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments).map(Self.detail))
         }
     }
 
