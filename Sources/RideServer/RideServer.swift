@@ -34,6 +34,9 @@ public struct RideServerConfiguration: Sendable {
     /// one, so an in-process caller learns it here instead of reserving a port beforehand.
     public var onListening: @Sendable (_ port: Int) async -> Void = { _ in }
 
+    /// Seconds a bearer token's account is reused (`AuthenticationCache`); 0 looks up every request.
+    public var tokenCacheLifetime: TimeInterval = 1
+
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host
         self.port = port
@@ -47,10 +50,11 @@ public enum RideServer {
     /// store shutdown). Run it with `runService()`; SIGTERM/SIGINT shut it down gracefully:
     /// stop accepting, end event streams, finish in-flight requests, then close the store.
     public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
-        let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now)
         let metrics = ServerMetrics()
         let limits = RateLimits(configuration.rateLimits, now: configuration.now, metrics: metrics)
-        let authentications = AuthenticationCache(now: configuration.now)
+        let authentications = AuthenticationCache(lifetime: configuration.tokenCacheLifetime, now: configuration.now)
+        let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now,
+                           onTokensRevoked: authentications.forgetAll)
         var api = RideAPI(store: store, hub: hub, metrics: metrics, authentications: authentications,
                           databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
                           limits: limits, now: configuration.now)

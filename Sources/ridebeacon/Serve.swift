@@ -45,6 +45,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Open event streams one token may hold at once (1 to 1000); the next is refused 429 too_many_streams.")
     var maxStreamsPerToken = 8
 
+    @Option(help: "Seconds a bearer token's account is reused without a database lookup (0 to 1; 0 looks up every request). A revocation through another server or the admin CLI takes effect here within this time.")
+    var tokenCacheSeconds = 1.0
+
     @Option(help: "Failed authentications allowed per minute, per client address and per presented token, before 429.")
     var authFailuresPerMinute = 20
 
@@ -70,6 +73,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard (1...1000).contains(maxStreamsPerToken) else {
             throw ValidationError("--max-streams-per-token must be 1 to 1000, not \(maxStreamsPerToken)")
+        }
+        guard (0...1).contains(tokenCacheSeconds) else {
+            throw ValidationError("--token-cache-seconds must be 0 to 1, not \(tokenCacheSeconds)")
         }
         for (name, value) in [("--auth-failures-per-minute", authFailuresPerMinute), ("--touch-proofs-per-minute", touchProofsPerMinute),
                               ("--touch-proofs-per-minute-per-address", touchProofsPerMinutePerAddress)] where !(1...100_000).contains(value) {
@@ -100,6 +106,7 @@ struct Serve: AsyncParsableCommand {
         configuration.locationRetention = LocationRetention(days: locationRetentionDays)
         configuration.idempotencyRetention = IdempotencyRetention(hours: idempotencyRetentionHours)
         configuration.events.maxStreamsPerToken = maxStreamsPerToken
+        configuration.tokenCacheLifetime = tokenCacheSeconds
         configuration.rateLimits.authenticationFailures = .perMinute(authFailuresPerMinute)
         configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
         configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)

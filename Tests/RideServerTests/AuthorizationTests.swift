@@ -12,7 +12,9 @@ struct AuthorizationTests {
     @Test(arguments: StoreKind.available)
     func unauthenticatedAndRevokedTokensAre401(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        // The server's clock, stepped by hand: a token's account is reused for a second.
+        let clock = SteppedClock(Date())
+        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
             let none = try await client.call(.get, "/v1/rides", as: nil)
             #expect(none.status == .unauthorized && none.errorCode == "unauthenticated")
             #expect(none.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
@@ -24,8 +26,16 @@ struct AuthorizationTests {
             let basic = try await client.call(.get, "/v1/rides", as: nil, headers: ["Authorization": "Basic YTpi"])
             #expect(basic.status == .unauthorized)
 
+            // Revoked through the server: refused at once, although it was just used.
+            #expect(try await client.call(.get, "/v1/rides", as: world.driver).status == .ok)
+            #expect(try await client.call(.post, "/v1/accounts/\(world.driver.id)/revoke-tokens", as: world.admin).status == .ok)
+            #expect(try await client.call(.get, "/v1/rides", as: world.driver).status == .unauthorized)
+
+            // Revoked in the database by other means (the admin CLI, another SQLite process):
+            // refused once the second of reuse has passed.
             #expect(try await client.call(.get, "/v1/rides", as: world.passenger).status == .ok)
             _ = try await world.store.revokeTokens(accountID: world.passenger.id)
+            clock.advance(1.01)
             let revoked = try await client.call(.get, "/v1/rides", as: world.passenger)
             #expect(revoked.status == .unauthorized && revoked.errorMessage == "unknown, revoked or expired token")
             // Writes are refused too, and nothing is written.

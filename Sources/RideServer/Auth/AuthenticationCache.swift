@@ -4,11 +4,12 @@ import Synchronization
 
 /// Who a token belonged to, a moment ago. Every authenticated request looked its token up in the
 /// database: half the database round trips of a ride GET, each a hop to a reader queue and back
-/// (BENCHMARKS.md, "Ride server"). An answer is reused for `lifetime` (1 s): the bound this
-/// server already keeps for revocation elsewhere (open streams re-check their token within 1 s,
-/// SECURITY.md). A revocation made through this server forgets every answer at once; one made by
-/// another server or by the admin CLI on the database takes effect here within `lifetime`, and so
-/// does expiry. Unknown tokens are never remembered (a guess costs its lookup, as before).
+/// (BENCHMARKS.md, "Ride server"). An answer is reused for `lifetime` (1 s at most): the bound
+/// this server already keeps for revocation elsewhere (open streams re-check their token within
+/// 1 s, SECURITY.md). A revocation made through this server, or announced by another server on
+/// PostgreSQL's notification channel, forgets every answer at once; one written to the database
+/// by other means (the admin CLI on a SQLite file) takes effect within `lifetime`, and so does
+/// expiry. Unknown tokens are never remembered (a guess costs its lookup, as before).
 final class AuthenticationCache: Sendable {
     private struct Entry {
         var account: Account

@@ -102,8 +102,14 @@ public actor EventHub: Service {
     /// Streams ended because their token was revoked or expired.
     public internal(set) var endedStreams = 0
 
-    public init(store: any Store, configuration: Configuration = .init(), logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// Called when another server says tokens were revoked (PostgreSQL's notification), and when
+    /// the notifications were lost and resumed: whatever was remembered of tokens is stale.
+    let onTokensRevoked: @Sendable () -> Void
+
+    public init(store: any Store, configuration: Configuration = .init(), logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+                onTokensRevoked: @escaping @Sendable () -> Void = {}) {
         self.store = store
+        self.onTokensRevoked = onTokensRevoked
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -192,8 +198,8 @@ public actor EventHub: Service {
         while !Task.isCancelled {
             do {
                 // Once listening, re-read: anything appended before LISTEN took effect is caught.
-                try await store.listenForAppendedEvents(onListening: { self.wake(); self.credentialsChanged() }, onAppend: { id in
-                    if id == StoreSignal.tokensRevoked { self.credentialsChanged() } else { self.wake() }
+                try await store.listenForAppendedEvents(onListening: { self.wake(); self.onTokensRevoked(); self.credentialsChanged() }, onAppend: { id in
+                    if id == StoreSignal.tokensRevoked { self.onTokensRevoked(); self.credentialsChanged() } else { self.wake() }
                 })
             } catch {
                 logger.warning("event notifications lost; re-listening", metadata: ["error": .string("\(error)")])
