@@ -5,6 +5,8 @@ import GRDB
 /// Writers are serialised by SQLite, which is what makes `accept` atomic here.
 public final class SQLiteStore: Store {
     let pool: DatabasePool
+    /// Every write goes through it: writes that arrive together share one commit (one fsync).
+    let writes: GroupCommit
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -18,6 +20,7 @@ public final class SQLiteStore: Store {
         if path != ":memory:" { try Self.createPrivately(path) }
         do {
             pool = try DatabasePool(path: path, configuration: config)
+            writes = GroupCommit(pool: pool)
             try SQLiteMigrations.migrate(pool, path: path)
         } catch {
             throw Self.mapped(error)
@@ -29,7 +32,7 @@ public final class SQLiteStore: Store {
     }
 
     func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        do { return try await pool.write(body) } catch { throw Self.mapped(error) }
+        do { return try await writes.write(body) } catch { throw Self.mapped(error) }
     }
 
     static func mapped(_ error: any Error) -> any Error {
