@@ -48,7 +48,14 @@ struct JourneyCLITests {
         #expect(tokens.count == 2 && tokens.allSatisfy { $0.hasSuffix("\tactive") }, "\(tokens)")
         let newest = try #require(tokens.first?.split(separator: "\t").first.map(String.init))
         #expect(try CLI.run(["admin", "revoke-token", ana, newest, "--database", service.database]).stdout == "revoked \(newest)\n")
-        let refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+        // Written to the database by the CLI, not through the server: the server honours it once
+        // its second of token reuse has passed (serve --token-cache-seconds, SECURITY.md).
+        var refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+        let patience = ContinuousClock.now + .seconds(30)
+        while refused.status == 0, ContinuousClock.now < patience {
+            try await Task.sleep(for: .milliseconds(200))
+            refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+        }
         #expect(refused.status != 0 && refused.stderr.contains("unauthenticated"))
         #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
     }
