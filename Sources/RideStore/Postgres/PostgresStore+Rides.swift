@@ -59,7 +59,7 @@ extension PostgresStore {
     }
 
     public func rideDetail(id: String) async throws -> RideDetail? {
-        try await mapped { try await self.client.query("SELECT \(unescaped: PGColumns.rideDetail) WHERE r.id = \(id)", logger: self.logger).all(RideDetail.init).first }
+        try await mapped { try await self.client.all(RideDetailStatement(id: id), logger: self.logger).first }
     }
 
     public func rideDetails(_ filter: RideFilter) async throws -> [RideDetail] {
@@ -67,17 +67,10 @@ extension PostgresStore {
         return try await mapped {
             switch filter.scope {
             case .active:
-                return try await self.client.query("""
-                    SELECT \(unescaped: PGColumns.rideDetail) WHERE r.state NOT IN ('completed', 'cancelled')
-                    AND (\(after) = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
-                    ORDER BY r.created_at, r.id LIMIT \(filter.limit)
-                    """, logger: self.logger).all(RideDetail.init)
+                return try await self.client.all(ActiveRideDetailsStatement(after: after, limit: filter.limit), logger: self.logger)
             case .participant(let account):
-                return try await self.client.query("""
-                    SELECT \(unescaped: PGColumns.rideDetail) WHERE (r.passenger_id = \(account) OR r.driver_id = \(account))
-                    AND (\(after) = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = \(after)))
-                    ORDER BY r.created_at, r.id LIMIT \(filter.limit)
-                    """, logger: self.logger).all(RideDetail.init)
+                return try await self.client.all(ParticipantRideDetailsStatement(account: account, after: after, limit: filter.limit),
+                                                 logger: self.logger)
             }
         }
     }

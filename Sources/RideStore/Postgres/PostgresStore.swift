@@ -162,11 +162,7 @@ public final class PostgresStore: Store {
     public func authenticate(secretHash: Data) async throws -> Account? {
         let now = Date.storeNow
         return try await mapped {
-            try await self.client.query("""
-                SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at FROM account a
-                JOIN api_token t ON t.account_id = a.id WHERE t.secret_hash = \(secretHash) AND t.revoked_at IS NULL
-                AND (t.expires_at IS NULL OR t.expires_at > \(now))
-                """, logger: self.logger).all(Account.init).first
+            try await self.client.all(AuthenticateStatement(secretHash: secretHash, now: now), logger: self.logger).first
         }
     }
 
