@@ -10,8 +10,14 @@ extension PostgresStore {
     /// their commit, so every write waited for the previous write's commit (issue 14). Now
     /// only this short transaction takes the lock, and one run moves the committed events of
     /// every writer at once: under load writers queue behind one run and then find nothing
-    /// left to move, which is a group commit.
+    /// left to move, which is a group commit. Runs are coalesced within a server too
+    /// (`SequencingRuns`): every writer took the global lock in turn for a run of its own, which
+    /// held the two servers' writes to one sequencing transaction at a time (≈ 340 writes/s).
     public func sequenceEvents() async throws {
+        try await sequencingRuns.runStartingAfterNow { try await self.moveStagedEvents() }
+    }
+
+    private func moveStagedEvents() async throws {
         try await transaction { conn in
             try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.eventSequencing))", logger: self.logger)
             // The statement's snapshot is taken after the lock: it sees everything committed
@@ -39,5 +45,50 @@ extension PostgresStore {
             logger.warning("sequencing staged events failed; the next run retries", metadata: ["error": .string("\(error)")])
         }
         return result
+    }
+}
+
+/// One server's sequencing runs. A caller needs a run that starts after it asks (its write has
+/// committed; a run already under way may have read the staged events before that). So callers
+/// that ask while a run is under way share the one run queued behind it, and callers that ask
+/// while a run is queued join it: however many writers finish together, at most two runs per
+/// server are ever in flight or waiting.
+actor SequencingRuns {
+    private struct Run {
+        var id: Int
+        var task: Task<Void, any Error>
+    }
+
+    private var current: Run?
+    private var queued: Run?
+    private var lastID = 0
+
+    func runStartingAfterNow(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        if let queued { return try await queued.task.value }
+        lastID += 1
+        let id = lastID
+        let previous = current?.task
+        let task = Task {
+            if let previous { _ = await previous.result }
+            await self.started(id)
+            do {
+                try await body()
+            } catch {
+                await self.finished(id)
+                throw error
+            }
+            await self.finished(id)
+        }
+        // No suspension since `queued` was read: the task cannot reach `started` before this.
+        if previous == nil { current = Run(id: id, task: task) } else { queued = Run(id: id, task: task) }
+        try await task.value
+    }
+
+    private func started(_ id: Int) {
+        if queued?.id == id { current = queued; queued = nil }
+    }
+
+    private func finished(_ id: Int) {
+        if current?.id == id { current = nil }
     }
 }

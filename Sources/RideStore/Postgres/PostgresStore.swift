@@ -16,6 +16,8 @@ public final class PostgresStore: Store {
     /// The wait for the database while it is known to be down (see `Outage`).
     static let outageTimeout: Duration = .milliseconds(500)
     let outage = Outage()
+    /// This server's sequencing runs, coalesced (`SequencingRuns`).
+    let sequencingRuns = SequencingRuns()
     private let runner: Task<Void, Never>
 
     /// Event ids travel on this channel, sent inside the appending transaction, so they are
