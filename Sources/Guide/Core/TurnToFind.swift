@@ -12,7 +12,18 @@ import GuideAudio
 /// the flat front half (no body in the way anywhere there) decides it. The guide then says
 /// "Stop" as φ comes round again. A tracking tone meanwhile follows the level (averaged over
 /// `levelWindow`) relative to the best heard in this turn.
+///
+/// With a compass (headings fed by `heading(time:degrees:)`, fresh within `compassTimeout`): the
+/// level is kept per heading (`HeadingBins`), the turn is full once `fullCoverage` degrees have
+/// been faced, whatever the passenger's pace, and "Stop" is said as the heading comes within
+/// `compassTolerance` of the strongest. A compass that falls silent hands the turn back to
+/// timing, which has heard every sample all along.
 public struct TurnToFind: Sendable {
+    /// What decided a "Stop".
+    public enum Method: String, Sendable, Equatable {
+        case compass, timing
+    }
+
     public struct Timing: Sendable, Equatable {
         /// Guided this long without a confident direction, the guide starts a turn by itself, s.
         public var quietBeforeTurn = 10.0
@@ -26,6 +37,18 @@ public struct TurnToFind: Sendable {
         public var reactionLead = 0.5
         /// Each tracking-tone step, dB below the best.
         public var toneStep = 3.0
+        /// A compass silent this long is taken as gone (timing takes over), s. iio-sensor-proxy
+        /// reports changes only, but a turning phone's heading changes many times a second.
+        public var compassTimeout = 3.0
+        /// Degrees of heading that make a full turn: 330, not 360, so a compass skipping a bin or
+        /// a passenger stopping a little short still completes it; the harmonic fit needs no more.
+        public var fullCoverage = 330.0
+        /// "Stop" is said once the heading is within this many degrees of the strongest. ±20°:
+        /// at a slow turn's 30°/s the passenger's 0.5 s reaction carries them 15° on, so entering
+        /// the window at its edge they stop about 5° short of the peak; a phone compass near a
+        /// car's steel is good to 10–15° at best, so a narrower window would miss or stop late;
+        /// and the cane corrects a few degrees at the kerb anyway.
+        public var compassTolerance = 20.0
         public init() {}
     }
 
@@ -43,6 +66,12 @@ public struct TurnToFind: Sendable {
     public private(set) var stopAt: Double?
     private var samples: [(time: Double, rssi: Double)] = []
     private var lastTone = -Double.infinity
+    /// The latest compass reading, turning or not (a turn begun without one times the turn).
+    public private(set) var lastHeading: (time: Double, degrees: Double)?
+    /// The level per heading in this turn, while the compass reports.
+    public private(set) var bins = HeadingBins()
+    /// What decided the last "Stop".
+    public private(set) var lastStop: Method?
 
     public init(timing: Timing = Timing()) { self.timing = timing }
 
@@ -54,6 +83,8 @@ public struct TurnToFind: Sendable {
         stopAt = nil
         samples = []
         lastTone = -.infinity
+        bins = HeadingBins()
+        if let heading = freshHeading(at: time) { bins.turned(to: heading) }
     }
 
     public mutating func end() {
@@ -65,6 +96,26 @@ public struct TurnToFind: Sendable {
     public mutating func sample(time: Double, rssi: Double) {
         guard isActive, rssi.isFinite else { return }
         samples.append((time, rssi))
+        if let heading = freshHeading(at: time) { bins.add(rssi: rssi, at: heading) }
+    }
+
+    /// A compass reading: the passenger faces `degrees` (clockwise from north) at `time`.
+    public mutating func heading(time: Double, degrees: Double) {
+        guard degrees.isFinite else { return }
+        let degrees = HeadingBins.wrapped(degrees)
+        lastHeading = (time, degrees)
+        if isActive { bins.turned(to: degrees) }
+    }
+
+    /// The heading now, if the compass has reported within `compassTimeout`.
+    public func freshHeading(at time: Double) -> Double? {
+        guard let last = lastHeading, time - last.time <= timing.compassTimeout else { return nil }
+        return last.degrees
+    }
+
+    /// The car's compass heading, degrees, once the turn has faced `fullCoverage` degrees.
+    public var compassCarHeading: Double? {
+        bins.coveredDegrees >= timing.fullCoverage ? bins.strongest : nil
     }
 
     /// Mean of the last `levelWindow` of samples (nil with fewer than two).
@@ -93,15 +144,23 @@ public struct TurnToFind: Sendable {
     /// What to play at `time`, if anything; `.stop` ends the turn.
     public mutating func tick(time: Double) -> Event? {
         guard let start = startedAt else { return nil }
-        if stopAt == nil, let heading = carHeading(at: time) {
+        if let facing = freshHeading(at: time) {
+            // The compass knows where the passenger faces: no assumed pace, no timed stop.
+            if let car = compassCarHeading, abs(HeadingBins.difference(facing, car)) <= timing.compassTolerance {
+                end()
+                lastStop = .compass
+                return .stop
+            }
+        } else if stopAt == nil, let heading = carHeading(at: time) {
             // The next time the turn faces `heading`, leaving the passenger time to react.
             let turns = (time + timing.reactionLead - start) / timing.fullTurn
             var pass = (turns - turns.truncatingRemainder(dividingBy: 1)) + positiveFraction(heading / (2 * .pi))
             if pass < turns { pass += 1 }
             stopAt = start + pass * timing.fullTurn - timing.reactionLead
         }
-        if let due = stopAt, time >= due {
+        if let due = stopAt, time >= due, freshHeading(at: time) == nil {
             end()
+            lastStop = .timing
             return .stop
         }
         guard let level = level(at: time) else { return nil }
