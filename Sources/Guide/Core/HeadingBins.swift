@@ -72,7 +72,8 @@ public struct HeadingBins: Sendable, Equatable {
         return d >= 180 ? d - 360 : d
     }
 
-    static func wrapped(_ degrees: Double) -> Double {
+    /// `degrees` in 0..<360.
+    public static func wrapped(_ degrees: Double) -> Double {
         let r = degrees.truncatingRemainder(dividingBy: 360)
         let positive = r < 0 ? r + 360 : r
         return positive >= 360 ? 0 : positive
