@@ -73,14 +73,9 @@ extension GuideLaunch {
             StandardError.writeLine("ridebeacon: compass: off (--compass off); turn-to-find times the turn")
             return nil
         }
-        do {
-            let opened = try await SensorProxyCompass.open()
-            StandardError.writeLine("ridebeacon: compass: \(opened.name); turn-to-find follows the heading")
-            return opened
-        } catch {
-            StandardError.writeLine("ridebeacon: compass: none (\(error)); turn-to-find times the turn")
-            return nil
-        }
+        let (opened, said) = await SensorProxyCompass.auto()
+        StandardError.writeLine("ridebeacon: " + said)
+        return opened
     }
 }
 

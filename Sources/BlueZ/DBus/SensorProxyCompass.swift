@@ -66,6 +66,17 @@ public final class SensorProxyCompass: Compass {
         return SensorProxyCompass(connection: connection, readings: readings, feed: feed)
     }
 
+    /// `--compass auto`: the compass when iio-sensor-proxy is on the bus and has one, else nil
+    /// (turn-to-find times the turn); and one line saying which, for the log.
+    public static func auto(address: String = DBusConnection.systemBusAddress) async -> (compass: SensorProxyCompass?, said: String) {
+        do {
+            let compass = try await open(address: address)
+            return (compass, "compass: iio-sensor-proxy; turn-to-find follows the heading")
+        } catch {
+            return (nil, "compass: none (\(error)); turn-to-find times the turn")
+        }
+    }
+
     /// Calls `ReleaseCompass` (once; a bus already gone released it for us) and closes the connection.
     public func release() async {
         let first = released.withLockedValue { released in
