@@ -144,3 +144,26 @@ import Testing
         #expect(compass.reading(at: 0.1, heading: 0) != nil)
     }
 }
+
+/// The simulator's walker with a phone compass: turn-to-find in `GuidedWalk` (and so the demo
+/// and GuideBenchmark with `--simulated-compass`) stops by the compass, not the clock.
+@Suite struct SimulatedCompassWalkTests {
+    @Test func theWalkersCompassDecidesItsTurns() async {
+        var stops = 0, walksWithATurn = 0
+        // Most walks never need a turn; the first few that do are enough.
+        for seed in 1...60 as ClosedRange<UInt64> where walksWithATurn < 3 {
+            var configuration = GuidedWalk.Configuration(seed: seed)
+            configuration.aids = .turn
+            configuration.compass = SimulatedCompass.Parameters()
+            var walk = GuidedWalk(ride: ScriptedGuide.ride, configuration: configuration)
+            let policy = MutualProofPolicy()
+            let summary = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { _, _ in },
+                                         prove: { side, observation in policy.prove(side, observation) })
+            guard let said = summary.cues["say:" + PhraseKey.carAhead.rawValue], said > 0 else { continue }
+            stops += said
+            walksWithATurn += 1
+            #expect(walk.guide.turn.lastStop == .compass, "seed \(seed)")
+        }
+        #expect(stops > 0, "no walk turned on the spot")
+    }
+}
