@@ -43,11 +43,13 @@ public struct TurnToFind: Sendable {
         /// Degrees of heading that make a full turn: 330, not 360, so a compass skipping a bin or
         /// a passenger stopping a little short still completes it; the harmonic fit needs no more.
         public var fullCoverage = 330.0
-        /// "Stop" is said once the heading is within this many degrees of the strongest. ±20°:
-        /// at a slow turn's 30°/s the passenger's 0.5 s reaction carries them 15° on, so entering
-        /// the window at its edge they stop about 5° short of the peak; a phone compass near a
-        /// car's steel is good to 10–15° at best, so a narrower window would miss or stop late;
-        /// and the cane corrects a few degrees at the kerb anyway.
+        /// "Stop" is said as the heading the passenger will rest at (the heading now carried on
+        /// by the measured turn rate for `reactionLead`) reaches the strongest, and only within
+        /// this many degrees of it. ±20°: a phone compass near a car's steel is good to 10–15°
+        /// at best, and readings jump; a narrower window could be stepped over between two
+        /// readings of a quick turn (45°/s at 5 Hz is 9° a reading, plus scatter) and the turn
+        /// would go round again; a wider one lets a jumpy compass stop the passenger well off the
+        /// car. The cane corrects a few degrees at the kerb anyway.
         public var compassTolerance = 20.0
         public init() {}
     }
@@ -68,6 +70,8 @@ public struct TurnToFind: Sendable {
     private var lastTone = -Double.infinity
     /// The latest compass reading, turning or not (a turn begun without one times the turn).
     public private(set) var lastHeading: (time: Double, degrees: Double)?
+    /// The last second's readings, for the turn rate.
+    private var recentHeadings: [(time: Double, degrees: Double)] = []
     /// The level per heading in this turn, while the compass reports.
     public private(set) var bins = HeadingBins()
     /// What decided the last "Stop".
@@ -104,6 +108,8 @@ public struct TurnToFind: Sendable {
         guard degrees.isFinite else { return }
         let degrees = HeadingBins.wrapped(degrees)
         lastHeading = (time, degrees)
+        recentHeadings.append((time, degrees))
+        recentHeadings.removeAll { time - $0.time > 1 }
         if isActive { bins.turned(to: degrees) }
     }
 
@@ -111,6 +117,18 @@ public struct TurnToFind: Sendable {
     public func freshHeading(at time: Double) -> Double? {
         guard let last = lastHeading, time - last.time <= timing.compassTimeout else { return nil }
         return last.degrees
+    }
+
+    /// How fast the heading turns, degrees per second (signed: clockwise positive), over the
+    /// last second's readings; 0 with too few to tell.
+    public var turnRate: Double {
+        guard let first = recentHeadings.first, let last = recentHeadings.last, last.time - first.time >= 0.3 else { return 0 }
+        // Summed step by step: a second of a quick turn can exceed 180°.
+        var swept = 0.0
+        for (earlier, later) in zip(recentHeadings, recentHeadings.dropFirst()) {
+            swept += HeadingBins.difference(later.degrees, earlier.degrees)
+        }
+        return swept / (last.time - first.time)
     }
 
     /// The car's compass heading, degrees, once the turn has faced `fullCoverage` degrees.
@@ -146,7 +164,12 @@ public struct TurnToFind: Sendable {
         guard let start = startedAt else { return nil }
         if let facing = freshHeading(at: time) {
             // The compass knows where the passenger faces: no assumed pace, no timed stop.
-            if let car = compassCarHeading, abs(HeadingBins.difference(facing, car)) <= timing.compassTolerance {
+            // Where the passenger will rest after reacting, relative to the car: "Stop" once it
+            // has come round to the car (either way round, or standing still near it).
+            let rate = turnRate
+            if let car = compassCarHeading,
+               case let resting = HeadingBins.difference(facing + rate * timing.reactionLead, car),
+               abs(resting) <= timing.compassTolerance, abs(rate) < 5 || resting * rate >= 0 {
                 end()
                 lastStop = .compass
                 return .stop
