@@ -69,21 +69,22 @@ import Testing
         return result
     }
 
-    @Test(arguments: [(0.0, 30.0), (90.0, 30.0), (200.0, 30.0), (300.0, 30.0), (120.0, 15.0), (250.0, 45.0)])
+    /// Paces in degrees per second; negative turns anticlockwise.
+    @Test(arguments: [(0.0, 30.0), (90.0, 30.0), (200.0, 30.0), (300.0, 30.0), (120.0, 15.0), (250.0, 45.0), (200.0, -30.0)])
     func withACompassStopIsSaidFacingTheStrongestHeadingWhateverThePace(car: Double, pace: Double) throws {
         let turn = Self.turn(carDegrees: car, startDegrees: 40, degreesPerSecond: pace)
         let stopAt = try #require(turn.stopAt, "no stop: \(turn.cues.suffix(5))")
         #expect(turn.method == .compass)
         // Said half a second's turn before the car (the passenger's reaction), so they come to
         // rest facing it: within the ±20° window, a few degrees more for the fit on noisy bins.
-        #expect(Self.degreesOff(turn.stopHeading, car) <= 25 + pace / 2, "said facing \(turn.stopHeading!), car at \(car)")
+        #expect(Self.degreesOff(turn.stopHeading, car) <= 25 + abs(pace) / 2, "said facing \(turn.stopHeading!), car at \(car)")
         #expect(Self.degreesOff(turn.restingHeading, car) <= 12, "stopped facing \(turn.restingHeading!), car at \(car)")
         // Never before the turn has swept 330°, however slow.
         let full = try #require(turn.fullTurnAt)
         #expect(stopAt >= full)
         // 33 bins of 10° faced: at least 310° swept (the first and last bins may be entered
         // just before their edge), so a full turn at `pace` takes 310/pace s or more.
-        #expect(full - turn.turnStart! >= 310 / pace, "a full turn at \(pace)°/s takes \(310 / pace) s or more")
+        #expect(full - turn.turnStart! >= 310 / abs(pace), "a full turn at \(pace)°/s takes \(310 / abs(pace)) s or more")
     }
 
     @Test func facingTheCarAtTheStartIsNotEnoughStopWaitsForTheFullTurn() throws {

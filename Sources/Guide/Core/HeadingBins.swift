@@ -1,4 +1,5 @@
 import Foundation
+import RadioCore
 
 /// Turn-to-find with a compass: the level heard per 10° of heading over the turn, and which
 /// headings the turn has swept. Headings are compass degrees (clockwise from north, 0..<360).
@@ -73,11 +74,7 @@ public struct HeadingBins: Sendable, Equatable {
     }
 
     /// `degrees` in 0..<360.
-    public static func wrapped(_ degrees: Double) -> Double {
-        let r = degrees.truncatingRemainder(dividingBy: 360)
-        let positive = r < 0 ? r + 360 : r
-        return positive >= 360 ? 0 : positive
-    }
+    public static func wrapped(_ degrees: Double) -> Double { CompassReading.wrapped(degrees) }
 
     static func bin(_ degrees: Double) -> Int { min(binCount - 1, Int(wrapped(degrees) / binWidth)) }
     static func centre(_ bin: Int) -> Double { (Double(bin) + 0.5) * binWidth }

@@ -15,9 +15,9 @@ import GuideAudio
 ///
 /// With a compass (headings fed by `heading(time:degrees:)`, fresh within `compassTimeout`): the
 /// level is kept per heading (`HeadingBins`), the turn is full once `fullCoverage` degrees have
-/// been faced, whatever the passenger's pace, and "Stop" is said as the heading comes within
-/// `compassTolerance` of the strongest. A compass that falls silent hands the turn back to
-/// timing, which has heard every sample all along.
+/// been faced, whatever the passenger's pace, and "Stop" is said as the heading the passenger
+/// will rest at comes round to the strongest (within `compassTolerance`). A compass that falls
+/// silent hands the turn back to timing, which has heard every sample all along.
 public struct TurnToFind: Sendable {
     /// What decided a "Stop".
     public enum Method: String, Sendable, Equatable {

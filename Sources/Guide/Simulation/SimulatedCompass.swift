@@ -6,7 +6,7 @@ import Foundation
 /// only the scatter is modelled. Its own random stream: walks without it draw what they drew.
 public struct SimulatedCompass: Sendable {
     public struct Parameters: Sendable, Equatable {
-        /// Seconds between readings (iio-sensor-proxy polls a magnetometer at about 10 Hz).
+        /// Seconds between readings (10 Hz, a phone magnetometer's usual rate).
         public var interval = 0.1
         /// Scatter of one reading, σ, degrees (a phone near a car's steel).
         public var noise = 8.0
