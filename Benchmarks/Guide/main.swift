@@ -1,7 +1,11 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
 // Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
-//                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--verbose] [--trace SEED] [--core-cost]
+//                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--simulated-compass]
+//                       [--turn-pace DEG_PER_S] [--verbose] [--trace SEED] [--core-cost]
+// --simulated-compass: the walker's phone reports headings, so turn-to-find follows the compass
+// instead of timing the turn (SimulatedCompass). --turn-pace: how fast the walker turns on the
+// spot (default 30°/s, the pace the timing assumes; real passengers turn faster or slower).
 import BeaconCore
 import Foundation
 import Guide
@@ -15,6 +19,8 @@ var listener = LocatorListener.Parameters()
 var traceSeed: UInt64?
 var aids = GuideAids.all
 var calibratedChannel = true
+var simulatedCompass: SimulatedCompass.Parameters?
+var walkerParameters = Walker.Parameters()
 func refuse(_ line: String) -> Never {
     FileHandle.standardError.write(Data((line + "\n").utf8))
     exit(2)
@@ -26,6 +32,12 @@ while let argument = arguments.popFirst() {
     case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
     case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
+    case "--simulated-compass": simulatedCompass = SimulatedCompass.Parameters()
+    case "--turn-pace":
+        guard let value = Double(arguments.popFirst() ?? ""), (5...180).contains(value) else {
+            refuse("--turn-pace must be degrees per second, 5 to 180")
+        }
+        walkerParameters.spinRate = value * .pi / 180
     case "--street-noise":
         guard let value = Double(arguments.popFirst() ?? ""), (20...100).contains(value) else {
             refuse("--street-noise must be a level in dB(A), 20 to 100")
@@ -85,6 +97,8 @@ if let seed = traceSeed {
     configuration.aids = aids
     configuration.listener = listener
     configuration.calibratedChannel = calibratedChannel
+    configuration.compass = simulatedCompass
+    configuration.walker = walkerParameters
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     let policy = MutualProofPolicy()
@@ -138,6 +152,8 @@ for seed in 1...UInt64(seeds) {
     configuration.aids = aids
     configuration.listener = listener
     configuration.calibratedChannel = calibratedChannel
+    configuration.compass = simulatedCompass
+    configuration.walker = walkerParameters
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     let policy = MutualProofPolicy()
     var holdingSince: Double?
@@ -174,7 +190,7 @@ for seed in 1...UInt64(seeds) {
     }
 }
 print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue), "
-      + "channel \(calibratedChannel ? "calibrated" : "uncalibrated"), street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
+      + "channel \(calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
 print("ridebeacon: " + ours.line)
 print("ridebeacon: " + ours.truthLine)
 print("handigo:    " + handiGo.line)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import RadioCore
 import Foundation
 import Guide
@@ -22,6 +23,7 @@ struct GuideLaunch {
     let calibration: Calibration
     /// The passenger's keys (KeyboardKeys, routed past the wait for a driver).
     let keys: AsyncStream<GuideKey>
+    var compass = CompassChoice.auto
 
     func run() async throws {
         Say.line("Ride \(ride.handle): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
@@ -45,18 +47,35 @@ struct GuideLaunch {
         }
         let player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
         let radio = try await openRadio(self.radio)
-        let guide = LiveGuide(
+        let compass = await openCompass()
+        var guide = LiveGuide(
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
                             identity: identity),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
             calibration: calibration, radio: radio, service: client, player: player, keys: keys) { Say.line($0) }
+        guide.compass = compass
         let outcome = await guide.run()
+        await compass?.release()
         await radio.shutdown()
         switch outcome {
         case .confirmed: return
         case .cancelled: throw CommandLineFailure("ride \(ride.id) was cancelled")
         default: throw ExitCode(130)
         }
+    }
+}
+
+extension GuideLaunch {
+    /// The compass turn-to-find follows, said in one line: iio-sensor-proxy's when `--compass auto`
+    /// finds the service with a compass, nil (turns are timed) otherwise.
+    func openCompass() async -> (any Compass)? {
+        guard compass == .auto else {
+            StandardError.writeLine("ridebeacon: compass: off (--compass off); turn-to-find times the turn")
+            return nil
+        }
+        let (opened, said) = await SensorProxyCompass.auto()
+        StandardError.writeLine("ridebeacon: " + said)
+        return opened
     }
 }
 

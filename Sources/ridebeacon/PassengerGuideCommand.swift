@@ -23,7 +23,10 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             retrying" and the guide keeps trying.
             Keys (a line each): r repeat, d where is my driver, s ask the car to sound its \
             locator ticks (the guide also asks by itself near the car when the direction is \
-            unsure), q quit, an empty line confirms after "Touch detected".
+            unsure), f find the direction by turning on the spot, q quit, an empty line \
+            confirms after "Touch detected".
+            With --compass auto a turn follows iio-sensor-proxy's compass heading when the \
+            device has one; otherwise (and with off) the turn is timed.
             """)
 
     @Argument(help: ArgumentHelp("The ride id (default: your newest active ride).", valueName: "RIDE"))
@@ -44,6 +47,9 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     @Option(name: .customLong("touch-rssi"), parsing: .unconditional,
             help: ArgumentHelp("Touch threshold, dBm, overriding the calibration's.", valueName: "DBM"))
     var touchRSSI: Double?
+    @Option(help: ArgumentHelp("Compass for turn-to-find: auto (iio-sensor-proxy's, when it has one) or off (time the turn).",
+                               valueName: "auto|off"))
+    var compass = CompassChoice.auto
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
@@ -94,10 +100,19 @@ struct PassengerGuideCommand: AsyncParsableCommand {
                 throw ExitCode(130)
             }
             let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
-                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys)
+                                     audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys,
+                                     compass: compass)
             try await launch.run()
         }
     }
+}
+
+/// `--compass`: whether turn-to-find may use the device's compass.
+enum CompassChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// iio-sensor-proxy's compass when the service is there and has one; timing otherwise.
+    case auto
+    /// Always time the turn.
+    case off
 }
 
 /// Finding the passenger's ride when none is named.

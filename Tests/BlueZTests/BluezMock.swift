@@ -29,6 +29,17 @@ final class BluezMock: @unchecked Sendable {
     private var replacedMocks: [Process] = []
     private var control: DBusConnection?
 
+    /// Only the private system bus, for dbusmock's mocks of other services on it
+    /// (`startDbusmock`, `SensorProxyCompassTests`).
+    static func startBus() async throws -> BluezMock {
+        guard available else {
+            throw BumbleControllers.PeerMissing(message: "dbus-daemon or python3-dbusmock is missing (`make deps` installs them)")
+        }
+        let mock = try BluezMock()
+        try await mock.startDaemon()
+        return mock
+    }
+
     /// Starts the bus and the mock with adapter `hci0` (LEAdvertisingManager1 included).
     static func start(adapter: String? = "hci0") async throws -> BluezMock {
         guard available else {
@@ -136,17 +147,22 @@ final class BluezMock: @unchecked Sendable {
 
     /// Starts a mock; with one running, the new one takes org.bluez over (dbusmock replaces the owner).
     func startMock() async throws {
+        try await startDbusmock(["--template", Self.template], owning: "org.bluez")
+    }
+
+    /// Starts `python3 -m dbusmock --system ARGUMENTS` and waits until it owns `name`.
+    func startDbusmock(_ arguments: [String], owning name: String) async throws {
         if let mockProcess { replacedMocks.append(mockProcess) }
         // Like the daemon: a mock that has not claimed the name in 20 s is replaced (seen in
         // full-suite runs on a loaded machine: running, silent); three tries.
         var failures: [String] = []
         for _ in 0..<3 {
-            let mock = try launch(Self.python, ["-m", "dbusmock", "--system", "--template", Self.template], log: "dbusmock.log")
+            let mock = try launch(Self.python, ["-m", "dbusmock", "--system"] + arguments, log: "dbusmock.log")
             mockProcess = mock
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
                 let owned = try? await bus().call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                   "NameHasOwner", [.string("org.bluez")])
+                                                   "NameHasOwner", [.string(name)])
                 if owned?.first == .boolean(true) { return }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -156,7 +172,14 @@ final class BluezMock: @unchecked Sendable {
             Glibc.kill(mock.processIdentifier, SIGKILL)
             mock.waitUntilExit()
         }
-        throw BumbleControllers.PeerMissing(message: "dbusmock did not claim org.bluez: " + failures.joined(separator: " | "))
+        throw BumbleControllers.PeerMissing(message: "dbusmock did not claim \(name): " + failures.joined(separator: " | "))
+    }
+
+    /// A method call on the bus from the test's own control connection.
+    @discardableResult
+    func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+              _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+        try await bus().call(destination, path, interface, member, arguments)
     }
 
     /// SIGKILL, as a crashing bluetoothd: its name vanishes with no InterfacesRemoved.

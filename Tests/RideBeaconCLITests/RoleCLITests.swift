@@ -79,9 +79,14 @@ struct RoleCLITests {
         let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // No system bus here, so `--compass auto` (the default) says it times the turn.
+        var environment = service.environment(token: service.passengerToken)
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
-                                          environment: service.environment(token: service.passengerToken))
+                                          environment: environment)
         #expect(await guide.wait { out, _ in out.contains("your driver is Ben, blue Prius. Your driver is on the way.") }, "\(guide.stderr)")
+        #expect(await guide.wait { _, err in err.contains("ridebeacon: compass: none (no system bus") && err.contains("turn-to-find times the turn") },
+                "\(guide.stderr)")
         let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10"],
                                            environment: service.environment(token: service.driverToken))
         // The arrival comes from the event stream; then the guide guides (the sim radio is per

@@ -66,6 +66,11 @@ public indirect enum DBusValue: Equatable, Sendable {
         return nil
     }
 
+    public var doubleValue: Double? {
+        if case .double(let v) = unwrapped { return v }
+        return nil
+    }
+
     public var boolValue: Bool? {
         if case .boolean(let v) = unwrapped { return v }
         return nil

@@ -108,6 +108,7 @@ public struct GuideCore: Sendable {
         case .arrived(let time): arrived(&out, time)
         case .sighting(let time, let unixTime, let rssi, let beacon): sighting(&out, time, unixTime, rssi, beacon)
         case .tick(let time): tick(&out, time)
+        case .heading(let time, let degrees): turn.heading(time: time, degrees: degrees)
         case .key(let time, let key): pressed(&out, time, key)
         case .proofAnswered(let time, let answer): answered(&out, time, answer)
         case .driverFeltTouch(let time, let from, let until):

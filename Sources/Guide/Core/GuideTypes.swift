@@ -52,6 +52,9 @@ public enum GuideKey: Sendable, Equatable {
 public enum GuideInput: Sendable {
     case arrived(time: Double)
     case sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon)
+    /// A compass reading: the phone (at the passenger's chest) faces `degrees` clockwise from
+    /// north. Only turn-to-find uses it; without readings it times the turn (`TurnToFind`).
+    case heading(time: Double, degrees: Double)
     case tick(time: Double)
     case key(time: Double, GuideKey)
     case proofAnswered(time: Double, ProofAnswer)

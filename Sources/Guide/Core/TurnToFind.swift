@@ -12,7 +12,18 @@ import GuideAudio
 /// the flat front half (no body in the way anywhere there) decides it. The guide then says
 /// "Stop" as φ comes round again. A tracking tone meanwhile follows the level (averaged over
 /// `levelWindow`) relative to the best heard in this turn.
+///
+/// With a compass (headings fed by `heading(time:degrees:)`, fresh within `compassTimeout`): the
+/// level is kept per heading (`HeadingBins`), the turn is full once `fullCoverage` degrees have
+/// been faced, whatever the passenger's pace, and "Stop" is said as the heading the passenger
+/// will rest at comes round to the strongest (within `compassTolerance`). A compass that falls
+/// silent hands the turn back to timing, which has heard every sample all along.
 public struct TurnToFind: Sendable {
+    /// What decided a "Stop".
+    public enum Method: String, Sendable, Equatable {
+        case compass, timing
+    }
+
     public struct Timing: Sendable, Equatable {
         /// Guided this long without a confident direction, the guide starts a turn by itself, s.
         public var quietBeforeTurn = 10.0
@@ -26,6 +37,20 @@ public struct TurnToFind: Sendable {
         public var reactionLead = 0.5
         /// Each tracking-tone step, dB below the best.
         public var toneStep = 3.0
+        /// A compass silent this long is taken as gone (timing takes over), s. iio-sensor-proxy
+        /// reports changes only, but a turning phone's heading changes many times a second.
+        public var compassTimeout = 3.0
+        /// Degrees of heading that make a full turn: 330, not 360, so a compass skipping a bin or
+        /// a passenger stopping a little short still completes it; the harmonic fit needs no more.
+        public var fullCoverage = 330.0
+        /// "Stop" is said as the heading the passenger will rest at (the heading now carried on
+        /// by the measured turn rate for `reactionLead`) reaches the strongest, and only within
+        /// this many degrees of it. ±20°: a phone compass near a car's steel is good to 10–15°
+        /// at best, and readings jump; a narrower window could be stepped over between two
+        /// readings of a quick turn (45°/s at 5 Hz is 9° a reading, plus scatter) and the turn
+        /// would go round again; a wider one lets a jumpy compass stop the passenger well off the
+        /// car. The cane corrects a few degrees at the kerb anyway.
+        public var compassTolerance = 20.0
         public init() {}
     }
 
@@ -43,6 +68,14 @@ public struct TurnToFind: Sendable {
     public private(set) var stopAt: Double?
     private var samples: [(time: Double, rssi: Double)] = []
     private var lastTone = -Double.infinity
+    /// The latest compass reading, turning or not (a turn begun without one times the turn).
+    public private(set) var lastHeading: (time: Double, degrees: Double)?
+    /// The last second's readings, for the turn rate.
+    private var recentHeadings: [(time: Double, degrees: Double)] = []
+    /// The level per heading in this turn, while the compass reports.
+    public private(set) var bins = HeadingBins()
+    /// What decided the last "Stop".
+    public private(set) var lastStop: Method?
 
     public init(timing: Timing = Timing()) { self.timing = timing }
 
@@ -54,6 +87,8 @@ public struct TurnToFind: Sendable {
         stopAt = nil
         samples = []
         lastTone = -.infinity
+        bins = HeadingBins()
+        if let heading = freshHeading(at: time) { bins.turned(to: heading) }
     }
 
     public mutating func end() {
@@ -65,6 +100,40 @@ public struct TurnToFind: Sendable {
     public mutating func sample(time: Double, rssi: Double) {
         guard isActive, rssi.isFinite else { return }
         samples.append((time, rssi))
+        if let heading = freshHeading(at: time) { bins.add(rssi: rssi, at: heading) }
+    }
+
+    /// A compass reading: the passenger faces `degrees` (clockwise from north) at `time`.
+    public mutating func heading(time: Double, degrees: Double) {
+        guard degrees.isFinite else { return }
+        let degrees = HeadingBins.wrapped(degrees)
+        lastHeading = (time, degrees)
+        recentHeadings.append((time, degrees))
+        recentHeadings.removeAll { time - $0.time > 1 }
+        if isActive { bins.turned(to: degrees) }
+    }
+
+    /// The heading now, if the compass has reported within `compassTimeout`.
+    public func freshHeading(at time: Double) -> Double? {
+        guard let last = lastHeading, time - last.time <= timing.compassTimeout else { return nil }
+        return last.degrees
+    }
+
+    /// How fast the heading turns, degrees per second (signed: clockwise positive), over the
+    /// last second's readings; 0 with too few to tell.
+    public var turnRate: Double {
+        guard let first = recentHeadings.first, let last = recentHeadings.last, last.time - first.time >= 0.3 else { return 0 }
+        // Summed step by step: a second of a quick turn can exceed 180°.
+        var swept = 0.0
+        for (earlier, later) in zip(recentHeadings, recentHeadings.dropFirst()) {
+            swept += HeadingBins.difference(later.degrees, earlier.degrees)
+        }
+        return swept / (last.time - first.time)
+    }
+
+    /// The car's compass heading, degrees, once the turn has faced `fullCoverage` degrees.
+    public var compassCarHeading: Double? {
+        bins.coveredDegrees >= timing.fullCoverage ? bins.strongest : nil
     }
 
     /// Mean of the last `levelWindow` of samples (nil with fewer than two).
@@ -93,15 +162,28 @@ public struct TurnToFind: Sendable {
     /// What to play at `time`, if anything; `.stop` ends the turn.
     public mutating func tick(time: Double) -> Event? {
         guard let start = startedAt else { return nil }
-        if stopAt == nil, let heading = carHeading(at: time) {
+        if let facing = freshHeading(at: time) {
+            // The compass knows where the passenger faces: no assumed pace, no timed stop.
+            // Where the passenger will rest after reacting, relative to the car: "Stop" once it
+            // has come round to the car (either way round, or standing still near it).
+            let rate = turnRate
+            if let car = compassCarHeading,
+               case let resting = HeadingBins.difference(facing + rate * timing.reactionLead, car),
+               abs(resting) <= timing.compassTolerance, abs(rate) < 5 || resting * rate >= 0 {
+                end()
+                lastStop = .compass
+                return .stop
+            }
+        } else if stopAt == nil, let heading = carHeading(at: time) {
             // The next time the turn faces `heading`, leaving the passenger time to react.
             let turns = (time + timing.reactionLead - start) / timing.fullTurn
             var pass = (turns - turns.truncatingRemainder(dividingBy: 1)) + positiveFraction(heading / (2 * .pi))
             if pass < turns { pass += 1 }
             stopAt = start + pass * timing.fullTurn - timing.reactionLead
         }
-        if let due = stopAt, time >= due {
+        if let due = stopAt, time >= due, freshHeading(at: time) == nil {
             end()
+            lastStop = .timing
             return .stop
         }
         guard let level = level(at: time) else { return nil }

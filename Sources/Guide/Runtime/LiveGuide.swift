@@ -33,6 +33,8 @@ public struct LiveGuide: Sendable {
     /// leave scanning stopped when one window's stream ended as the next began; its
     /// reconciliations are serialised now, `ScanRestartTests`.)
     public var dutyCycling = true
+    /// Headings for turn-to-find (`TurnToFind`); nil times the turn. Its owner releases it.
+    public var compass: (any Compass)?
 
     public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
@@ -70,6 +72,11 @@ public struct LiveGuide: Sendable {
             },
             Task {
                 for await key in keys { feed.yield(.key(time: player.now, key)) }
+            },
+            Task { [compass] in
+                // Stamped on arrival with the guide's clock, as sightings are.
+                guard let compass else { return }
+                for await reading in compass.readings { feed.yield(.heading(time: player.now, degrees: reading.degrees)) }
             },
         ]
         var actions = core.start(time: player.now)

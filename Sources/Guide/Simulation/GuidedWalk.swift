@@ -77,6 +77,9 @@ public struct GuidedWalk {
         /// Which direction-finding aids the guide offers (`--aids`).
         public var aids = GuideAids.all
         public var listener = LocatorListener.Parameters()
+        /// The walker's phone reports compass headings and turn-to-find follows them; nil (the
+        /// default, as on most phones this runs on) times the turn.
+        public var compass: SimulatedCompass.Parameters?
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -96,6 +99,7 @@ public struct GuidedWalk {
     private var lastBand: DistanceBands.Band?
     private var curb: CrowdedCurb
     private var truth = SpokenTruth()
+    private var compass: SimulatedCompass?
 
     public init(ride: GuideRide, configuration: Configuration) {
         self.ride = ride
@@ -106,6 +110,7 @@ public struct GuidedWalk {
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
         driver = DriverCore(identity: ride.identity, autoConfirm: true)
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
+        compass = configuration.compass.map { SimulatedCompass(parameters: $0, seed: configuration.seed) }
     }
 
     /// Runs the walk. `onCue` sees every cue with the moment it was made; `prove` posts one
@@ -172,6 +177,9 @@ public struct GuidedWalk {
             for reception in heard.atPassenger where curb.survives() {
                 let beacon = ride.identity.identity(of: .driver, slot: ride.identity.slot(at: unixTime(reception.time)))
                 sightings.append((reception.time, Double(reception.rssi), beacon.beacon(measuredPower: -59)))
+            }
+            if let degrees = compass?.reading(at: now, heading: world.walker.heading) {
+                pending += guide.handle(.heading(time: now, degrees: degrees))
             }
             for sighting in sightings.sorted(by: { $0.time < $1.time }) {
                 pending += guide.handle(.sighting(time: sighting.time, unixTime: unixTime(sighting.time),

@@ -38,6 +38,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Direction-finding aids: none, turn (turn-to-find), locator (the car's locator sound) or all.")
     var aids = "all"
 
+    @Flag(name: .customLong("simulated-compass"),
+          help: "The simulated phone has a compass: turn-to-find follows its heading instead of timing the turn.")
+    var simulatedCompass = false
+
     @Flag(help: "Print only the JSON summary.")
     var json = false
 
@@ -64,6 +68,7 @@ struct DemoCommand: AsyncParsableCommand {
             var walk = GuidedWalk.Configuration(seed: seed, startDistance: startDistance,
                                                 verbosity: Verbosity(rawValue: verbosity) ?? .full)
             walk.aids = GuideAids(rawValue: aids) ?? .all
+            if simulatedCompass { walk.compass = SimulatedCompass.Parameters() }
             // A passenger does not give up after the benchmark's 300 s cap.
             walk.timeLimit = 600
             let summary = try await DemoSession(server: server, transcript: transcript, sink: sink, configuration: walk).run()
