@@ -45,15 +45,7 @@ public enum APILimits {
 /// One JSON dialect for the whole API: ISO 8601 times with milliseconds (the store keeps
 /// milliseconds), and sorted keys so a replayed response is byte-for-byte the first one.
 enum APIJSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(formatTimestamp(date))
-        }
-        return encoder
-    }()
+    static let encoder = WireDates.makeEncoder()
 
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()

@@ -59,6 +59,18 @@ public enum WireDates {
         return (try? style.parse(normalized)) ?? (try? Date.ISO8601FormatStyle().parse(normalized))
     }
 
+    /// The API's encoder: sorted keys (a replayed response is byte-for-byte the first one),
+    /// slashes unescaped, dates as above. `WireJSONWriter` writes the same bytes for the hot types.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(format(date))
+        }
+        return encoder
+    }
+
     /// A decoder for the API's bodies (dates as above).
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()

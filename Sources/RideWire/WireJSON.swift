@@ -187,13 +187,21 @@ extension Ride: WireJSONEncodable {
     }
 }
 
-extension RideList: WireJSONEncodable {
-    public func writeJSON(to writer: inout WireJSONWriter) {
-        writer.object { json in
+extension WireJSONWriter {
+    /// A page of a list: `{"nextAfter": ..., "<items>": [...]}`, `nextAfter` null on the last
+    /// page (openapi.yaml requires the key). Both lists' item keys sort after `nextAfter`.
+    mutating func page(_ itemsKey: StaticString, _ items: [some WireJSONEncodable], nextAfter: String?) {
+        object { json in
             json.key("nextAfter")
             if let nextAfter { json.string(nextAfter) } else { json.null() }
-            json.key("rides"); json.array(rides) { json, ride in ride.writeJSON(to: &json) }
+            json.key(itemsKey); json.array(items) { json, item in item.writeJSON(to: &json) }
         }
+    }
+}
+
+extension RideList: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.page("rides", rides, nextAfter: nextAfter)
     }
 }
 
@@ -216,11 +224,7 @@ extension RideRequest: WireJSONEncodable {
 
 extension RideRequestList: WireJSONEncodable {
     public func writeJSON(to writer: inout WireJSONWriter) {
-        writer.object { json in
-            json.key("nextAfter")
-            if let nextAfter { json.string(nextAfter) } else { json.null() }
-            json.key("rideRequests"); json.array(rideRequests) { json, request in request.writeJSON(to: &json) }
-        }
+        writer.page("rideRequests", rideRequests, nextAfter: nextAfter)
     }
 }
 

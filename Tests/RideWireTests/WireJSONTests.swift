@@ -7,15 +7,7 @@ import Testing
 /// dialect: sorted keys, slashes unescaped) writes, for any text, so a replay or a client never
 /// sees a difference; dates are the one intended change (nearest millisecond, not truncated).
 struct WireJSONTests {
-    static let foundation: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(WireDates.format(date))
-        }
-        return encoder
-    }()
+    static let foundation = WireDates.makeEncoder()
 
     /// Characters that exercise every escape: controls, quote, backslash, slash, DEL, accents,
     /// a line separator, an emoji, CJK.
