@@ -23,14 +23,7 @@ extension PostgresStore {
             // The statement's snapshot is taken after the lock: it sees everything committed
             // before, and the previous run's moves. NOTIFY is delivered at commit, so other
             // servers re-read the history exactly when the events become visible to them.
-            try await conn.query("""
-                WITH moved AS (DELETE FROM ride_event_pending RETURNING *),
-                appended AS (
-                    INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
-                    SELECT request_id, ride_id, sequence, kind, state, actor_id, at, detail FROM moved ORDER BY pending_id
-                    RETURNING id)
-                SELECT pg_notify(\(Self.eventChannel), MAX(id)::text) FROM appended HAVING COUNT(*) > 0
-                """, logger: self.logger)
+            for try await _ in try await conn.execute(MoveStagedEventsStatement(channel: Self.eventChannel), logger: self.logger) {}
         }
     }
 

@@ -100,11 +100,10 @@ extension PostgresStore {
     /// over sequenced and staged events) cannot race.
     func appendEvent(_ conn: PostgresConnection, requestID: String, rideID: String?, kind: RideEventKind = .stateChanged, state: RideState,
                      actor: String, at: Date, detail: String?) async throws {
-        try await conn.query("""
-            INSERT INTO ride_event_pending (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
-            SELECT \(requestID), \(rideID), COALESCE(MAX(sequence), 0) + 1, \(kind.rawValue), \(state.rawValue), \(actor), \(at), \(detail) FROM (
-                SELECT sequence FROM ride_event WHERE request_id = \(requestID)
-                UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = \(requestID)) AS known
-            """, logger: self.logger)
+        // Drained: PostgresNIO's command-tag overload trapped here ("commandTag may only be called
+        // if all rows have been consumed").
+        let staging = StageEventStatement(requestID: requestID, rideID: rideID, kind: kind.rawValue, state: state.rawValue,
+                                          actor: actor, at: at, detail: detail)
+        for try await _ in try await conn.execute(staging, logger: self.logger) {}
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import PostgresNIO
 
-// The hot reads as prepared statements: PostgreSQL parses and plans each once per connection.
-// As ad-hoc queries they were parsed and planned on every request, and PostgreSQL spent more
-// CPU on that than the server on everything else of a ride GET (BENCHMARKS.md, "Ride server").
+// The hot statements, prepared: PostgreSQL parses and plans each once per connection. As
+// ad-hoc queries they were parsed and planned on every request, and PostgreSQL spent more CPU
+// on that than the server on everything else of a ride GET (BENCHMARKS.md, "Ride server").
 
 struct AuthenticateStatement: PostgresPreparedStatement {
     static let sql = """
@@ -81,6 +81,61 @@ struct ParticipantRideDetailsStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> RideDetail { try RideDetail(row: row) }
+}
+
+/// Every write's event, staged (`appendEvent`): its per-request sequence counts the sequenced
+/// and the staged events.
+struct StageEventStatement: PostgresPreparedStatement {
+    static let sql = """
+        INSERT INTO ride_event_pending (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
+        SELECT $1, $2, COALESCE(MAX(sequence), 0) + 1, $3, $4, $5, $6, $7 FROM (
+            SELECT sequence FROM ride_event WHERE request_id = $1
+            UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = $1) AS known
+        """
+    typealias Row = Void
+    var requestID: String
+    var rideID: String?
+    var kind: String
+    var state: String
+    var actor: String
+    var at: Date
+    var detail: String?
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 7)
+        bindings.append(requestID)
+        bindings.append(rideID)
+        bindings.append(kind)
+        bindings.append(state)
+        bindings.append(actor)
+        bindings.append(at)
+        bindings.append(detail)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// Every write's sequencing run (`sequenceEvents`), under the sequencing lock.
+struct MoveStagedEventsStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH moved AS (DELETE FROM ride_event_pending RETURNING *),
+        appended AS (
+            INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
+            SELECT request_id, ride_id, sequence, kind, state, actor_id, at, detail FROM moved ORDER BY pending_id
+            RETURNING id)
+        SELECT pg_notify($1, MAX(id)::text) FROM appended HAVING COUNT(*) > 0
+        """
+    typealias Row = Void
+    var channel: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(channel)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws {}
 }
 
 extension PostgresClient {
