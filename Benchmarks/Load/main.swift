@@ -30,6 +30,9 @@ struct Settings: Sendable {
     let dispatcherListeners = Int(option("dispatcher-listeners", "20")) ?? 20
     let serverPIDs = option("server-pid", "").split(separator: ",").compactMap { Int32($0) }
     let label = option("label", "")
+    /// Requests in flight at once (and so request connections per server); beyond it a scheduled
+    /// request is not sent and is counted. Default: 4 s of the rate, at most 512.
+    let maxInFlight = Int(option("max-in-flight", "")) ?? 0
     let environment = ProcessInfo.processInfo.environment
     var passenger: String { environment["PASSENGER_TOKEN"] ?? "" }
     var driver: String { environment["DRIVER_TOKEN"] ?? "" }
@@ -156,7 +159,7 @@ func main() async throws {
     let listeners = settings.rideListeners + settings.dispatcherListeners
     // Requests in flight never exceed the connections, so a saturated server shows up as
     // latency and a backlog of requests not sent, not as the client pool's own timeouts.
-    let maxInFlight = min(4 * Int(settings.rate), 512)
+    let maxInFlight = settings.maxInFlight > 0 ? settings.maxInFlight : min(4 * Int(settings.rate), 512)
     configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: listeners + maxInFlight)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     let recorder = Recorder()

@@ -20,7 +20,8 @@ BACKENDS=${BACKENDS:-sqlite postgres}
 # Servers sharing the PostgreSQL database, the load spread round-robin across them.
 PG_SERVERS=${PG_SERVERS:-2}
 # Seconds into the run at which to record each server's RSS and sockets and PostgreSQL's
-# backends (the soak: MARKS="0 300 600").
+# backends (the soak: MARKS="0 300 600"). MAX_IN_FLIGHT caps requests in flight (and so the
+# request connections the generator opens).
 MARKS=${MARKS:-}
 PG_PORT=${LOAD_PG_PORT:-55434}
 PG_DIR=${LOAD_PG_DIR:-/tmp/ridebeacon-load-pg-$PG_PORT}
@@ -93,7 +94,7 @@ for backend in $BACKENDS; do
         ( previous=0; for mark in $MARKS; do sleep $((mark - previous)); previous=$mark; snapshot "$mark" >>"$marks_file"; done ) &
         sampler=$!
     fi
-    line=$($BUILD_DIR/ServerLoad --url "$urls" --rate "$RATE" --seconds "$SECONDS_" \
+    line=$($BUILD_DIR/ServerLoad --url "$urls" --rate "$RATE" --seconds "$SECONDS_" ${MAX_IN_FLIGHT:+--max-in-flight "$MAX_IN_FLIGHT"} \
         --ride-listeners "$RIDE_LISTENERS" --dispatcher-listeners "$DISPATCHER_LISTENERS" --server-pid "${servers// /,}" \
         --label "$backend-$count-$BUILD") || status=1
     [ -n "$sampler" ] && { wait "$sampler" 2>/dev/null || true; }
