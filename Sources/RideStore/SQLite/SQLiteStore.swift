@@ -74,7 +74,8 @@ public final class SQLiteStore: Store {
     }
 
     public func accounts() async throws -> [Account] {
-        try await read { db in try Account.order(Column("createdAt"), Column("id")).fetchAll(db) }
+        // Ties (one millisecond) in the order they were made.
+        try await read { db in try Account.order(Column("createdAt"), Column.rowID).fetchAll(db) }
     }
 
     public func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyScope?) async throws -> TokenIssue {
