@@ -53,11 +53,12 @@ final class RateLimits: Sendable {
         Self.hex(SHA256.hash(data: Data(presented.utf8)).prefix(16))
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Lower-case hex; `String(format:)` per byte cost 5 % of every authenticated request.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
-        for byte in bytes { text.append(digits[Int(byte >> 4)]); text.append(digits[Int(byte & 0xF)]) }
+        for byte in bytes { text.append(hexDigits[Int(byte >> 4)]); text.append(hexDigits[Int(byte & 0xF)]) }
         return String(decoding: text, as: UTF8.self)
     }
 
