@@ -16,27 +16,61 @@ import NIOHTTP1
 // listeners go round-robin to each server. Prints one JSON object; exits 1 on any error
 // (non-2xx, transport error, a listener cut off or never connected).
 
-func option(_ name: String, _ fallback: String) -> String {
+let usage = """
+    ServerLoad --url URL[,URL...] [--rate N] [--seconds N] [--max-in-flight N]
+               [--ride-listeners N] [--dispatcher-listeners N] [--server-pid PID[,PID...]] [--label TEXT]
+    Tokens: PASSENGER_TOKEN, DRIVER_TOKEN, DISPATCHER_TOKEN (Benchmarks/Load/run.sh seeds them).
+    """
+
+func option(_ name: String) -> String? {
     let arguments = CommandLine.arguments
-    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count else { return fallback }
-    return arguments[index + 1]
+    guard let index = arguments.firstIndex(of: "--\(name)") else { return nil }
+    return index + 1 < arguments.count ? arguments[index + 1] : ""
+}
+
+/// A numeric option, or a one-line error naming it.
+func number<T: LosslessStringConvertible & Comparable>(_ name: String, _ fallback: T, atLeast minimum: T) throws -> T {
+    guard let text = option(name) else { return fallback }
+    guard let value = T(text), value >= minimum else { throw LoadError("--\(name): '\(text)' is not a number ≥ \(minimum)") }
+    return value
 }
 
 struct Settings: Sendable {
-    let urls = option("url", "http://127.0.0.1:8080").split(separator: ",").map(String.init)
-    let rate = Double(option("rate", "1000")) ?? 1000
-    let seconds = Double(option("seconds", "60")) ?? 60
-    let rideListeners = Int(option("ride-listeners", "480")) ?? 480
-    let dispatcherListeners = Int(option("dispatcher-listeners", "20")) ?? 20
-    let serverPIDs = option("server-pid", "").split(separator: ",").compactMap { Int32($0) }
-    let label = option("label", "")
+    let urls: [String]
+    let rate: Double
+    let seconds: Double
+    let rideListeners: Int
+    let dispatcherListeners: Int
+    let serverPIDs: [Int32]
+    let label: String
     /// Requests in flight at once (and so request connections per server); beyond it a scheduled
-    /// request is not sent and is counted. Default: 4 s of the rate, at most 512.
-    let maxInFlight = Int(option("max-in-flight", "")) ?? 0
+    /// request is not sent and is counted. 0: 4 s of the rate, at most 512.
+    let maxInFlight: Int
     let environment = ProcessInfo.processInfo.environment
     var passenger: String { environment["PASSENGER_TOKEN"] ?? "" }
     var driver: String { environment["DRIVER_TOKEN"] ?? "" }
     var dispatcher: String { environment["DISPATCHER_TOKEN"] ?? "" }
+
+    init() throws {
+        let known: Set = ["--url", "--rate", "--seconds", "--max-in-flight", "--ride-listeners", "--dispatcher-listeners", "--server-pid", "--label"]
+        for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") && !known.contains(argument) {
+            throw LoadError("unknown option \(argument)")
+        }
+        urls = (option("url") ?? "http://127.0.0.1:8080").split(separator: ",").map(String.init)
+        guard !urls.isEmpty, urls.allSatisfy({ $0.hasPrefix("http://") || $0.hasPrefix("https://") }) else {
+            throw LoadError("--url: give http(s)://host:port, comma-separated for several servers")
+        }
+        rate = try number("rate", 1000.0, atLeast: 0.001)
+        seconds = try number("seconds", 60.0, atLeast: 0.001)
+        rideListeners = try number("ride-listeners", 480, atLeast: 0)
+        dispatcherListeners = try number("dispatcher-listeners", 20, atLeast: 0)
+        maxInFlight = try number("max-in-flight", 0, atLeast: 0)
+        serverPIDs = try (option("server-pid") ?? "").split(separator: ",").map { text in
+            guard let pid = Int32(text), pid > 0 else { throw LoadError("--server-pid: '\(text)' is not a process id") }
+            return pid
+        }
+        label = option("label") ?? ""
+    }
 }
 
 /// The mix, per 20 requests: 8 ride reads, 2 ride listings, 2 request listings, and the write
@@ -154,7 +188,8 @@ func collectRideIDs(_ load: Load, upTo wanted: Int) async throws -> [String] {
 }
 
 func main() async throws {
-    let settings = Settings()
+    if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") { print(usage); exit(0) }
+    let settings = try Settings()
     var configuration = HTTPClient.Configuration()
     let listeners = settings.rideListeners + settings.dispatcherListeners
     // Requests in flight never exceed the connections, so a saturated server shows up as
@@ -256,4 +291,9 @@ func main() async throws {
     exit(failed ? 1 : 0)
 }
 
-try await main()
+do {
+    try await main()
+} catch {
+    FileHandle.standardError.write(Data("ServerLoad: \(error)\n".utf8))
+    exit(2)
+}

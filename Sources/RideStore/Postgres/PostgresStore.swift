@@ -33,7 +33,7 @@ public final class PostgresStore: Store {
         let database = components.path.split(separator: "/").first.map(String.init)
         var config = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
                                                   password: components.password, database: database, tls: .disable)
-        config.options.maximumConnections = 20
+        PoolTimers.apply(to: &config.options)
         config.options.connectTimeout = .seconds(3)
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         self.client = client
