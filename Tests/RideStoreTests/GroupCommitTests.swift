@@ -69,7 +69,7 @@ struct GroupCommitTests {
         for n in 1...20 {
             #expect(results[n] == (n % 2 == 1 ? .failure(Refused(n: n)) : .success(n)), "write \(n) gets its own answer")
         }
-        let rows = try await pool.read { db in try Row.fetchAll(db, sql: "SELECT n, note FROM item ORDER BY n") }
+        let rows = try pool.read { db in try Row.fetchAll(db, sql: "SELECT n, note FROM item ORDER BY n") }
         #expect(rows.map { $0["n"] as Int } == Array(stride(from: 2, through: 20, by: 2)))
         #expect(rows.allSatisfy { $0["note"] == "second" }, "each surviving write is whole")
     }

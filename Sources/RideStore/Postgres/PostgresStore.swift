@@ -66,7 +66,7 @@ public final class PostgresStore: Store {
     static let migrationTimeout: Duration = .seconds(300)
 
     public func ping() async throws {
-        try await mapped { try await self.client.query("SELECT 1", logger: self.logger).all { $0 }.count }
+        _ = try await mapped { try await self.client.query("SELECT 1", logger: self.logger).all { $0 }.count }
     }
 
     public func close() async {
