@@ -51,6 +51,8 @@ struct StoreContractDetailTests {
         let cast = try await Cast(store)
         var made: [RideRequestRecord] = []
         for _ in 0..<5 { made.append(try await cast.request(store)) }
+        // Listed oldest first; requests made in the same millisecond in id order (the page key).
+        made.sort { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         var pages: [[RideRequestRecord]] = []
         var after: String?
         repeat {

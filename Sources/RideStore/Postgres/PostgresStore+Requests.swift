@@ -6,17 +6,15 @@ extension PostgresStore {
         try await sequenced { try await idempotent(idempotency, operation: "create-request") { conn in
             // One booking at a time per passenger, on every server; other passengers' bookings
             // do not wait (the event order no longer needs a write lock: EventSequencing).
-            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.passengerBooking), hashtext(\(passengerID)))", logger: self.logger)
+            try await conn.run(Prepared<WriteSQL.LockBooking>(AdvisoryLock.passengerBooking, passengerID), logger: self.logger)
             if rule == .oneRideAtATime, let existing = try await self.passengerHolding(conn, passengerID) {
                 throw StoreError.busy(role: .passenger, existingID: existing)
             }
             let r = RideRequestRecord(id: StoreID.make(), passengerID: passengerID, passengerName: new.passengerName,
                                 pickup: new.pickup, dropoff: new.dropoff, accessibilityNotes: new.accessibilityNotes,
                                 status: .open, createdAt: .storeNow, rideID: nil, shortCode: try await self.freeShortCode(conn))
-            try await conn.query("""
-                INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, short_code)
-                VALUES (\(r.id), \(r.passengerID), \(r.passengerName), \(r.pickup), \(r.dropoff), \(r.accessibilityNotes), \(r.status.rawValue), \(r.createdAt), \(r.shortCode))
-                """, logger: self.logger)
+            try await conn.run(Prepared<WriteSQL.InsertRequest>(r.id, r.passengerID, r.passengerName, r.pickup, r.dropoff, r.accessibilityNotes,
+                                                                 r.status.rawValue, r.createdAt, r.shortCode), logger: self.logger)
             try await self.appendEvent(conn, requestID: r.id, rideID: nil, state: .requested, actor: passengerID, at: r.createdAt, detail: nil)
             return r
         } }
@@ -29,11 +27,7 @@ extension PostgresStore {
 
     /// The passenger's active ride's id, else their open request's id (one round trip).
     func passengerHolding(_ conn: PostgresConnection, _ passengerID: String) async throws -> String? {
-        try await conn.query("""
-            SELECT COALESCE(
-                (SELECT id FROM ride WHERE passenger_id = \(passengerID) AND state NOT IN ('completed', 'cancelled') LIMIT 1),
-                (SELECT id FROM ride_request WHERE passenger_id = \(passengerID) AND status = 'open' LIMIT 1))
-            """, logger: self.logger).all({ try $0.decode(String?.self) }).first ?? nil
+        try await conn.rows(Prepared<WriteSQL.PassengerHolding>(passengerID), logger: logger) { try $0.decode(String?.self) }.first ?? nil
     }
 
     /// A code no open request or active ride holds. Each candidate is locked until this
@@ -42,13 +36,11 @@ extension PostgresStore {
     func freeShortCode(_ conn: PostgresConnection) async throws -> String {
         for _ in 0..<64 {
             let candidate = ShortCode.random()
-            let locked = try await conn.query("SELECT pg_try_advisory_xact_lock(\(AdvisoryLock.shortCode), hashtext(\(candidate)))",
-                                              logger: self.logger).all { try $0.decode(Bool.self) }.first ?? false
+            let locked = try await conn.rows(Prepared<WriteSQL.TryLockShortCode>(AdvisoryLock.shortCode, candidate), logger: logger) {
+                try $0.decode(Bool.self)
+            }.first ?? false
             guard locked else { continue }
-            let taken = try await conn.query("""
-                SELECT 1 FROM ride_request q LEFT JOIN ride r ON r.id = q.ride_id
-                WHERE q.short_code = \(candidate) AND (q.status = 'open' OR r.state IN ('accepted', 'arrived', 'confirmed')) LIMIT 1
-                """, logger: self.logger).all({ _ in true })
+            let taken = try await conn.rows(Prepared<WriteSQL.ShortCodeTaken>(candidate), logger: logger) { _ in true }
             if taken.isEmpty { return candidate }
         }
         throw StoreError.unavailable("no free short ride code; too many active rides")

@@ -6,19 +6,17 @@ extension PostgresStore {
                        idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await sequenced { try await idempotent(idempotency, operation: "accept:\(requestID)") { conn in
             // Serialises the driver's one-at-a-time check with their other accepts, on every server.
-            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.driverBooking), hashtext(\(driverID)))", logger: self.logger)
-            if let held = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE request_id = \(requestID) AND driver_id = \(driverID)", logger: self.logger).all(RideRecord.init).first,
+            try await conn.run(Prepared<WriteSQL.LockBooking>(AdvisoryLock.driverBooking, driverID), logger: self.logger)
+            if let held = try await conn.rows(Prepared<WriteSQL.DriversRideForRequest>(requestID, driverID), logger: self.logger, RideRecord.init(row:)).first,
                held.state.isActive {
                 return held
             }
             if rule == .oneRideAtATime,
-               let busy = try await conn.query("SELECT id FROM ride WHERE driver_id = \(driverID) AND state IN ('accepted', 'arrived') LIMIT 1", logger: self.logger).all({ try $0.decode(String.self) }).first {
+               let busy = try await conn.rows(Prepared<WriteSQL.DriverBusy>(driverID), logger: self.logger, { try $0.decode(String.self) }).first {
                 throw StoreError.busy(role: .driver, existingID: busy)
             }
             let rideID = StoreID.make()
-            // Under READ COMMITTED a second updater waits for the first, then re-checks
-            // status = 'open' on the committed row and matches nothing: exactly one winner.
-            let won = try await conn.query("UPDATE ride_request SET status = 'accepted', ride_id = \(rideID) WHERE id = \(requestID) AND status = 'open' RETURNING \(unescaped: PGColumns.request)", logger: self.logger).all(RideRequestRecord.init)
+            let won = try await conn.rows(Prepared<WriteSQL.AcceptOpenRequest>(requestID, rideID), logger: self.logger, RideRequestRecord.init(row:))
             guard let request = won.first else {
                 guard let current = try await conn.query("SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE id = \(requestID)", logger: self.logger).all(RideRequestRecord.init).first else {
                     throw StoreError.notFound("ride request \(requestID)")
@@ -29,10 +27,8 @@ extension PostgresStore {
             let now = Date.storeNow
             let ride = RideRecord(id: rideID, requestID: requestID, passengerID: request.passengerID, driverID: driverID,
                             state: .accepted, key: rideKey, createdAt: now, stateChangedAt: now, shortCode: request.shortCode)
-            try await conn.query("""
-                INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code)
-                VALUES (\(ride.id), \(ride.requestID), \(ride.passengerID), \(ride.driverID), \(ride.state.rawValue), \(ride.key), \(now), \(now), \(ride.shortCode))
-                """, logger: self.logger)
+            try await conn.run(Prepared<WriteSQL.InsertRide>(ride.id, ride.requestID, ride.passengerID, ride.driverID, ride.state.rawValue,
+                                                              ride.key, now, ride.shortCode), logger: self.logger)
             try await self.appendEvent(conn, requestID: requestID, rideID: rideID, state: .accepted, actor: assignedBy ?? driverID, at: now,
                                        detail: assignedBy == nil ? nil : "assigned by a dispatcher")
             return ride
@@ -41,14 +37,15 @@ extension PostgresStore {
 
     public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await sequenced { try await idempotent(idempotency, operation: "\(state.rawValue):\(rideID)") { conn in
-            // FOR UPDATE serialises transitions of one ride, so the state check holds until commit.
-            guard var ride = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID) FOR UPDATE", logger: self.logger).all(RideRecord.init).first else {
-                throw StoreError.notFound("ride \(rideID)")
+            // One statement checks and moves; only a refusal reads the ride to say why.
+            let movableFrom = RideState.allCases.filter { $0.canMove(to: state) }.map(\.rawValue)
+            let moved = try Prepared<WriteSQL.MoveRide>(rideID, state.rawValue, Date.storeNow, movableFrom)
+            guard let ride = try await conn.rows(moved, logger: self.logger, RideRecord.init(row:)).first else {
+                guard let current = try await conn.query("SELECT \(unescaped: PGColumns.ride) FROM ride WHERE id = \(rideID)", logger: self.logger).all(RideRecord.init).first else {
+                    throw StoreError.notFound("ride \(rideID)")
+                }
+                throw StoreError.illegalTransition(from: current.state, to: state)
             }
-            guard ride.state.canMove(to: state) else { throw StoreError.illegalTransition(from: ride.state, to: state) }
-            ride.state = state
-            ride.stateChangedAt = .storeNow
-            try await conn.query("UPDATE ride SET state = \(state.rawValue), state_changed_at = \(ride.stateChangedAt) WHERE id = \(rideID)", logger: self.logger)
             try await self.appendEvent(conn, requestID: ride.requestID, rideID: rideID, state: state, actor: actorID, at: ride.stateChangedAt, detail: detail)
             return ride
         } }
@@ -96,7 +93,7 @@ extension PostgresStore {
         for attempt in 0..<2 {
             do {
                 return try await transaction { conn in
-                    if let key, let row = try await conn.query("SELECT operation, result FROM idempotency WHERE account_id = \(key.accountID) AND key = \(key.key)", logger: self.logger).all({ $0 }).first {
+                    if let key, let row = try await conn.rows(Prepared<WriteSQL.IdempotentResult>(key.accountID, key.key), logger: self.logger, { $0 }).first {
                         let (stored, result) = try row.decode((String, Data).self)
                         guard stored == operation else { throw StoreError.idempotencyKeyReused(key.key) }
                         return try JSONDecoder().decode(T.self, from: result)
@@ -104,7 +101,7 @@ extension PostgresStore {
                     let result = try await body(conn)
                     if let key {
                         let encoded = try JSONEncoder().encode(result)
-                        try await conn.query("INSERT INTO idempotency (account_id, key, operation, result, created_at) VALUES (\(key.accountID), \(key.key), \(operation), \(encoded), \(Date.storeNow))", logger: self.logger)
+                        try await conn.run(Prepared<WriteSQL.StoreIdempotentResult>(key.accountID, key.key, operation, encoded, Date.storeNow), logger: self.logger)
                     }
                     return result
                 }

@@ -1,0 +1,115 @@
+import Foundation
+import PostgresNIO
+
+// The write path's statements, prepared once per connection (like the hot reads in
+// PreparedStatements.swift): as ad-hoc queries PostgreSQL parsed and planned each of a write's
+// eight to ten statements every time. Each is a type naming its SQL; `Prepared` binds values.
+
+/// A statement's text; the type's name is the prepared statement's name.
+protocol PreparedSQL { static var sql: String { get } }
+
+/// One execution of `SQL` with its values, rows left undecoded.
+struct Prepared<SQL: PreparedSQL>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static var sql: String { SQL.sql }
+    private let bindings: PostgresBindings
+
+    init<each Value: PreparedValue>(_ value: repeat each Value) throws {
+        var bindings = PostgresBindings()
+        for value in repeat each value { try value.bind(to: &bindings) }
+        self.bindings = bindings
+    }
+
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// A value a `Prepared` statement binds; `nil` binds NULL (its type comes from the statement).
+protocol PreparedValue { func bind(to bindings: inout PostgresBindings) throws }
+
+extension PreparedValue where Self: PostgresThrowingDynamicTypeEncodable {
+    func bind(to bindings: inout PostgresBindings) throws { try bindings.append(self, context: .default) }
+}
+
+extension String: PreparedValue {}
+extension Date: PreparedValue {}
+extension Data: PreparedValue {}
+extension Int32: PreparedValue {}
+extension Array: PreparedValue where Element == String {}
+
+extension Optional: PreparedValue where Wrapped: PreparedValue {
+    func bind(to bindings: inout PostgresBindings) throws {
+        switch self {
+        case .none: bindings.appendNull()
+        case .some(let value): try value.bind(to: &bindings)
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Every row of `statement`, decoded by `decode`.
+    func rows<SQL, T>(_ statement: Prepared<SQL>, logger: Logger, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
+        var decoded: [T] = []
+        for try await row in try await execute(statement, logger: logger) { decoded.append(try decode(row)) }
+        return decoded
+    }
+
+    /// Runs `statement` to its end (its rows, if any, are dropped).
+    func run<SQL>(_ statement: Prepared<SQL>, logger: Logger) async throws {
+        for try await _ in try await execute(statement, logger: logger) {}
+    }
+}
+
+enum WriteSQL {
+    /// `pg_advisory_xact_lock(key, hashtext(id))`: one passenger's or driver's bookings in turn.
+    enum LockBooking: PreparedSQL { static let sql = "SELECT pg_advisory_xact_lock($1::int4, hashtext($2))" }
+    enum TryLockShortCode: PreparedSQL { static let sql = "SELECT pg_try_advisory_xact_lock($1::int4, hashtext($2))" }
+    enum ShortCodeTaken: PreparedSQL {
+        static let sql = """
+            SELECT 1 FROM ride_request q LEFT JOIN ride r ON r.id = q.ride_id
+            WHERE q.short_code = $1 AND (q.status = 'open' OR r.state IN ('accepted', 'arrived', 'confirmed')) LIMIT 1
+            """
+    }
+    /// The passenger's active ride's id, else their open request's id.
+    enum PassengerHolding: PreparedSQL {
+        static let sql = """
+            SELECT COALESCE(
+                (SELECT id FROM ride WHERE passenger_id = $1 AND state NOT IN ('completed', 'cancelled') LIMIT 1),
+                (SELECT id FROM ride_request WHERE passenger_id = $1 AND status = 'open' LIMIT 1))
+            """
+    }
+    enum InsertRequest: PreparedSQL {
+        static let sql = """
+            INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, short_code)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            """
+    }
+    enum DriversRideForRequest: PreparedSQL {
+        static let sql = "SELECT \(PGColumns.ride) FROM ride WHERE request_id = $1 AND driver_id = $2"
+    }
+    enum DriverBusy: PreparedSQL {
+        static let sql = "SELECT id FROM ride WHERE driver_id = $1 AND state IN ('accepted', 'arrived') LIMIT 1"
+    }
+    /// Under READ COMMITTED a second updater waits for the first, then re-checks status = 'open'
+    /// on the committed row and matches nothing: exactly one winner.
+    enum AcceptOpenRequest: PreparedSQL {
+        static let sql = "UPDATE ride_request SET status = 'accepted', ride_id = $2 WHERE id = $1 AND status = 'open' RETURNING \(PGColumns.request)"
+    }
+    enum InsertRide: PreparedSQL {
+        static let sql = """
+            INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)
+            """
+    }
+    /// Moves a ride to $2 only from a state allowed to ($4); the row lock the UPDATE takes holds
+    /// the check until commit, and a concurrent mover re-checks the committed state.
+    enum MoveRide: PreparedSQL {
+        static let sql = "UPDATE ride SET state = $2, state_changed_at = $3 WHERE id = $1 AND state = ANY($4) RETURNING \(PGColumns.ride)"
+    }
+    enum IdempotentResult: PreparedSQL {
+        static let sql = "SELECT operation, result FROM idempotency WHERE account_id = $1 AND key = $2"
+    }
+    enum StoreIdempotentResult: PreparedSQL {
+        static let sql = "INSERT INTO idempotency (account_id, key, operation, result, created_at) VALUES ($1, $2, $3, $4, $5)"
+    }
+}
