@@ -101,8 +101,9 @@ public struct DistanceBands: Sendable {
             let lower = index == 0 ? 0 : Self.edges[index - 1].upper
             let upper = index < Self.edges.count ? Self.edges[index].upper : Double.infinity
             if distance < lower * (1 - Self.margin) || distance > upper * (1 + Self.margin) { band = best }
-        case (.moreThan(let a), .moreThan(let b)) where b > a:
-            if low >= Double(b) * (1 + Self.margin) { band = best }
+        case (.moreThan(let a), .moreThan):
+            // A larger bound once it holds with the margin to spare.
+            if let n = Self.lowerBounds.last(where: { Double($0) * (1 + Self.margin) <= low }), n > a { band = .moreThan(n) }
         default:
             break
         }
