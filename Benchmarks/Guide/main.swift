@@ -3,6 +3,7 @@
 // Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
 //                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--simulated-compass]
 //                       [--turn-pace DEG_PER_S] [--verbose] [--trace SEED] [--core-cost]
+//                       [--truth-breakdown]
 // --simulated-compass: the walker's phone reports headings, so turn-to-find follows the compass
 // instead of timing the turn (SimulatedCompass). --turn-pace: how fast the walker turns on the
 // spot (default 30°/s, the pace the timing assumes; real passengers turn faster or slower).
@@ -21,6 +22,9 @@ var aids = GuideAids.all
 var calibratedChannel = true
 var simulatedCompass: SimulatedCompass.Parameters?
 var walkerParameters = Walker.Parameters()
+/// `--truth-breakdown`: where the spoken distances that miss 2× come from (band, true distance,
+/// time into the walk, the world's exponent), for issue 16's "what is said is true".
+var truthBreakdown = false
 func refuse(_ line: String) -> Never {
     FileHandle.standardError.write(Data((line + "\n").utf8))
     exit(2)
@@ -44,6 +48,7 @@ while let argument = arguments.popFirst() {
         }
         listener.streetNoise = value...value
     case "--core-cost": break
+    case "--truth-breakdown": truthBreakdown = true
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
     case "--aids":
         guard let value = arguments.popFirst().flatMap(GuideAids.init(rawValue:)) else { refuse(GuideAids.usage) }
@@ -139,6 +144,78 @@ func coreCost() {
 }
 if CommandLine.arguments.contains("--core-cost") { coreCost(); exit(0) }
 
+/// One spoken distance and the truth when it was said.
+struct SpokenSample {
+    var band: DistanceBands.Band
+    var truth: Double
+    var estimate: Double
+    var time: Double
+    var exponent: Double
+    var txPower: Double
+    /// The filtered level's error against the world's mean path loss at the true distance, dB.
+    var levelError: Double {
+        let level = PathLossModel.default.rssi(atDistance: estimate)
+        return level - (txPower - 10 * exponent * log10(max(1, truth)))
+    }
+    var right: Bool { SpokenDistance.isWithin2x(band, truth) }
+}
+/// The band an utterance speaks, read back from its keys and number.
+func spokenBand(_ utterance: Utterance) -> DistanceBands.Band? {
+    let number = Int(utterance.text.split(whereSeparator: { !$0.isNumber }).first ?? "")
+    for key in utterance.keys {
+        switch key {
+        case .veryClose: return .veryClose
+        case .aboutMeters: return number.map { .about($0) }
+        case .moreThanMeters: return number.map { .moreThan($0) }
+        default: continue
+        }
+    }
+    return nil
+}
+func printBreakdown(_ samples: [SpokenSample]) {
+    func row(_ name: String, _ group: [SpokenSample]) {
+        guard !group.isEmpty else { return }
+        let right = group.filter(\.right).count
+        let tooNear = group.filter { !$0.right && $0.truth > spokenMetres($0.band) }.count
+        print(String(format: "  %-22@ %5d spoken, %5.1f %% within 2x, wrong: %4d said too near, %4d too far",
+                     name, group.count, 100 * Double(right) / Double(group.count), tooNear, group.count - right - tooNear))
+    }
+    func spokenMetres(_ band: DistanceBands.Band) -> Double {
+        switch band { case .veryClose: 1.2; case .about(let n): Double(n); case .moreThan(let n): Double(n) }
+    }
+    let errors = samples.filter { $0.truth >= 3 }.map(\.levelError).sorted()
+    if !errors.isEmpty {
+        func q(_ p: Double) -> Double { errors[Int(Double(errors.count - 1) * p)] }
+        print(String(format: "filtered level - world's mean level when spoken (truth >= 3 m), dB: p5 %.1f p25 %.1f median %.1f p75 %.1f p95 %.1f",
+                     q(0.05), q(0.25), q(0.5), q(0.75), q(0.95)))
+    }
+    print("spoken distances by band:")
+    let bands = samples.map(\.band).sorted().reduce(into: [DistanceBands.Band]()) { if $0.last != $1 { $0.append($1) } }
+    for band in bands { row("\(band)", samples.filter { $0.band == band }) }
+    print("by true distance:")
+    let edges = [0.0, 1.2, 2.4, 4.5, 8, 12.5, 17.5, 25, 40, 1000]
+    for i in 0..<(edges.count - 1) {
+        row(String(format: "%.1f-%.1f m", edges[i], edges[i + 1]), samples.filter { $0.truth >= edges[i] && $0.truth < edges[i + 1] })
+    }
+    print("by time into the walk:")
+    let times = [0.0, 5, 10, 20, 40, 80, 300]
+    for i in 0..<(times.count - 1) {
+        row(String(format: "%.0f-%.0f s", times[i], times[i + 1]), samples.filter { $0.time >= times[i] && $0.time < times[i + 1] })
+    }
+    print("by the world's exponent:")
+    let exponents = [1.0, 1.35, 1.6, 1.85, 2.2]
+    for i in 0..<(exponents.count - 1) {
+        row(String(format: "n %.2f-%.2f", exponents[i], exponents[i + 1]), samples.filter { $0.exponent >= exponents[i] && $0.exponent < exponents[i + 1] })
+    }
+    print("by estimate / truth:")
+    let ratios = [0.0, 0.25, 0.5, 0.8, 1.25, 2, 4, 1000]
+    for i in 0..<(ratios.count - 1) {
+        row(String(format: "est/true %.2f-%.2f", ratios[i], ratios[i + 1]),
+            samples.filter { $0.estimate / $0.truth >= ratios[i] && $0.estimate / $0.truth < ratios[i + 1] })
+    }
+}
+var breakdown: [SpokenSample] = []
+
 var ours = Tally(), handiGo = Tally(), oneSided = Tally()
 /// The mutual rule's cost (issue 12): walks where the passenger's device felt the touch before
 /// the driver's did ("Hold the phones together" before "Touch detected"), and for how long.
@@ -158,7 +235,12 @@ for seed in 1...UInt64(seeds) {
     let policy = MutualProofPolicy()
     var holdingSince: Double?
     var detected = false
-    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, _ in
+    let exponent = walk.world.channelParameters.exponent, txPower = walk.world.channelParameters.txPowerAt1m
+    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
+        if truthBreakdown, case .speech(let utterance) = cue.sound, let band = spokenBand(utterance) {
+            breakdown.append(SpokenSample(band: band, truth: moment.trueDistance, estimate: moment.estimatedDistance ?? .nan,
+                                          time: moment.time, exponent: exponent, txPower: txPower))
+        }
         guard !detected else { return }
         if cue.kind == "say:hold_together", holdingSince == nil { holdingSince = cue.time }
         if cue.kind == "say:touch_detected" || cue.kind == "touch" {
@@ -193,6 +275,7 @@ print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistan
       + "channel \(calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
 print("ridebeacon: " + ours.line)
 print("ridebeacon: " + ours.truthLine)
+if truthBreakdown { printBreakdown(breakdown) }
 print("handigo:    " + handiGo.line)
 print("one-sided:  " + oneSided.line + "  (before issue 12: the passenger's device alone says \"Touch detected\")")
 print(String(format: "locator: %.2f requests per walk, %d ticks played, %.0f %% heard", Double(locatorRequests) / Double(seeds),

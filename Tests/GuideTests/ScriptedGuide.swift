@@ -15,10 +15,19 @@ struct ScriptedGuide {
     var time = 0.0
     private var rng = SeededRandom(seed: 5)
     private let noise: Double
+    /// The world's mean path loss (the ideal line, −59 dBm and n = 2, unless a test says otherwise).
+    private let channel: ChannelModel.Parameters
 
-    init(verbosity: Verbosity = .brief, noise: Double = 1.5, aids: GuideAids = .locator) {
-        core = GuideCore(ride: Self.ride, verbosity: verbosity, aids: aids)
+    /// The scripted world's own line (−59 dBm at 1 m, n = 2) as a fit with its 1.5 dB spread:
+    /// a guide that knows it can say numbers; one without (the default) only what a guessed
+    /// line supports (`DistanceUncertainty.uncalibrated`).
+    static let matchedLine = Calibration(model: .default, residual: 1.5, source: "the scripted world's line")
+
+    init(verbosity: Verbosity = .brief, noise: Double = 1.5, aids: GuideAids = .locator,
+         calibration: Calibration = Calibration(model: .default), channel: ChannelModel.Parameters = .ideal) {
+        core = GuideCore(ride: Self.ride, verbosity: verbosity, calibration: calibration, aids: aids)
         self.noise = noise
+        self.channel = channel
         record(core.start(time: 0))
         record(core.handle(.arrived(time: 0)))
     }
@@ -36,7 +45,7 @@ struct ScriptedGuide {
             time += 0.05
             while nextAdvert <= time {
                 if let d = distance(nextAdvert - start) {
-                    let rssi = (ChannelModel(parameters: .ideal, rng: rng).meanRSSI(atDistance: d) + noise * rng.gaussian()).rounded()
+                    let rssi = (ChannelModel(parameters: channel, rng: rng).meanRSSI(atDistance: d) + noise * rng.gaussian()).rounded()
                     let unix = Self.base + nextAdvert
                     let seen = beacon?(unix) ?? Self.driverBeacon(at: unix)
                     record(core.handle(.sighting(time: nextAdvert, unixTime: unix, rssi: rssi, beacon: seen)))

@@ -1,6 +1,14 @@
+import Foundation
+
 /// The spoken distance bands with hysteresis, so a passenger standing near an edge hears one
 /// band, not an alternation. Estimated distance errors are multiplicative (dB), so the margin
 /// is a ratio: a band is left only once the estimate is `margin` past its edge.
+///
+/// With bounds (`update(distance:low:high:)`, issue 16) a band is a claim the guide must be able
+/// to stand behind: "About N" only while every distance the level allows is within 2× of N,
+/// "More than N" only while the lower bound is at least N, "Very close" only while the upper
+/// bound is within reach (2.4 m); when no number is supported, a bound, and when no bound
+/// either, nothing. A claim is kept while it stays true within the margin, so it does not flip.
 public struct DistanceBands: Sendable {
     public enum Band: Equatable, Sendable, Comparable {
         /// "Very close, reach out."
@@ -10,11 +18,13 @@ public struct DistanceBands: Sendable {
         /// "More than N meters."
         case moreThan(Int)
 
+        /// Order by the distance meant: "More than N" lies past "About N" (N·1.4: more than
+        /// 10 is nearer than about 15, more than 20 farther than about 20).
         var rank: Int {
             switch self {
             case .veryClose: 0
-            case .about(let n): n
-            case .moreThan(let n): n + 1000
+            case .about(let n): 10 * n
+            case .moreThan(let n): 14 * n
             }
         }
         public static func < (a: Band, b: Band) -> Bool { a.rank < b.rank }
@@ -28,9 +38,77 @@ public struct DistanceBands: Sendable {
     /// 20 %: about 1.6 dB at n = 2, four times the filtered level's jitter at rest.
     public static let margin = 0.2
 
+    /// "More than N meters": the bounds the guide says when no number is supported.
+    static let lowerBounds = [3, 5, 10, 15, 20]
+    /// "Very close" is said only while the upper bound is within this, m: twice the reach.
+    public static let veryCloseLimit = 2.4
+
     public private(set) var band: Band?
+    /// The distances the last level allowed, m (NaN before bounds were given).
+    public private(set) var low = Double.nan
+    public private(set) var high = Double.nan
 
     public init() {}
+
+    /// Whether `claim` holds for every distance in the last bounds, each relaxed by `slack`.
+    public func supports(_ claim: Band, slack: Double = 1) -> Bool {
+        guard low.isFinite, high.isFinite else { return false }
+        switch claim {
+        case .veryClose: return high <= Self.veryCloseLimit * slack
+        case .about(let n): return low * slack >= Double(n) / 2 && high <= 2 * Double(n) * slack
+        case .moreThan(let n): return low * slack >= Double(n)
+        }
+    }
+
+    /// The most telling claim the bounds support: "Very close", else the number whose band holds
+    /// `distance` (or the supported number nearest it), else the largest lower bound, else nil.
+    func best(distance: Double) -> Band? {
+        if supports(.veryClose) { return .veryClose }
+        let numbers = Self.edges.compactMap { edge -> Band? in
+            guard case .about = edge.band, supports(edge.band) else { return nil }
+            return edge.band
+        }
+        if !numbers.isEmpty {
+            let plain = Self.plain(distance)
+            if numbers.contains(plain) { return plain }
+            return numbers.min { a, b in
+                guard case .about(let x) = a, case .about(let y) = b else { return false }
+                return abs(log(Double(x) / distance)) < abs(log(Double(y) / distance))
+            }
+        }
+        return Self.lowerBounds.last { Double($0) <= low }.map { .moreThan($0) }
+    }
+
+    /// The claim for a level whose point estimate is `distance` and which allows `low`…`high`:
+    /// the current one while it stays true within `margin`, unless a clearly more telling one
+    /// is supported; otherwise the best supported (nil: nothing can be said truthfully).
+    public mutating func update(distance: Double, low: Double, high: Double) -> Band? {
+        guard distance.isFinite, low.isFinite, high.isFinite else { return band }
+        self.low = low
+        self.high = high
+        let best = best(distance: distance)
+        guard let current = band, supports(current, slack: 1 + Self.margin) else {
+            band = best
+            return band
+        }
+        guard let best, best != current else { return band }
+        switch (current, best) {
+        case (_, .veryClose), (.moreThan, .about):
+            band = best
+        case (.about, .about):
+            // Between numbers, the point estimate's hysteresis (`update(distance:)`).
+            let index = Self.edges.firstIndex { $0.band == current } ?? Self.edges.count
+            let lower = index == 0 ? 0 : Self.edges[index - 1].upper
+            let upper = index < Self.edges.count ? Self.edges[index].upper : Double.infinity
+            if distance < lower * (1 - Self.margin) || distance > upper * (1 + Self.margin) { band = best }
+        case (.moreThan(let a), .moreThan):
+            // A larger bound once it holds with the margin to spare.
+            if let n = Self.lowerBounds.last(where: { Double($0) * (1 + Self.margin) <= low }), n > a { band = .moreThan(n) }
+        default:
+            break
+        }
+        return band
+    }
 
     /// The band one step farther than `band` (the last stays the last).
     static func next(after band: Band) -> Band {
@@ -59,5 +137,9 @@ public struct DistanceBands: Sendable {
         return band
     }
 
-    public mutating func reset() { band = nil }
+    public mutating func reset() {
+        band = nil
+        low = .nan
+        high = .nan
+    }
 }

@@ -6,8 +6,19 @@ extension GuideCore {
     /// Speaks a new distance band once the estimate has stayed in it: `bandDwell` for a nearer
     /// band; a farther one also needs the trend to agree, or `awayDwell` (a turn puts the body
     /// between phone and car for a moment, several dB, and "About 20 meters" at 5 m misleads).
+    ///
+    /// What is spoken must be true (issue 16): the band is the claim the level's bounds support
+    /// (`DistanceUncertainty`, `DistanceBands.update(distance:low:high:)`), a bound when no
+    /// number is, nothing when neither; a reassurance repeats the spoken band only while it
+    /// still holds.
     mutating func band(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
-        guard samplesSinceSignal >= timing.samplesBeforeSpeaking, let band = bands.update(distance: estimate.distance) else { return }
+        guard samplesSinceSignal >= timing.samplesBeforeSpeaking else { return }
+        let bounds = uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel)
+        let distance = distanceModel.distance(forRSSI: estimate.filteredRSSI)
+        guard let band = bands.update(distance: distance, low: bounds.low, high: bounds.high) else {
+            candidateBand = nil
+            return
+        }
         if band != candidateBand {
             candidateBand = band
             candidateSince = time
@@ -23,18 +34,32 @@ extension GuideCore {
             due = spokenBand == nil
         }
         if due {
-            // Farther bands one step at a time: nobody walks from 6 m to 15 m between two
-            // phrases, but turning the back to the car (10–15 dB of body) reads as that.
-            let said = spokenBand.map { band > $0 ? DistanceBands.next(after: $0) : band } ?? band
+            // Farther numbers one step at a time: nobody walks from 6 m to 15 m between two
+            // phrases, but turning the back to the car (10–15 dB of body) reads as that. The
+            // step must itself be supported; a bound is said as it is.
+            let said = spokenBand.map { spoken -> DistanceBands.Band in
+                guard band > spoken, case .about = band else { return band }
+                let step = DistanceBands.next(after: spoken)
+                return bands.supports(step) ? step : band
+            } ?? band
             spokenBand = said
             lastBandSpeech = time
             sayBand(&out, time, said, trend: estimate.trend)
-        } else if verbosity == .full, moving, let spoken = spokenBand, time - lastSpeech >= timing.reassurance {
+        } else if verbosity == .full, moving, let spoken = spokenBand, spoken == band, time - lastSpeech >= timing.reassurance {
             // A reassurance is a band spoken too: the next change waits `bandSpacing` after it
             // ("About 20 meters" then "More than 20 meters" 0.1 s later contradicted itself).
             lastBandSpeech = time
             sayBand(&out, time, spoken, trend: estimate.trend)
         }
+    }
+
+    /// Reads spoken distances from the pair's own line from now on (`ApproachLine.calibration()`,
+    /// or a calibration learnt after the start) and narrows their uncertainty to it, so numbers
+    /// can be said where the guessed line allowed only bounds. The ranger (pulse, trend,
+    /// touch) is left as it is.
+    public mutating func adoptLine(_ calibration: Calibration) {
+        distanceModel = calibration.model
+        uncertainty = DistanceUncertainty(calibration: calibration)
     }
 
     mutating func sayBand(_ out: inout [GuideAction], _ time: Double, _ band: DistanceBands.Band, trend: Trend) {
@@ -61,13 +86,19 @@ extension GuideCore {
             say(&out, time, [.driverNotHeard], [:], always: true)
             return
         }
-        let band = bands.band ?? DistanceBands.plain(estimate.distance)
         let trend = ranger.noSample(at: time).trend
         let distance: String
-        switch band {
-        case .veryClose: distance = phrases.text(for: Phrase(.distanceVeryClose))
-        case .about(let n): distance = phrases.text(for: Phrase(.distanceAbout, ["distance": String(n)]))
-        case .moreThan(let n): distance = phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(n)]))
+        // The claim the level supports; without one, the lower bound in whole metres (it is
+        // true), and under 2 m "nearby" (within reach is not sure, a number even less).
+        switch bands.band {
+        case .veryClose?: distance = phrases.text(for: Phrase(.distanceVeryClose))
+        case .about(let n)?: distance = phrases.text(for: Phrase(.distanceAbout, ["distance": String(n)]))
+        case .moreThan(let n)?: distance = phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(n)]))
+        case nil:
+            let low = bands.low.isFinite ? bands.low
+                : uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel).low
+            distance = low >= 2 ? phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(Int(low))]))
+                : phrases.text(for: Phrase(.distanceNearby))
         }
         let trendKey: PhraseKey = trend == .closer ? .trendCloser : trend == .farther ? .trendFarther : .trendSteady
         say(&out, time, [.whereIsDriver], ["distance": distance, "trend": phrases.text(for: Phrase(trendKey))], always: true)

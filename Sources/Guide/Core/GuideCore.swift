@@ -54,6 +54,11 @@ public struct GuideCore: Sendable {
 
     private var matcher: IdentityMatcher
     var bands = DistanceBands()
+    /// How far a spoken distance may be off (`DistanceUncertainty`): from the calibration, or
+    /// the uncalibrated prior; `adoptLine` narrows it once the pair's line is known.
+    public internal(set) var uncertainty: DistanceUncertainty
+    /// The line spoken distances are read from: the calibration's, or the pair's once learnt.
+    public internal(set) var distanceModel: PathLossModel
     /// The distance band last spoken (nil after a signal loss, until the next).
     public internal(set) var spokenBand: DistanceBands.Band?
     var candidateBand: DistanceBands.Band?
@@ -92,6 +97,8 @@ public struct GuideCore: Sendable {
         self.timing = timing
         locator = LocatorAsking(automatic: aids.includesLocator)
         ranger = Ranger(calibration: calibration)
+        uncertainty = DistanceUncertainty(calibration: calibration)
+        distanceModel = calibration.model
         matcher = IdentityMatcher(identity: ride.identity, lookingFor: .driver)
     }
 

@@ -24,6 +24,8 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case distanceAbout = "distance_about"
     case distanceMoreThan = "distance_more_than"
     case distanceVeryClose = "distance_very_close"
+    /// "Where is my driver" when the level supports no number and no bound of 2 m or more.
+    case distanceNearby = "distance_nearby"
     case trendCloser = "trend_closer"
     case trendFarther = "trend_farther"
     case trendSteady = "trend_steady"
@@ -99,6 +101,7 @@ public struct PhraseTable: Sendable {
         .distanceAbout: "about {distance} meters away",
         .distanceMoreThan: "more than {distance} meters away",
         .distanceVeryClose: "within reach",
+        .distanceNearby: "nearby",
         .trendCloser: "You are getting closer.",
         .trendFarther: "You are moving away.",
         .trendSteady: "",
