@@ -84,6 +84,14 @@ struct Tally {
         spokenWithin2x += s.spokenDistancesWithin2x
         contradictions += s.contradictions
         if let r = s.timeRatio, s.confirmed { ratios.append(r) } else { failures += 1; ratios.append(300 / s.straightLineSeconds) }
+        touchRatios.append(s.touchTimeRatio ?? 300 / s.straightLineSeconds)
+    }
+    var touchRatios: [Double] = []
+    /// Issue 16's measure: time to the touch prompt (a walk with none counts as 300 s).
+    var touchLine: String {
+        String(format: "time to touch ratio median %.2f p90 %.2f, <=1.5x in %d/%d",
+               median(touchRatios), touchRatios.sorted()[Int(Double(touchRatios.count - 1) * 0.9)],
+               touchRatios.filter { $0 <= 1.5 }.count, touchRatios.count)
     }
     var line: String {
         let within = ratios.filter { $0 <= 1.5 }.count
@@ -274,6 +282,7 @@ for seed in 1...UInt64(seeds) {
 print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue), "
       + "channel \(calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
 print("ridebeacon: " + ours.line)
+print("ridebeacon: " + ours.touchLine)
 print("ridebeacon: " + ours.truthLine)
 if truthBreakdown { printBreakdown(breakdown) }
 print("handigo:    " + handiGo.line)

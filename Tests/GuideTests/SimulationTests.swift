@@ -50,10 +50,13 @@ import Testing
     }
 
     @Test(arguments: [3, 4, 6, 8, 13] as [UInt64])
-    func guidedWalksEndConfirmed(seed: UInt64) async {
+    func guidedWalksEndConfirmed(seed: UInt64) async throws {
         let (summary, cues) = await Self.walk(seed: seed)
         #expect(summary.confirmed, "seed \(seed): \(cues)")
         #expect(summary.secondsTo1m != nil && summary.secondsTo1m! <= summary.secondsToConfirm!)
+        // Time to touch: the prompt, after reaching 1 m and before the confirmation (Enter, proofs).
+        let touch = try #require(summary.secondsToTouch, "seed \(seed): no touch prompt timed")
+        #expect(touch >= summary.secondsTo1m! && touch < summary.secondsToConfirm!)
         #expect(cues.last == "\"Ride confirmed. Your driver is Ben, blue Toyota Prius.\"")
         #expect(cues.contains("\"Touch detected. Press Enter to confirm your ride.\""))
     }

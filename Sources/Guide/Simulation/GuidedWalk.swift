@@ -8,6 +8,9 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var confirmed: Bool
     public var secondsTo1m: Double?
     public var secondsToConfirm: Double?
+    /// When the passenger was told "Touch detected" (issue 16's "time to touch"); the ratio
+    /// above counts on to the confirmation, through the Enter press and both proofs.
+    public var secondsToTouch: Double? = nil
     public var straightLineSeconds: Double
     /// Cue counts by kind (earcon name, or "say:" + phrase key).
     public var cues: [String: Int]
@@ -28,6 +31,7 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case confirmed
         case secondsTo1m = "seconds_to_1m"
         case secondsToConfirm = "seconds_to_confirm"
+        case secondsToTouch = "seconds_to_touch"
         case straightLineSeconds = "straight_line_seconds"
         case cues
         case wrongDirectionCues = "wrong_direction_cues"
@@ -42,6 +46,8 @@ public struct WalkSummary: Codable, Equatable, Sendable {
 
     /// Time to touch or confirmation over the straight-line walking time.
     public var timeRatio: Double? { secondsToConfirm.map { $0 / straightLineSeconds } }
+    /// Time to the touch prompt over the straight-line walking time.
+    public var touchTimeRatio: Double? { secondsToTouch.map { $0 / straightLineSeconds } }
 }
 
 /// One line of a walk's transcript.
@@ -96,6 +102,7 @@ public struct GuidedWalk {
     private var cueCounts: [String: Int] = [:]
     private var wrongCues = 0
     private var secondsTo1m: Double?
+    private var secondsToTouch: Double?
     private var lastBand: DistanceBands.Band?
     private var curb: CrowdedCurb
     private var truth = SpokenTruth()
@@ -192,7 +199,7 @@ public struct GuidedWalk {
             }
         }
         return WalkSummary(confirmed: confirmedAt != nil, secondsTo1m: secondsTo1m.map(Self.rounded),
-                           secondsToConfirm: confirmedAt.map(Self.rounded),
+                           secondsToConfirm: confirmedAt.map(Self.rounded), secondsToTouch: secondsToTouch.map(Self.rounded),
                            straightLineSeconds: Self.rounded(SimulatedWorld.straightLineSeconds(
                                startDistance: configuration.startDistance, walker: configuration.walker)),
                            cues: cueCounts, wrongDirectionCues: wrongCues, locatorRequests: locatorRequests,
@@ -257,6 +264,7 @@ public struct GuidedWalk {
             break
         case .speech(let utterance):
             truth.note(utterance, band: guide.spokenBand, at: cue.time, trueDistance: world.trueDistance)
+            if secondsToTouch == nil, utterance.keys.contains(.touchDetected) { secondsToTouch = cue.time }
             hearSpeech(utterance)
         }
     }
