@@ -41,10 +41,23 @@ struct LocatorGuideTests {
         #expect(guide.locatorRequests.count == 2)
     }
 
-    @Test func noAutomaticRequestFarAwayWhileTheTrendIsSureOrWithoutTheAid() {
+    @Test func farAwayTheLocatorIsAskedForOnlyWhereATurnWouldStart() {
         var far = ScriptedGuide(aids: .all)
-        far.walk(seconds: 15) { _ in 30 }
-        #expect(far.locatorRequests.isEmpty, "30 m: ticks would drown in street noise")
+        far.walk(seconds: 9) { _ in 30 }
+        #expect(far.locatorRequests.isEmpty, "30 m: not after 3 s unsure, as near the car")
+        far.walk(seconds: 6) { _ in 30 }
+        let asked = far.locatorRequests
+        #expect(asked.count == 1 && (9.5...12).contains(asked.first ?? 0), "instead of the turn at 10 s: \(asked)")
+        #expect(!far.cues.contains { $0.contains("turn slowly") }, "no turn while the request is out: \(far.cues)")
+
+        // A car that will not sound: the turn, as without the aid.
+        far.record(far.core.handle(.locatorAnswered(time: far.time, .refused("not arrived"))))
+        far.walk(seconds: 12) { _ in 30 }
+        #expect(far.cues.contains { $0.contains("turn slowly") }, "\(far.cues)")
+        #expect(far.locatorRequests.count == 1)
+    }
+
+    @Test func noAutomaticRequestWhileTheTrendIsSureOrWithoutTheAid() {
 
         // A confident trend needs no help: the decision itself, fed one estimate a second.
         var sure = LocatorAsking(automatic: true)

@@ -6,13 +6,18 @@ extension GuideCore {
     /// plays its tracking tone, and ends it with "Stop. The car is ahead of you."
     mutating func turnToFind(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
         guard turn.isActive else {
-            // Near the car the locator sound is asked for first (`LocatorAsking`, within about
-            // 15 m): while the car ticks or the request is out, the ears beat a turn. Within
-            // reach the pulse and the cane do better than a turn.
+            // The locator sound is asked for first (`LocatorAsking`): while the car ticks or the
+            // request is out, the ears beat a turn. Within reach the pulse and the cane do
+            // better than a turn.
             if aids.includesTurn, !locator.pending, !locator.isTicking(at: time),
                time - lastDirectionKnown >= turn.timing.quietBeforeTurn,
                estimate.distance.isFinite, estimate.distance > DistanceBands.edges[0].upper * 2 {
-                beginTurn(&out, time)
+                if locator.mayAskInsteadOfTurning(at: time) {
+                    locator.asked(at: time)
+                    out.append(.requestLocator)
+                } else {
+                    beginTurn(&out, time)
+                }
             }
             return
         }

@@ -47,7 +47,7 @@ public struct GuideCore: Sendable {
     public let aids: GuideAids
     public private(set) var state: GuideState = .waiting
     /// When to ask for the car's locator sound, and whether it ticks.
-    public private(set) var locator: LocatorAsking
+    public internal(set) var locator: LocatorAsking
     public internal(set) var ranger: Ranger
     public private(set) var lastEstimate: RangeEstimate?
     public private(set) var lastUtterance: Utterance?

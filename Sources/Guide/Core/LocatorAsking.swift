@@ -28,6 +28,8 @@ public struct LocatorAsking: Sendable, Equatable {
     public private(set) var pending = false
     /// Guide time until which the car is known to tick.
     public private(set) var tickingUntil: Double?
+    /// The ride service refused the last request (not the ride's passenger, not arrived).
+    public private(set) var refused = false
 
     public init(automatic: Bool, timing: Timing = Timing()) {
         self.automatic = automatic
@@ -45,6 +47,16 @@ public struct LocatorAsking: Sendable, Equatable {
         return true
     }
 
+    /// When a turn on the spot would start (no direction for a while, at any distance): true
+    /// when the car may be asked to tick instead. Farther than `nearRange` the ticks are heard
+    /// less often, but a turn costs 12–24 s and the ticks point the way when heard; the turn is
+    /// kept for when the car will not sound (refused) or has just sounded.
+    public func mayAskInsteadOfTurning(at time: Double) -> Bool {
+        guard automatic, !pending, !isTicking(at: time), !refused else { return false }
+        if let askedAt, time - askedAt < timing.repeatAfter { return false }
+        return true
+    }
+
     /// A request was sent (by the guide or the passenger's key).
     public mutating func asked(at time: Double) {
         askedAt = time
@@ -54,6 +66,7 @@ public struct LocatorAsking: Sendable, Equatable {
     /// The ride service answered.
     public mutating func answered(at time: Double, _ answer: LocatorAnswer) {
         pending = false
+        if case .refused = answer { refused = true } else { refused = false }
         switch answer {
         case .ticking(let seconds): tickingUntil = time + seconds
         // Asked within the last 10 s, so the car still ticks for at least 20 s.
