@@ -55,7 +55,7 @@ public enum RideServer {
         let authentications = AuthenticationCache(lifetime: configuration.tokenCacheLifetime, now: configuration.now)
         let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now,
                            onTokensRevoked: authentications.forgetAll)
-        var api = RideAPI(store: store, hub: hub, metrics: metrics, authentications: authentications,
+        var api = RideAPI(store: store, hub: hub, metrics: metrics,
                           databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
                           limits: limits, now: configuration.now)
         api.secureCookies = configuration.secureCookies

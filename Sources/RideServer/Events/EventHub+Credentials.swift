@@ -46,6 +46,13 @@ extension EventHub {
         credentialCheckSink.yield()
     }
 
+    /// Tokens were revoked (here or, by the store's signal, on another server): accounts
+    /// remembered for them are forgotten and their streams re-checked, both at once.
+    public nonisolated func tokensRevoked() {
+        onTokensRevoked()
+        credentialsChanged()
+    }
+
     func recheckOnSignals() async {
         for await _ in credentialChecks {
             await recheckCredentials()

@@ -198,8 +198,8 @@ public actor EventHub: Service {
         while !Task.isCancelled {
             do {
                 // Once listening, re-read: anything appended before LISTEN took effect is caught.
-                try await store.listenForAppendedEvents(onListening: { self.wake(); self.onTokensRevoked(); self.credentialsChanged() }, onAppend: { id in
-                    if id == StoreSignal.tokensRevoked { self.onTokensRevoked(); self.credentialsChanged() } else { self.wake() }
+                try await store.listenForAppendedEvents(onListening: { self.wake(); self.tokensRevoked() }, onAppend: { id in
+                    if id == StoreSignal.tokensRevoked { self.tokensRevoked() } else { self.wake() }
                 })
             } catch {
                 logger.warning("event notifications lost; re-listening", metadata: ["error": .string("\(error)")])

@@ -9,8 +9,6 @@ struct RideAPI: Sendable {
     let store: any Store
     let hub: EventHub
     let metrics: ServerMetrics
-    /// Revocations through this server empty it.
-    let authentications: AuthenticationCache
     /// "sqlite" or "postgresql", for /health.
     let databaseKind: String
     /// Marks the dispatcher session cookie Secure even without `X-Forwarded-Proto: https`.

@@ -54,9 +54,8 @@ extension RideAPI {
         let accountID = try context.parameters.require("id")
         guard try await store.account(id: accountID) != nil else { throw APIError.notFound("account \(accountID)") }
         let revoked = try await store.revokeTokens(accountID: accountID, idempotency: key)
-        authentications.forgetAll()
         // This server's streams of those tokens end now; others hear it from the store.
-        hub.credentialsChanged()
+        hub.tokensRevoked()
         AdminAudit.record(context.logger, action: "tokens.revoke", actor: admin.id, via: .api,
                           details: ["account_id": accountID, "revoked": "\(revoked)"])
         return RevokedTokens(accountID: accountID, revoked: revoked)

@@ -63,7 +63,7 @@ extension RideAPI {
         guard signedIn.account.role == .passenger else {
             // The code is spent, but no session is left behind for another role's account.
             _ = try? await store.revokeToken(id: signedIn.token.id, accountID: signedIn.account.id)
-            authentications.forgetAll()
+            hub.tokensRevoked()
             return refuse("That code belongs to a \(signedIn.account.role.rawValue) account; this page is for passengers", status: .forbidden)
         }
         AdminAudit.record(context.logger, action: "sign-in", actor: signedIn.account.id, via: .api, details: ["token_id": signedIn.token.id])

@@ -73,8 +73,7 @@ extension RideAPI {
         let tokenID = try context.parameters.require("id")
         let current = try await context.tokenHash.asyncMap { try await store.token(secretHash: $0)?.id } ?? nil
         let token = try await store.revokeToken(id: tokenID, accountID: account.id)
-        authentications.forgetAll()
-        hub.credentialsChanged()
+        hub.tokensRevoked()
         AdminAudit.record(context.logger, action: "token.revoke", actor: account.id, via: .api, details: ["token_id": tokenID])
         return TokenInfo(id: token.id, createdAt: token.createdAt, revokedAt: token.revokedAt, expiresAt: token.expiresAt, current: token.id == current)
     }
