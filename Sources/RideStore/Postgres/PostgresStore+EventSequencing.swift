@@ -23,7 +23,7 @@ extension PostgresStore {
             // The statement's snapshot is taken after the lock: it sees everything committed
             // before, and the previous run's moves. NOTIFY is delivered at commit, so other
             // servers re-read the history exactly when the events become visible to them.
-            for try await _ in try await conn.execute(MoveStagedEventsStatement(channel: Self.eventChannel), logger: self.logger) {}
+            try await conn.run(Prepared<EventSQL.MoveStaged>(Self.eventChannel), logger: self.logger)
         }
     }
 

@@ -92,10 +92,6 @@ extension PostgresStore {
     /// over sequenced and staged events) cannot race.
     func appendEvent(_ conn: PostgresConnection, requestID: String, rideID: String?, kind: RideEventKind = .stateChanged, state: RideState,
                      actor: String, at: Date, detail: String?) async throws {
-        // Drained: PostgresNIO's command-tag overload trapped here ("commandTag may only be called
-        // if all rows have been consumed").
-        let staging = StageEventStatement(requestID: requestID, rideID: rideID, kind: kind.rawValue, state: state.rawValue,
-                                          actor: actor, at: at, detail: detail)
-        for try await _ in try await conn.execute(staging, logger: self.logger) {}
+        try await conn.run(Prepared<EventSQL.Stage>(requestID, rideID, kind.rawValue, state.rawValue, actor, at, detail), logger: self.logger)
     }
 }

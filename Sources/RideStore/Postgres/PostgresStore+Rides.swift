@@ -56,7 +56,7 @@ extension PostgresStore {
     }
 
     public func rideDetail(id: String) async throws -> RideDetail? {
-        try await mapped { try await self.client.all(RideDetailStatement(id: id), logger: self.logger).first }
+        try await mapped { try await self.client.rows(Prepared<ReadSQL.RideDetail>(id), logger: self.logger, RideDetail.init(row:)).first }
     }
 
     public func rideDetails(_ filter: RideFilter) async throws -> [RideDetail] {
@@ -64,10 +64,10 @@ extension PostgresStore {
         return try await mapped {
             switch filter.scope {
             case .active:
-                return try await self.client.all(ActiveRideDetailsStatement(after: after, limit: filter.limit), logger: self.logger)
+                return try await self.client.rows(Prepared<ReadSQL.ActiveRideDetails>(after, filter.limit), logger: self.logger, RideDetail.init(row:))
             case .participant(let account):
-                return try await self.client.all(ParticipantRideDetailsStatement(account: account, after: after, limit: filter.limit),
-                                                 logger: self.logger)
+                return try await self.client.rows(Prepared<ReadSQL.ParticipantRideDetails>(account, after, filter.limit), logger: self.logger,
+                                                  RideDetail.init(row:))
             }
         }
     }

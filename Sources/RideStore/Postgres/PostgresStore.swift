@@ -164,7 +164,7 @@ public final class PostgresStore: Store {
     public func authenticate(secretHash: Data) async throws -> Account? {
         let now = Date.storeNow
         return try await mapped {
-            try await self.client.all(AuthenticateStatement(secretHash: secretHash, now: now), logger: self.logger).first
+            try await self.client.rows(Prepared<ReadSQL.Authenticate>(secretHash, now), logger: self.logger, Account.init(row:)).first
         }
     }
 

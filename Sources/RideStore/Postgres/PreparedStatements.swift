@@ -1,148 +1,182 @@
 import Foundation
 import PostgresNIO
 
-// The hot statements, prepared: PostgreSQL parses and plans each once per connection. As
-// ad-hoc queries they were parsed and planned on every request, and PostgreSQL spent more CPU
-// on that than the server on everything else of a ride GET (BENCHMARKS.md, "Ride server").
+// The statements on the hot paths, prepared: PostgreSQL parses and plans each once per
+// connection. As ad-hoc queries they were parsed and planned on every request, and PostgreSQL
+// spent more CPU on that than the server on everything else of a ride GET, and on each of a
+// write's eight to ten statements (BENCHMARKS.md, "Ride server"). Each statement is a type
+// naming its SQL; `Prepared` binds the values of one execution.
 
-struct AuthenticateStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at FROM account a
-        JOIN api_token t ON t.account_id = a.id WHERE t.secret_hash = $1 AND t.revoked_at IS NULL
-        AND (t.expires_at IS NULL OR t.expires_at > $2)
-        """
-    typealias Row = Account
-    var secretHash: Data
-    var now: Date
+/// A statement's text; the type's name is the prepared statement's name.
+protocol PreparedSQL { static var sql: String { get } }
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        try bindings.append(secretHash)
-        bindings.append(now)
-        return bindings
+/// One execution of `SQL` with its values, rows left undecoded.
+struct Prepared<SQL: PreparedSQL>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static var sql: String { SQL.sql }
+    private let bindings: PostgresBindings
+
+    init<each Value: PreparedValue>(_ value: repeat each Value) throws {
+        var bindings = PostgresBindings()
+        for value in repeat each value { try value.bind(to: &bindings) }
+        self.bindings = bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Account { try Account(row: row) }
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
-struct RideDetailStatement: PostgresPreparedStatement {
-    static let sql = "SELECT \(PGColumns.rideDetail) WHERE r.id = $1"
-    typealias Row = RideDetail
-    var id: String
+/// A value a `Prepared` statement binds; `nil` binds NULL (its type comes from the statement).
+protocol PreparedValue { func bind(to bindings: inout PostgresBindings) throws }
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(id)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> RideDetail { try RideDetail(row: row) }
+extension PreparedValue where Self: PostgresThrowingDynamicTypeEncodable {
+    func bind(to bindings: inout PostgresBindings) throws { try bindings.append(self, context: .default) }
 }
 
-/// One page of active rides (dispatchers), keyset-paged after a ride id ('' for the first page).
-struct ActiveRideDetailsStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT \(PGColumns.rideDetail) WHERE r.state NOT IN ('completed', 'cancelled')
-        AND ($1 = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = $1))
-        ORDER BY r.created_at, r.id LIMIT $2
-        """
-    typealias Row = RideDetail
-    var after: String
-    var limit: Int
+extension String: PreparedValue {}
+extension Date: PreparedValue {}
+extension Data: PreparedValue {}
+extension Int32: PreparedValue {}
+extension Int: PreparedValue {}
+extension Array: PreparedValue where Element == String {}
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(after)
-        bindings.append(limit)
-        return bindings
+extension Optional: PreparedValue where Wrapped: PreparedValue {
+    func bind(to bindings: inout PostgresBindings) throws {
+        switch self {
+        case .none: bindings.appendNull()
+        case .some(let value): try value.bind(to: &bindings)
+        }
     }
-
-    func decodeRow(_ row: PostgresRow) throws -> RideDetail { try RideDetail(row: row) }
-}
-
-/// One page of an account's rides, any state, keyset-paged like the active ones.
-struct ParticipantRideDetailsStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT \(PGColumns.rideDetail) WHERE (r.passenger_id = $1 OR r.driver_id = $1)
-        AND ($2 = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = $2))
-        ORDER BY r.created_at, r.id LIMIT $3
-        """
-    typealias Row = RideDetail
-    var account: String
-    var after: String
-    var limit: Int
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
-        bindings.append(account)
-        bindings.append(after)
-        bindings.append(limit)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> RideDetail { try RideDetail(row: row) }
-}
-
-/// Every write's event, staged (`appendEvent`): its per-request sequence counts the sequenced
-/// and the staged events.
-struct StageEventStatement: PostgresPreparedStatement {
-    static let sql = """
-        INSERT INTO ride_event_pending (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
-        SELECT $1, $2, COALESCE(MAX(sequence), 0) + 1, $3, $4, $5, $6, $7 FROM (
-            SELECT sequence FROM ride_event WHERE request_id = $1
-            UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = $1) AS known
-        """
-    typealias Row = Void
-    var requestID: String
-    var rideID: String?
-    var kind: String
-    var state: String
-    var actor: String
-    var at: Date
-    var detail: String?
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 7)
-        bindings.append(requestID)
-        bindings.append(rideID)
-        bindings.append(kind)
-        bindings.append(state)
-        bindings.append(actor)
-        bindings.append(at)
-        bindings.append(detail)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws {}
-}
-
-/// Every write's sequencing run (`sequenceEvents`), under the sequencing lock.
-struct MoveStagedEventsStatement: PostgresPreparedStatement {
-    static let sql = """
-        WITH moved AS (DELETE FROM ride_event_pending RETURNING *),
-        appended AS (
-            INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
-            SELECT request_id, ride_id, sequence, kind, state, actor_id, at, detail FROM moved ORDER BY pending_id
-            RETURNING id)
-        SELECT pg_notify($1, MAX(id)::text) FROM appended HAVING COUNT(*) > 0
-        """
-    typealias Row = Void
-    var channel: String
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(channel)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws {}
 }
 
 extension PostgresClient {
-    /// Every row of a prepared statement.
-    func all<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
-        var rows: [Statement.Row] = []
-        for try await row in try await execute(statement, logger: logger) { rows.append(row) }
-        return rows
+    /// Every row of `statement` on a pooled connection, decoded by `decode`.
+    func rows<SQL, T>(_ statement: Prepared<SQL>, logger: Logger, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
+        var decoded: [T] = []
+        for try await row in try await execute(statement, logger: logger) { decoded.append(try decode(row)) }
+        return decoded
+    }
+}
+
+extension PostgresConnection {
+    /// Every row of `statement`, decoded by `decode`.
+    func rows<SQL, T>(_ statement: Prepared<SQL>, logger: Logger, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
+        var decoded: [T] = []
+        for try await row in try await execute(statement, logger: logger) { decoded.append(try decode(row)) }
+        return decoded
+    }
+
+    /// Runs `statement` to its end, its rows (if any) dropped. Drained rather than through
+    /// PostgresNIO's command-tag overload, which trapped ("commandTag may only be called if all
+    /// rows have been consumed").
+    func run<SQL>(_ statement: Prepared<SQL>, logger: Logger) async throws {
+        for try await _ in try await execute(statement, logger: logger) {}
+    }
+}
+
+/// The hot reads and every write's event staging and sequencing.
+enum ReadSQL {
+    enum Authenticate: PreparedSQL {
+        static let sql = """
+            SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at FROM account a
+            JOIN api_token t ON t.account_id = a.id WHERE t.secret_hash = $1 AND t.revoked_at IS NULL
+            AND (t.expires_at IS NULL OR t.expires_at > $2)
+            """
+    }
+    enum RideDetail: PreparedSQL { static let sql = "SELECT \(PGColumns.rideDetail) WHERE r.id = $1" }
+    /// One page of active rides (dispatchers), keyset-paged after a ride id ('' for the first page).
+    enum ActiveRideDetails: PreparedSQL {
+        static let sql = """
+            SELECT \(PGColumns.rideDetail) WHERE r.state NOT IN ('completed', 'cancelled')
+            AND ($1 = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = $1))
+            ORDER BY r.created_at, r.id LIMIT $2
+            """
+    }
+    /// One page of an account's rides, any state, keyset-paged like the active ones. (Not one
+    /// statement with the active page: PostgreSQL would plan both conditions into each.)
+    enum ParticipantRideDetails: PreparedSQL {
+        static let sql = """
+            SELECT \(PGColumns.rideDetail) WHERE (r.passenger_id = $1 OR r.driver_id = $1)
+            AND ($2 = '' OR (r.created_at, r.id) > (SELECT created_at, id FROM ride WHERE id = $2))
+            ORDER BY r.created_at, r.id LIMIT $3
+            """
+    }
+}
+
+/// Every write's event, staged (`appendEvent`), and the sequencing run that moves staged events
+/// into the history (`sequenceEvents`, under the sequencing lock).
+enum EventSQL {
+    /// Its per-request sequence counts the sequenced and the staged events.
+    enum Stage: PreparedSQL {
+        static let sql = """
+            INSERT INTO ride_event_pending (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
+            SELECT $1, $2, COALESCE(MAX(sequence), 0) + 1, $3, $4, $5, $6, $7 FROM (
+                SELECT sequence FROM ride_event WHERE request_id = $1
+                UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = $1) AS known
+            """
+    }
+    enum MoveStaged: PreparedSQL {
+        static let sql = """
+            WITH moved AS (DELETE FROM ride_event_pending RETURNING *),
+            appended AS (
+                INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
+                SELECT request_id, ride_id, sequence, kind, state, actor_id, at, detail FROM moved ORDER BY pending_id
+                RETURNING id)
+            SELECT pg_notify($1, MAX(id)::text) FROM appended HAVING COUNT(*) > 0
+            """
+    }
+}
+
+enum WriteSQL {
+    /// `pg_advisory_xact_lock(key, hashtext(id))`: one passenger's or driver's bookings in turn.
+    enum LockBooking: PreparedSQL { static let sql = "SELECT pg_advisory_xact_lock($1::int4, hashtext($2))" }
+    enum TryLockShortCode: PreparedSQL { static let sql = "SELECT pg_try_advisory_xact_lock($1::int4, hashtext($2))" }
+    enum ShortCodeTaken: PreparedSQL {
+        static let sql = """
+            SELECT 1 FROM ride_request q LEFT JOIN ride r ON r.id = q.ride_id
+            WHERE q.short_code = $1 AND (q.status = 'open' OR r.state IN ('accepted', 'arrived', 'confirmed')) LIMIT 1
+            """
+    }
+    /// The passenger's active ride's id, else their open request's id.
+    enum PassengerHolding: PreparedSQL {
+        static let sql = """
+            SELECT COALESCE(
+                (SELECT id FROM ride WHERE passenger_id = $1 AND state NOT IN ('completed', 'cancelled') LIMIT 1),
+                (SELECT id FROM ride_request WHERE passenger_id = $1 AND status = 'open' LIMIT 1))
+            """
+    }
+    enum InsertRequest: PreparedSQL {
+        static let sql = """
+            INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, short_code)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            """
+    }
+    enum DriversRideForRequest: PreparedSQL {
+        static let sql = "SELECT \(PGColumns.ride) FROM ride WHERE request_id = $1 AND driver_id = $2"
+    }
+    enum DriverBusy: PreparedSQL {
+        static let sql = "SELECT id FROM ride WHERE driver_id = $1 AND state IN ('accepted', 'arrived') LIMIT 1"
+    }
+    /// Under READ COMMITTED a second updater waits for the first, then re-checks status = 'open'
+    /// on the committed row and matches nothing: exactly one winner.
+    enum AcceptOpenRequest: PreparedSQL {
+        static let sql = "UPDATE ride_request SET status = 'accepted', ride_id = $2 WHERE id = $1 AND status = 'open' RETURNING \(PGColumns.request)"
+    }
+    enum InsertRide: PreparedSQL {
+        static let sql = """
+            INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)
+            """
+    }
+    /// Moves a ride to $2 only from a state allowed to ($4); the row lock the UPDATE takes holds
+    /// the check until commit, and a concurrent mover re-checks the committed state.
+    enum MoveRide: PreparedSQL {
+        static let sql = "UPDATE ride SET state = $2, state_changed_at = $3 WHERE id = $1 AND state = ANY($4) RETURNING \(PGColumns.ride)"
+    }
+    enum IdempotentResult: PreparedSQL {
+        static let sql = "SELECT operation, result FROM idempotency WHERE account_id = $1 AND key = $2"
+    }
+    enum StoreIdempotentResult: PreparedSQL {
+        static let sql = "INSERT INTO idempotency (account_id, key, operation, result, created_at) VALUES ($1, $2, $3, $4, $5)"
     }
 }
