@@ -96,6 +96,25 @@ if grid {
         configs.append(("long z\(z) studentized change-point", long(z, studentize: true, change: true)))
     }
 }
+if arguments.contains("--rates") {
+    // False directions a second for the long (and middle) window, whatever the report rate.
+    configs = [("today", .default)]
+    for (middle, floor) in [(nil, nil), (nil, 2.25), (nil, 2.5), (0.0025, 2.25)] as [(Double?, Double?)] {
+        for long in [0.01, 0.0137, 0.02, 0.03, 0.05] {
+            var p = TrendEstimator.Parameters()
+            p.window = 12
+            p.longestWindow = 16
+            p.capacity = 256
+            p.studentize = true
+            p.changeConfidence = 2.5
+            p.restartOnRetract = true
+            p.longFalseRate = long
+            p.middleFalseRate = middle
+            p.falseRateFloor = floor
+            configs.append(("rate long \(long) middle \(middle.map { "\($0)" } ?? "3.5t") floor \(floor ?? 0)", p))
+        }
+    }
+}
 for (label, p) in configs {
     for (name, samples) in traces {
         print("{\"config\":\"\(label)\",\"trace\":\"\(name)\",\(run(name, samples, p))}")

@@ -1,22 +1,34 @@
 import Testing
 @testable import BeaconCore
 
-/// The opt-in parts of issue 16 part 4 (BENCHMARKS.md, "Direction from motion on the real
+/// Issue 16 part 4, now the default (BENCHMARKS.md, "Direction from motion on the real
 /// walks"): a 12 s window at a lower threshold, the Student-t threshold for small windows, and
 /// the change point that restarts the long window after a turn-around.
 @Suite struct TrendMotionTests {
     let model = PathLossModel(txPower: -59, exponent: 2)
 
-    /// The long window as measured on the real walks (not the default: see BENCHMARKS.md).
+    /// The default since part 4 (12 s window, false-direction budget per second, Student-t,
+    /// change point), optionally without the change point or the Student-t threshold.
     func long(studentize: Bool = true, change: Bool = true) -> TrendEstimator.Parameters {
         var p = TrendEstimator.Parameters()
-        p.window = 12
-        p.longestWindow = 16
-        p.capacity = 256
-        p.longConfidence = 2.5
         p.studentize = studentize
+        if !studentize { p.longFalseRate = nil; p.longConfidence = 2.5 }
         p.changeConfidence = change ? 2.5 : nil
         p.restartOnRetract = change
+        return p
+    }
+
+    /// The defaults before part 4: 6 s and 3 s windows at t ≥ 3.5 read as normal quantiles.
+    func previous() -> TrendEstimator.Parameters {
+        var p = TrendEstimator.Parameters()
+        p.window = 6
+        p.longestWindow = 10
+        p.capacity = 128
+        p.studentize = false
+        p.longFalseRate = nil
+        p.falseRateFloor = nil
+        p.changeConfidence = nil
+        p.restartOnRetract = false
         return p
     }
 
@@ -67,7 +79,7 @@ import Testing
             let samples = stillReceiver(minutes: 10, seed: seed)
             minutes += 10
             studentized += onsets(trends(samples, long()))
-            plain += onsets(trends(samples, .default))
+            plain += onsets(trends(samples, previous()))
         }
         // Small windows at 2.2 Hz hold 7–9 reports: a t-test at 3.5 read as if normal fires
         // on the channel cycle; the Student-t threshold keeps the long window quiet.
@@ -100,7 +112,7 @@ import Testing
                 let t = Double(i) * 0.455
                 return (t, (model.rssi(atDistance: 16 - 0.5 * t) + 4 * rng.gaussian()).rounded())
             }
-            let new = trends(samples, long()), old = trends(samples, .default)
+            let new = trends(samples, long()), old = trends(samples, previous())
             for (i, (t, trend)) in new.enumerated() where t >= 8 {
                 total += 1
                 if trend == .closer { said += 1 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether the passenger is getting closer to the beacon.
 public enum Trend: String, Sendable, CaseIterable {
     case closer
@@ -28,7 +30,7 @@ public struct TrendEstimator: Sendable {
         /// 4 s window covered 0.27 of moving moments on the synthetic walks; 6 s with the 3 s
         /// window beside it 0.38 at the same precision, while issuing less at rest; 8–10 s long
         /// windows lost precision on the stitched real walks (BENCHMARKS.md).
-        public var window = 6.0
+        public var window = 12.0
         /// The shorter window that may also issue, s (about the 1.5 s over which direction is
         /// judged, doubled to hold enough fades).
         public var middleWindow = 3.0
@@ -45,17 +47,29 @@ public struct TrendEstimator: Sendable {
         /// middle window's t-statistic against it reaches this, the long window restarts from
         /// the middle window's samples (nil: never). A turn-around then stops feeding the old
         /// way's ramp into the long slope, which would otherwise re-issue it for seconds.
-        public var changeConfidence: Double? = nil
+        public var changeConfidence: Double? = 2.5
         /// When the retract window withdraws a direction, the long window also restarts from
         /// the middle window's samples: a turn-around heard by the fast check is not re-issued
         /// by the old way's ramp a moment later.
-        public var restartOnRetract = false
+        public var restartOnRetract = true
         /// Read `confidence` and `longConfidence` as normal quantiles and compare each window's
         /// t-statistic with the Student-t quantile of the same tail probability at the window's
         /// effective degrees of freedom (samples ÷ `varianceFactor` − 2). A 4 s window holds
         /// ~9 reports at 2.2 Hz (real receivers), where t ≥ 3.5 happens ~1 % of the time on
         /// noise instead of the 0.02 % meant; at 10 Hz the correction is a few tenths.
-        public var studentize = false
+        public var studentize = true
+        /// False directions a second the long window may issue on noise (nil: use
+        /// `longConfidence`). Its threshold is then the Student-t quantile, at the window's
+        /// effective degrees of freedom, of the one-sided tail probability
+        /// `longFalseRate` ÷ the report rate observed in the window: a fixed false-alarm
+        /// budget per unit time whatever the receiver's rate (t ≈ 2.5 at the real receivers'
+        /// 2.2 reports/s, ≈ 3 at 10/s, where the slope's error is √5 smaller).
+        public var longFalseRate: Double? = 0.02
+        /// The same for the middle window (nil: `confidence`, studentized if `studentize`).
+        public var middleFalseRate: Double? = nil
+        /// Lowest normal quantile the false-direction budgets may set (nil: none). A slow
+        /// scanner's few reports a second would otherwise buy a lenient per-report test.
+        public var falseRateFloor: Double? = 2.25
         /// t-statistic below which an issued direction is withdrawn (hysteresis: no flicker).
         public var keepConfidence = 2.0
         /// t-statistic of the fast window, against the issued direction, that retracts it.
@@ -65,13 +79,13 @@ public struct TrendEstimator: Sendable {
         /// `longestWindow` (a 1 Hz scanner then judges over ~6 s instead of never).
         public var minimumSamples = 6
         public var minimumSpan = 1.0
-        public var longestWindow = 10.0
+        public var longestWindow = 16.0
         /// A silence longer than this, or than three typical intervals, restarts the estimate, s.
         public var maxGap = 2.5
         /// Clip samples to this many σ (the filter's packet noise) around the line before fitting.
         public var clip = 2.0
         /// Most samples held (bounds memory and cost; 128 covers 6 s at 20 Hz).
-        public var capacity = 128
+        public var capacity = 256
         /// Weight of each residual in the noise-correlation estimate: ≈100 samples (10 s at
         /// 10 Hz) of memory, long enough for stable lag-2 correlations, short enough to follow
         /// a change of surroundings.
@@ -217,10 +231,42 @@ public struct TrendEstimator: Sendable {
         return z + (z2 + 1) * z / (4 * v) + ((5 * z2 + 16) * z2 + 3) * z / (96 * v * v)
     }
 
+    /// The upper-tail normal quantile: z with P(Z > z) = `p` (Acklam's rational approximation,
+    /// relative error < 1.2e-9), for 0 < p < 1.
+    static func normalQuantile(upper p: Double) -> Double {
+        let q = min(max(p, 1e-300), 1 - 1e-16)
+        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
+        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                 6.680131188771972e+01, -1.328068155288572e+01]
+        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+        func tail(_ x: Double) -> Double {  // lower-tail quantile for x < 0.02425
+            let r = (-2 * log(x)).squareRoot()
+            return (((((c[0] * r + c[1]) * r + c[2]) * r + c[3]) * r + c[4]) * r + c[5])
+                / ((((d[0] * r + d[1]) * r + d[2]) * r + d[3]) * r + 1)
+        }
+        let lower = 1 - q  // the lower-tail probability of the same point
+        if q < 0.02425 { return -tail(q) }
+        if lower < 0.02425 { return tail(lower) }
+        let x = lower - 0.5, r = x * x
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * x
+            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    }
+
     /// The issuing threshold for `fit`: `z`, or its Student-t equivalent at the fit's effective
-    /// sample size.
-    private func threshold(_ z: Double, for fit: SlidingLineFit.Fit?) -> Double {
-        guard parameters.studentize, let fit else { return z }
+    /// sample size; with a false-direction budget per second (`falseRate`), the normal quantile
+    /// of that budget ÷ the report rate observed in the window, studentized.
+    private func threshold(_ z: Double, falseRate: Double? = nil, for fit: SlidingLineFit.Fit?) -> Double {
+        guard let fit else { return z }
+        var z = z
+        if let falseRate, fit.count > 1, fit.span > 0 {
+            let reportsPerSecond = Double(fit.count - 1) / fit.span
+            z = max(parameters.falseRateFloor ?? 0, Self.normalQuantile(upper: min(0.1, falseRate / reportsPerSecond)))
+        } else if !parameters.studentize {
+            return z
+        }
         return Self.studentQuantile(z, dof: Double(fit.count) / max(1, cachedFactor) - 2)
     }
 
@@ -228,13 +274,15 @@ public struct TrendEstimator: Sendable {
     private func decide(long: SlidingLineFit.Fit, middle: SlidingLineFit.Fit?) -> Int {
         // The shorter window speaks first: after a stop or a turn the longer one still
         // remembers the old way for seconds.
-        var direction = Self.vote(middle, t: threshold(parameters.confidence, for: middle))
+        var direction = Self.vote(middle, t: threshold(parameters.confidence, falseRate: parameters.middleFalseRate,
+                                                       for: middle))
         // The long window's own threshold holds only while it reaches further back than the
         // middle one (after a change point it is no better founded).
         let longer = middle.map { long.count > $0.count } ?? true
         if direction == 0 {
-            direction = Self.vote(long, t: threshold(longer ? parameters.longConfidence ?? parameters.confidence
-                                                             : parameters.confidence, for: long))
+            direction = Self.vote(long, t: longer
+                ? threshold(parameters.longConfidence ?? parameters.confidence, falseRate: parameters.longFalseRate, for: long)
+                : threshold(parameters.confidence, falseRate: parameters.middleFalseRate, for: long))
         }
         if direction == 0, trend == .closer || trend == .farther {
             let held = trend == .closer ? 1 : -1
