@@ -96,6 +96,12 @@ if grid {
         configs.append(("long z\(z) studentized change-point", long(z, studentize: true, change: true)))
     }
 }
+if arguments.contains("--variants") {
+    var noCap = TrendEstimator.Parameters(); noCap.dofFactorCap = nil
+    var noHold = TrendEstimator.Parameters(); noHold.relapseHoldOff = false
+    var neither = noCap; neither.relapseHoldOff = false
+    configs = [("default", .default), ("no dof cap", noCap), ("no relapse hold-off", noHold), ("neither", neither)]
+}
 if arguments.contains("--rates") {
     // False directions a second for the long (and middle) window, whatever the report rate.
     configs = [("today", .default)]

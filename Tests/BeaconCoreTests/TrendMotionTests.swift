@@ -15,6 +15,7 @@ import Testing
         if !studentize { p.longFalseRate = nil; p.longConfidence = 2.5 }
         p.changeConfidence = change ? 2.5 : nil
         p.restartOnRetract = change
+        p.relapseHoldOff = change
         return p
     }
 
@@ -29,6 +30,8 @@ import Testing
         p.falseRateFloor = nil
         p.changeConfidence = nil
         p.restartOnRetract = false
+        p.relapseHoldOff = false
+        p.dofFactorCap = nil
         return p
     }
 
@@ -99,7 +102,7 @@ import Testing
         #expect(with.contains { $0.0 < 6 && $0.1 == .closer })
         let late = with.filter { $0.0 > 7.5 && $0.1 == .closer }
         #expect(late.isEmpty, "closer \(late.count) times after turning away")
-        // Without the restart the 12 s window's memory of the approach says closer after the turn.
+        // Without the restart (and the relapse hold-off, which also stops the re-issue) the 12 s window's memory of the approach says closer after the turn.
         #expect(trends(samples, long(change: false)).contains { $0.0 > 7.5 && $0.1 == .closer })
     }
 

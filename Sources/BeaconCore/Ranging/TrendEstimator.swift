@@ -70,6 +70,14 @@ public struct TrendEstimator: Sendable {
         /// Lowest normal quantile the false-direction budgets may set (nil: none). A slow
         /// scanner's few reports a second would otherwise buy a lenient per-report test.
         public var falseRateFloor: Double? = 2.25
+        /// Largest variance factor the Student-t degrees of freedom are divided by (nil: none).
+        /// The factor is learnt from residuals about the line, and the curvature of a fast ramp
+        /// (the last metre to the car) inflates it to 5–20: dividing the sample count by that as
+        /// well as the t-statistic by its root would silence the window exactly on the ramp.
+        public var dofFactorCap: Double? = 2
+        /// After an issued direction lapses, the same direction is not issued again for
+        /// `retractWindow` seconds: one noise excursion would otherwise be announced twice.
+        public var relapseHoldOff = true
         /// t-statistic below which an issued direction is withdrawn (hysteresis: no flicker).
         public var keepConfidence = 2.0
         /// t-statistic of the fast window, against the issued direction, that retracts it.
@@ -109,6 +117,8 @@ public struct TrendEstimator: Sendable {
     private var residualCount = 0
     private var cachedFactor = 1.0
     private var lastTime = -Double.infinity, typicalInterval = 0.0
+    /// The direction last withdrawn, and when (`relapseHoldOff`).
+    private var lapsed = (direction: 0, time: -Double.infinity)
     /// The last fitted line, as its value at `lineTime` and its slope.
     private var lineTime = -Double.infinity, lineValue = 0.0, lineSlope = 0.0
 
@@ -167,6 +177,13 @@ public struct TrendEstimator: Sendable {
            -Double(direction) * recent.t > parameters.retractConfidence {
             direction = 0
             if parameters.restartOnRetract, let middle, fit.count > middle.count { line.keepNewest(middle.count) }
+        }
+        if direction == 0, trend == .closer || trend == .farther {
+            lapsed = (trend == .closer ? 1 : -1, time)
+        }
+        if parameters.relapseHoldOff, direction != 0, direction == lapsed.direction,
+           time - lapsed.time < parameters.retractWindow, trend != .closer, trend != .farther {
+            direction = 0
         }
         trend = direction > 0 ? .closer : direction < 0 ? .farther : .steady
         return trend
@@ -267,7 +284,8 @@ public struct TrendEstimator: Sendable {
         } else if !parameters.studentize {
             return z
         }
-        return Self.studentQuantile(z, dof: Double(fit.count) / max(1, cachedFactor) - 2)
+        let factor = min(parameters.dofFactorCap ?? .infinity, max(1, cachedFactor))
+        return Self.studentQuantile(z, dof: Double(fit.count) / factor - 2)
     }
 
     /// +1 (closer), −1 (farther) or 0 from the two issuing windows and the direction held.
