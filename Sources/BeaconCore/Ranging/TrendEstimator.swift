@@ -64,7 +64,7 @@ public struct TrendEstimator: Sendable {
         /// `longFalseRate` ÷ the report rate observed in the window: a fixed false-alarm
         /// budget per unit time whatever the receiver's rate (t ≈ 2.5 at the real receivers'
         /// 2.2 reports/s, ≈ 3 at 10/s, where the slope's error is √5 smaller).
-        public var longFalseRate: Double? = 0.02
+        public var longFalseRate: Double? = 0.0137
         /// The same for the middle window (nil: `confidence`, studentized if `studentize`).
         public var middleFalseRate: Double? = nil
         /// Lowest normal quantile the false-direction budgets may set (nil: none). A slow
