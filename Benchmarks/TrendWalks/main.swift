@@ -72,11 +72,24 @@ func run(_ name: String, _ samples: [Sample], _ p: TrendEstimator.Parameters) ->
     return "\"moving\":\(moving),\"spoke\":\(spoke),\"right\":\(right)"
 }
 
-var configs: [(String, TrendEstimator.Parameters)] = [("default", .default)]
+/// The defaults before part 4: 6 s and 3 s windows at t ≥ 3.5 read as normal quantiles.
+var previous = TrendEstimator.Parameters()
+previous.window = 6
+previous.longestWindow = 10
+previous.capacity = 128
+previous.studentize = false
+previous.longFalseRate = nil
+previous.falseRateFloor = nil
+previous.changeConfidence = nil
+previous.restartOnRetract = false
+previous.relapseHoldOff = false
+previous.dofFactorCap = nil
+var configs: [(String, TrendEstimator.Parameters)] = [("default", .default), ("previous default", previous)]
 if grid {
     // Today's windows, and the long window with each of this additions (BENCHMARKS.md).
+    // (As measured before they became the default: fixed z, no relapse hold-off, no cap.)
     func long(_ z: Double, studentize: Bool, change: Bool) -> TrendEstimator.Parameters {
-        var p = TrendEstimator.Parameters()
+        var p = previous
         p.window = 12
         p.longestWindow = 16
         p.capacity = 256
@@ -86,9 +99,9 @@ if grid {
         p.restartOnRetract = change
         return p
     }
-    var studentized = TrendEstimator.Parameters()
+    var studentized = previous
     studentized.studentize = true
-    configs = [("today", .default), ("today studentized", studentized)]
+    configs = [("default", .default), ("previous default", previous), ("previous, studentized", studentized)]
     for z in [2.5, 2.75, 3.0] {
         configs.append(("long z\(z)", long(z, studentize: false, change: false)))
         configs.append(("long z\(z) change-point", long(z, studentize: false, change: true)))
@@ -104,7 +117,7 @@ if arguments.contains("--variants") {
 }
 if arguments.contains("--rates") {
     // False directions a second for the long (and middle) window, whatever the report rate.
-    configs = [("today", .default)]
+    configs = [("default", .default), ("previous default", previous)]
     for (middle, floor) in [(nil, nil), (nil, 2.25), (nil, 2.5), (0.0025, 2.25)] as [(Double?, Double?)] {
         for long in [0.01, 0.0137, 0.02, 0.03, 0.05] {
             var p = TrendEstimator.Parameters()

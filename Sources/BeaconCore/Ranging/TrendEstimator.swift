@@ -13,11 +13,14 @@ public enum Trend: String, Sendable, CaseIterable {
 /// Direction from the slope of recent RSSI, issued only when the slope is confidently non-zero.
 ///
 /// A wrong "closer" can walk a blind passenger into traffic, so this abstains unless a
-/// t-test on a least-squares slope clears `confidence`. Two windows may issue: the last
+/// t-test on a least-squares slope clears its threshold. Two windows may issue: the last
 /// `middleWindow` (3 s) seconds, which follows stops, starts and turns, and, when that one has
-/// no confident answer, the last `window` (6 s), which averages more fades and hears a slow or
+/// no confident answer, the last `window` (12 s), which averages more fades and hears a slow or
 /// distant walker; the shorter one speaks first, because after a turn the longer one still
-/// remembers the old way. Samples are first clipped to ±2σ around the current line so single
+/// remembers the old way (and a change point restarts it). Thresholds are Student-t quantiles
+/// at each window's sample size; the long window's is set from a budget of false directions
+/// per second and the report rate it observes (`longFalseRate`), so a 10 Hz phone is held to
+/// the same false cues a minute as a 2.2 Hz receiver. Samples are first clipped to ±2σ around the current line so single
 /// fades cannot tilt it, and the slopes' errors are inflated for serially correlated noise
 /// (fading that drifts over a second looks like motion to a naive test; see `varianceFactor`).
 /// An issued direction is kept while either window still clears `keepConfidence` for it, and a
@@ -25,11 +28,10 @@ public enum Trend: String, Sendable, CaseIterable {
 /// becomes "steady" within about a second).
 public struct TrendEstimator: Sendable {
     public struct Parameters: Sendable, Equatable {
-        /// Seconds of signal the long slope is fitted over. Six seconds of walking cover ~6 m,
-        /// dozens of multipath fades (wavelength 12.5 cm), which average out. Alone, a single
-        /// 4 s window covered 0.27 of moving moments on the synthetic walks; 6 s with the 3 s
-        /// window beside it 0.38 at the same precision, while issuing less at rest; 8–10 s long
-        /// windows lost precision on the stitched real walks (BENCHMARKS.md).
+        /// Seconds of signal the long slope is fitted over. On the real philotuxo walks (2.2
+        /// reports/s, mostly under 0.4 m/s) 12 s with Student-t thresholds doubled the moving time
+        /// with a direction over the earlier 6 s at higher precision; 15–20 s lost precision
+        /// (BENCHMARKS.md, part 4).
         public var window = 12.0
         /// The shorter window that may also issue, s (about the 1.5 s over which direction is
         /// judged, doubled to hold enough fades).
@@ -64,6 +66,8 @@ public struct TrendEstimator: Sendable {
         /// `longFalseRate` ÷ the report rate observed in the window: a fixed false-alarm
         /// budget per unit time whatever the receiver's rate (t ≈ 2.5 at the real receivers'
         /// 2.2 reports/s, ≈ 3 at 10/s, where the slope's error is √5 smaller).
+        /// 0.0137 (t 2.5 at 2.2/s): measured on the real walks and static traces against
+        /// 0.01–0.05, and on the guided walks (BENCHMARKS.md, part 4).
         public var longFalseRate: Double? = 0.0137
         /// The same for the middle window (nil: `confidence`, studentized if `studentize`).
         public var middleFalseRate: Double? = nil
