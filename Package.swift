@@ -149,6 +149,8 @@ let package = Package(
         .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
         // The simulated channel against the real walking traces (`make sim-fidelity`, BENCHMARKS.md).
         .executableTarget(name: "SimFidelity", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/SimFidelity"),
+        // The trend estimator on the real walks and static traces (BENCHMARKS.md, "Direction from motion").
+        .executableTarget(name: "TrendWalks", dependencies: ["BeaconCore"], path: "Benchmarks/TrendWalks", exclude: ["cv.py"]),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",

@@ -13,9 +13,12 @@ import Testing
     @Test func approachSpeaksEachBandOnceWithConfidentCloserMotifsAndAQuickeningPulse() {
         var guide = ScriptedGuide(calibration: ScriptedGuide.matchedLine)
         guide.walk(seconds: 20) { t in max(0.3, 14 - 0.8 * t) }
+        // Six [closer] cues, none farther. Since the 12 s window with a per-second false-direction
+        // budget (BENCHMARKS.md, part 4) the last one comes just before "Very close" instead of
+        // just after it: the same count of right cues, one a little earlier.
         #expect(guide.cues == Self.opening + [
             "\"About 15 meters.\"", "[closer]", "[closer]", "\"About 10 meters.\"", "[closer]", "\"About 6 meters.\"",
-            "[closer]", "\"About 3 meters.\"", "[closer]", "\"Very close, reach out.\"", "[closer]",
+            "[closer]", "\"About 3 meters.\"", "[closer]", "[closer]", "\"Very close, reach out.\"",
         ])
         let intervals = guide.pulseChanges(after: 0).compactMap { $0 }
         #expect(intervals.first == 1.5)
@@ -120,7 +123,12 @@ import Testing
         guide.walk(seconds: 20) { t in max(0.02, 12 - 0.8 * t) }
         guide.press(.confirm)
         guide.record(guide.core.handle(.proofAnswered(time: guide.time, .confirmed)))
-        #expect(guide.cues == ["[attention]", "[closer]", "[closer]", "[closer]", "[closer]", "[closer]", "[closer]", "[touch]", "[touch]",
+        // Five [closer] cues on the 15 s approach (six before part 4): the direction lapses for
+        // 0.8 s at 3.8 s and the relapse hold-off (a direction is not re-announced within 1.5 s
+        // of lapsing) returns it at 5.4 s instead of 4.6 s, so the ~3 s repeats after it leave
+        // room for five before the touch. No wrong direction either way; what this test guards
+        // is that nothing but earcons and the confirmation is played.
+        #expect(guide.cues == ["[attention]", "[closer]", "[closer]", "[closer]", "[closer]", "[closer]", "[touch]", "[touch]",
                                "\"Ride confirmed. Your driver is Ben, blue Toyota Prius.\""])
     }
 

@@ -84,6 +84,12 @@ struct SlidingLineFit: Sendable {
         if appendsSinceRebase >= samples.capacity { rebase() }
     }
 
+    /// Forgets all but the newest `count` samples (a change point: the older ones describe
+    /// another motion).
+    mutating func keepNewest(_ count: Int) {
+        while samples.count > max(0, count) { dropOldest() }
+    }
+
     mutating func reset() {
         samples.removeAll()
         all = Sums()
