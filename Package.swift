@@ -148,9 +148,11 @@ let package = Package(
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
         .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
         // The simulated channel against the real walking traces (`make sim-fidelity`, BENCHMARKS.md).
-        .executableTarget(name: "SimFidelity", dependencies: ["Guide", "BeaconCore"], path: "Benchmarks/SimFidelity"),
+        // The shared data's gzipped traces, for the benchmarks that replay the real walks.
+        .target(name: "GzipTraces", path: "Benchmarks/GzipTraces"),
+        .executableTarget(name: "SimFidelity", dependencies: ["Guide", "BeaconCore", "GzipTraces"], path: "Benchmarks/SimFidelity"),
         // The trend estimator on the real walks and static traces (BENCHMARKS.md, "Direction from motion").
-        .executableTarget(name: "TrendWalks", dependencies: ["BeaconCore"], path: "Benchmarks/TrendWalks", exclude: ["cv.py"]),
+        .executableTarget(name: "TrendWalks", dependencies: ["BeaconCore", "GzipTraces"], path: "Benchmarks/TrendWalks", exclude: ["cv.py"]),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
         .executableTarget(
             name: "ServerBenchmarkSetup",

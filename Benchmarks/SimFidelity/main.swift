@@ -10,9 +10,9 @@
 //        coverage on the real walks over a grid of its windows and thresholds (issue 16 part 4).
 import BeaconCore
 import Foundation
+import GzipTraces
 import Guide
 
-struct Sample { var time: Double; var rssi: Double; var distance: Double }
 struct Walk { var receiver: String; var samples: [Sample] }
 
 let sweep = CommandLine.arguments.contains("--sweep")
@@ -22,27 +22,8 @@ guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory
     exit(0)
 }
 
-func gunzip(_ path: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-dc", path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    do { try process.run() } catch {
-        FileHandle.standardError.write(Data("sim-fidelity: cannot run gzip for \(path): \(error)\n".utf8))
-        exit(1)
-    }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
-
 let walks: [Walk] = names.filter { $0.hasPrefix("track-") && $0.hasSuffix(".csv.gz") }.sorted().map { name in
-    // The CSVs end their lines with CRLF, one Character in Swift: split on any newline.
-    let rows = gunzip(directory + "/" + name).split(whereSeparator: \.isNewline).dropFirst().compactMap { line -> Sample? in
-        let f = line.split(separator: ",").compactMap { Double($0) }
-        return f.count >= 3 && f[1] < 0 ? Sample(time: f[0], rssi: f[1], distance: f[2]) : nil
-    }
+    let rows = gzippedTrace(directory + "/" + name, tool: "sim-fidelity")
     let receiver = String(name.dropLast(".csv.gz".count).split(separator: "-").last ?? "")
     return Walk(receiver: receiver, samples: rows)
 }

@@ -8,8 +8,8 @@
 //   in-sample and leave-one-walk-out / leave-one-receiver-out.
 import BeaconCore
 import Foundation
+import GzipTraces
 
-struct Sample { var time: Double; var rssi: Double; var distance: Double }
 
 let arguments = CommandLine.arguments.dropFirst()
 let grid = arguments.contains("--grid")
@@ -19,24 +19,7 @@ guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory
     exit(0)
 }
 
-func gunzip(_ path: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-dc", path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    do { try process.run() } catch { exit(1) }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
-
-func load(_ name: String) -> [Sample] {
-    gunzip(directory + "/" + name).split(whereSeparator: \.isNewline).dropFirst().compactMap { line -> Sample? in
-        let f = line.split(separator: ",").compactMap { Double($0) }
-        return f.count >= 3 && f[1] < 0 ? Sample(time: f[0], rssi: f[1], distance: f[2]) : nil
-    }
-}
+func load(_ name: String) -> [Sample] { gzippedTrace(directory + "/" + name, tool: "trend-walks") }
 
 let files = names.filter { ($0.hasPrefix("track-") || $0.hasPrefix("static-")) && $0.hasSuffix(".csv.gz") }.sorted()
 let traces = files.map { ($0, load($0)) }
