@@ -45,7 +45,7 @@ public struct GuideCore: Sendable {
     public let phrases: PhraseTable
     public let timing: Timing
     public let aids: GuideAids
-    public private(set) var state: GuideState = .waiting
+    public internal(set) var state: GuideState = .waiting
     /// When to ask for the car's locator sound, and whether it ticks.
     public internal(set) var locator: LocatorAsking
     public internal(set) var ranger: Ranger
@@ -71,16 +71,16 @@ public struct GuideCore: Sendable {
     private var lastDirectionCue = -Double.infinity
     var samplesSinceSignal = 0
     private var lastSearchingPhrase = -Double.infinity
-    private var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
-    private var touchPeak = -Double.infinity
-    private var touchSamples = 0
-    private var touchEnded: Double?
+    var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
+    var touchPeak = -Double.infinity
+    var touchSamples = 0
+    var touchEnded: Double?
     /// This device's current touch: when its signal reached the touch level, and its last
     /// touching sample (wall clock).
-    private var touchFrom: Double?
-    private var touchUntil: Double?
+    var touchFrom: Double?
+    var touchUntil: Double?
     /// The driver's device's latest observation window, from the event stream.
-    private var driverWindow: (from: Double, until: Double)?
+    var driverWindow: (from: Double, until: Double)?
     private var serviceReachable = true
     public internal(set) var turn: TurnToFind
     /// Last moment with a confident direction (or a new start: arrival, signal back, turn's end).
@@ -138,7 +138,7 @@ public struct GuideCore: Sendable {
         return out
     }
 
-    private var isOver: Bool { state == .confirmed || state == .cancelled || state == .stopped }
+    var isOver: Bool { state == .confirmed || state == .cancelled || state == .stopped }
 
     // MARK: inputs
 
@@ -245,33 +245,6 @@ public struct GuideCore: Sendable {
         }
     }
 
-    private mutating func answered(_ out: inout [GuideAction], _ time: Double, _ answer: ProofAnswer) {
-        guard state == .confirming else { return }
-        switch answer {
-        case .confirmed: confirm(&out, time)
-        case .awaitingCounterpart: say(&out, time, [.waitingForDriverProof], [:], brief: true)
-        case .notSimultaneous:
-            // Kept by the server: the driver's device re-proves the ongoing touch, and the
-            // confirmation arrives on the event stream once the two meet.
-            state = .touch
-            touchEnded = time
-            say(&out, time, [.holdTogether], [:], brief: true)
-        case .rejected(let reason):
-            state = .touch
-            touchEnded = time
-            say(&out, time, [.proofRejected], ["reason": reason], always: true)
-        }
-    }
-
-    private mutating func confirm(_ out: inout [GuideAction], _ time: Double) {
-        guard !isOver else { return }
-        state = .confirmed
-        silencePulse(&out)
-        out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-        say(&out, time, [.confirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
-        out += [.scan(.off), .finished]
-    }
-
     // MARK: guiding
 
     private mutating func guide(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
@@ -327,36 +300,6 @@ public struct GuideCore: Sendable {
         }
     }
 
-    /// Both devices feel this touch: this one's window meets the driver's latest.
-    private var feltByBoth: Bool {
-        guard let from = touchFrom, let until = touchUntil, let driver = driverWindow else { return false }
-        return TouchWindows.meet(from, until, driver.from, driver.until)
-    }
-
-    private mutating func detectTouch(_ out: inout [GuideAction], _ time: Double) {
-        state = .touch
-        touchEnded = nil
-        silencePulse(&out)
-        out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-        say(&out, time, [.touchDetected], [:], brief: true)
-    }
-
-    /// Peak level, sample count and window of the current touch, for the proof.
-    private mutating func noteTouch(_ estimate: RangeEstimate) {
-        guard estimate.touch else { return }
-        if state != .touch && state != .confirming && state != .holding {
-            touchPeak = -.infinity
-            touchSamples = 0
-            touchFrom = nil
-        }
-        touchPeak = max(touchPeak, estimate.filteredRSSI)
-        touchSamples += 1
-        if let unixTime = lastMatch?.unixTime {
-            if touchFrom == nil { touchFrom = unixTime }
-            touchUntil = unixTime
-        }
-    }
-
     private mutating func direction(_ out: inout [GuideAction], _ time: Double, _ trend: Trend) {
         guard trend == .closer || trend == .farther else {
             heldDirection = trend
@@ -380,7 +323,7 @@ public struct GuideCore: Sendable {
         out.append(.pulse(interval: (interval * 100).rounded() / 100))
     }
 
-    private mutating func silencePulse(_ out: inout [GuideAction]) {
+    mutating func silencePulse(_ out: inout [GuideAction]) {
         guard pulseInterval != nil else { return }
         pulseInterval = nil
         out.append(.pulse(interval: nil))
