@@ -30,7 +30,7 @@ struct LocatorGuideTests {
         let asked = guide.locatorRequests
         #expect(asked.count == 1, "\(asked)")
         let at = try? #require(asked.first)
-        #expect((3...5).contains(at ?? 0), "asked after about 3 s without a direction: \(asked)")
+        #expect((1...3).contains(at ?? 0), "asked about a second after the first estimate, with no direction: \(asked)")
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
         #expect(guide.cues.last == Self.ticking)
         // While the car ticks, and for 30 s after asking, the guide does not ask again.
@@ -63,7 +63,7 @@ struct LocatorGuideTests {
         var sure = LocatorAsking(automatic: true)
         #expect(!(0..<60).contains { sure.shouldAsk(at: Double($0), distance: 10, trend: $0 % 2 == 0 ? .closer : .farther) })
         var unsure = LocatorAsking(automatic: true)
-        #expect((0..<60).first { unsure.shouldAsk(at: Double($0), distance: 10, trend: $0 < 5 ? .closer : .steady) } == 7, "3 s after the last confident trend")
+        #expect((0..<60).first { unsure.shouldAsk(at: Double($0), distance: 10, trend: $0 < 5 ? .closer : .steady) } == 5, "1 s after the last confident trend")
 
         for aids in [GuideAids.none, .turn] {
             var guide = ScriptedGuide(aids: aids)

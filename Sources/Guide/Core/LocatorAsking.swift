@@ -10,8 +10,10 @@ public struct LocatorAsking: Sendable, Equatable {
         /// Ask only when the estimate puts the car this close, m: farther, ticks are masked by
         /// street noise and the walk is long enough for the trend to work.
         public var nearRange = 15.0
-        /// Ask after this long without a confident direction, s.
-        public var unsureAfter = 3.0
+        /// Ask after this long without a confident direction, s: a second lets a trend about
+        /// to speak do so. Near the car the ticks are what a walker finds it by (3 s → 1 s took
+        /// the median time to touch from 10 m from 1.77× to 1.65×, wrong cues 0.03 → 0.05).
+        public var unsureAfter = 1.0
         /// Ask again no sooner than this after a request, s (the car ticks for 30 s).
         public var repeatAfter = 30.0
         public init() {}
