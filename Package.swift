@@ -260,7 +260,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            exclude: ["dispatch_page.py"]
+            exclude: ["dispatch_page.py", "cdp.py", "pages_check.py"]
         ),
         .testTarget(
             name: "RideBeaconCLITests",
