@@ -55,18 +55,7 @@ func run(_ name: String, _ samples: [Sample], _ p: TrendEstimator.Parameters) ->
     return "\"moving\":\(moving),\"spoke\":\(spoke),\"right\":\(right)"
 }
 
-/// The defaults before part 4: 6 s and 3 s windows at t ≥ 3.5 read as normal quantiles.
-var previous = TrendEstimator.Parameters()
-previous.window = 6
-previous.longestWindow = 10
-previous.capacity = 128
-previous.studentize = false
-previous.longFalseRate = nil
-previous.falseRateFloor = nil
-previous.changeConfidence = nil
-previous.restartOnRetract = false
-previous.relapseHoldOff = false
-previous.dofFactorCap = nil
+let previous = TrendEstimator.Parameters.previousDefault
 var configs: [(String, TrendEstimator.Parameters)] = [("default", .default), ("previous default", previous)]
 if grid {
     // Today's windows, and the long window with each of this additions (BENCHMARKS.md).

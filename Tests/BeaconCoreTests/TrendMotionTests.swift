@@ -19,21 +19,7 @@ import Testing
         return p
     }
 
-    /// The defaults before part 4: 6 s and 3 s windows at t ≥ 3.5 read as normal quantiles.
-    func previous() -> TrendEstimator.Parameters {
-        var p = TrendEstimator.Parameters()
-        p.window = 6
-        p.longestWindow = 10
-        p.capacity = 128
-        p.studentize = false
-        p.longFalseRate = nil
-        p.falseRateFloor = nil
-        p.changeConfidence = nil
-        p.restartOnRetract = false
-        p.relapseHoldOff = false
-        p.dofFactorCap = nil
-        return p
-    }
+    func previous() -> TrendEstimator.Parameters { .previousDefault }
 
     func trends(_ samples: [(Double, Double)], _ p: TrendEstimator.Parameters) -> [(Double, Trend)] {
         var ranger = Ranger(calibration: Calibration(model: model), trend: p)

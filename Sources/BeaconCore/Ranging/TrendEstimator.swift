@@ -105,6 +105,23 @@ public struct TrendEstimator: Sendable {
 
         public init() {}
         public static let `default` = Parameters()
+
+        /// The defaults before issue 16's part 4 (6 s and 3 s windows at t ≥ 3.5 read as
+        /// normal quantiles): the baseline the real-walk benchmark and the tests compare with.
+        public static let previousDefault: Parameters = {
+            var p = Parameters()
+            p.window = 6
+            p.longestWindow = 10
+            p.capacity = 128
+            p.studentize = false
+            p.longFalseRate = nil
+            p.falseRateFloor = nil
+            p.changeConfidence = nil
+            p.restartOnRetract = false
+            p.relapseHoldOff = false
+            p.dofFactorCap = nil
+            return p
+        }()
     }
 
     public let parameters: Parameters
