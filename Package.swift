@@ -107,8 +107,12 @@ let package = Package(
         // RideService, which RideServiceClient implements).
         .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideClient"]),
         // The passenger's guide: a pure core over sightings, keys and ride events; its live
-        // runtime (radio, RideService, AudioSink); the simulated channel and walker of `ridebeacon demo`.
+        // runtime (radio, RideService, AudioSink).
         .target(name: "Guide", dependencies: ["BeaconCore", "RadioCore", "GuideAudio", "RideSession"]),
+        // The street the guide is judged on (`ridebeacon demo`, GuideBenchmark, SimFidelity):
+        // simulated channel, walker, sounds and people, every parameter sourced in docs/SIMULATOR.md.
+        // Nothing in the product depends on it.
+        .target(name: "GuideSimulation", dependencies: ["Guide", "BeaconCore", "GuideAudio", "RideSession"]),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
@@ -117,6 +121,7 @@ let package = Package(
                 "HCITransports",
                 "RadioCore",
                 "Guide",
+                "GuideSimulation",
                 "GuideAudio",
                 "RideClient",
                 "RideServer",
@@ -146,11 +151,11 @@ let package = Package(
         // Touch per pair and per event, leave one phone pair out (BENCHMARKS.md, "Touch per pair").
         .executableTarget(name: "TouchEventBenchmark", dependencies: ["BeaconCore"], path: "Benchmarks/TouchEvents"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
-        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
+        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "GuideSimulation", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
         // The simulated channel against the real walking traces (`make sim-fidelity`, BENCHMARKS.md).
         // The shared data's gzipped traces, for the benchmarks that replay the real walks.
         .target(name: "GzipTraces", path: "Benchmarks/GzipTraces"),
-        .executableTarget(name: "SimFidelity", dependencies: ["Guide", "BeaconCore", "GzipTraces"], path: "Benchmarks/SimFidelity"),
+        .executableTarget(name: "SimFidelity", dependencies: ["Guide", "GuideSimulation", "BeaconCore", "GzipTraces"], path: "Benchmarks/SimFidelity"),
         // The trend estimator on the real walks and static traces (BENCHMARKS.md, "Direction from motion").
         .executableTarget(name: "TrendWalks", dependencies: ["BeaconCore", "GzipTraces"], path: "Benchmarks/TrendWalks", exclude: ["cv.py"]),
         // Seeds the ride server benchmark's database (Benchmarks/server/run.sh).
@@ -198,7 +203,7 @@ let package = Package(
             name: "RideWireTests",
             dependencies: ["RideWire", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideAudio", "BeaconCore", "RadioCore", "RideSession"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession"]),
         .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore"]),
         .testTarget(
             name: "RideClientTests",

@@ -1,18 +1,28 @@
 // Guided walks over simulator seeds: RideBeacon's guide beside HandiGo's policy in the same
 // simulated world (same channel, same walker, same seed). BENCHMARKS.md, "Guide".
-// Usage: GuideBenchmark [--seeds N] [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
+// Usage: GuideBenchmark [--seeds N] [--first-seed S] [--world street|open] [--baselines] [--sweep NAME|all]
+//                       [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
 //                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--simulated-compass]
 //                       [--turn-pace DEG_PER_S] [--verbose] [--trace SEED] [--core-cost]
 //                       [--truth-breakdown]
+// --world: the street (StreetScene, the default) or the open field of earlier rounds. Seeds
+// 1-500 are for choosing guide constants; figures are reported on 10001-11000 (--first-seed 10001
+// --seeds 1000) with bootstrap 95 % intervals. --sweep: each street assumption at low/mid/high.
+// --baselines: HandiGo's policy and the one-sided touch rule on the same walks.
 // --simulated-compass: the walker's phone reports headings, so turn-to-find follows the compass
 // instead of timing the turn (SimulatedCompass). --turn-pace: how fast the walker turns on the
 // spot (default 30°/s, the pace the timing assumes; real passengers turn faster or slower).
 import BeaconCore
 import Foundation
 import Guide
+import GuideSimulation
 import RideSession
 
 var seeds = 100
+var firstSeed: UInt64 = 1
+var street: StreetParameters? = StreetParameters()
+var baselines = false
+var sweep: String?
 var otherCars = 0
 var startDistance = 25.0
 var verbose = false
@@ -33,6 +43,15 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--seeds": seeds = Int(arguments.popFirst() ?? "") ?? seeds
+    case "--first-seed": firstSeed = UInt64(arguments.popFirst() ?? "") ?? firstSeed
+    case "--baselines": baselines = true
+    case "--sweep": sweep = arguments.popFirst()
+    case "--world":
+        switch arguments.popFirst() {
+        case "street": street = StreetParameters()
+        case "open": street = nil
+        default: refuse("--world must be street or open")
+        }
     case "--start-distance": startDistance = Double(arguments.popFirst() ?? "") ?? startDistance
     case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
@@ -67,44 +86,6 @@ let identity = try RotatingIdentity(rideKey: [UInt8](repeating: 7, count: 32))
 let ride = GuideRide(rideID: "bench", driverName: "Ben", vehicle: "blue Prius", identity: identity)
 let base = 1_700_000_000.0
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
-struct Tally {
-    var ratios: [Double] = []
-    var wrong: [Double] = []
-    var failures = 0
-    var spoken = 0, spokenWithin2x = 0, contradictions = 0
-    mutating func add(_ s: WalkSummary) {
-        wrong.append(Double(s.wrongDirectionCues))
-        spoken += s.spokenDistances
-        spokenWithin2x += s.spokenDistancesWithin2x
-        contradictions += s.contradictions
-        if let r = s.timeRatio, s.confirmed { ratios.append(r) } else { failures += 1; ratios.append(300 / s.straightLineSeconds) }
-        touchRatios.append(s.touchTimeRatio ?? 300 / s.straightLineSeconds)
-    }
-    var touchRatios: [Double] = []
-    /// Issue 16's measure: time to the touch prompt (a walk with none counts as 300 s).
-    var touchLine: String {
-        String(format: "time to touch ratio median %.2f p90 %.2f, <=1.5x in %d/%d",
-               median(touchRatios), touchRatios.sorted()[Int(Double(touchRatios.count - 1) * 0.9)],
-               touchRatios.filter { $0 <= 1.5 }.count, touchRatios.count)
-    }
-    var line: String {
-        let within = ratios.filter { $0 <= 1.5 }.count
-        return String(format: "time ratio median %.2f mean %.2f p90 %.2f, <=1.5x in %d/%d, unconfirmed %d; wrong-direction cues mean %.2f median %.1f",
-                      median(ratios), ratios.reduce(0, +) / Double(ratios.count), ratios.sorted()[Int(Double(ratios.count - 1) * 0.9)],
-                      within, ratios.count, failures, wrong.reduce(0, +) / Double(wrong.count), median(wrong))
-    }
-    var truthLine: String {
-        String(format: "spoken distances within 2x of truth %d/%d (%.1f %%), contradictions within 3 s %d",
-               spokenWithin2x, spoken, 100 * Double(spokenWithin2x) / Double(max(1, spoken)), contradictions)
-    }
-}
-
 if let seed = traceSeed {
     var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
     configuration.aids = aids
@@ -112,12 +93,20 @@ if let seed = traceSeed {
     configuration.calibratedChannel = calibratedChannel
     configuration.compass = simulatedCompass
     configuration.walker = walkerParameters
+    configuration.street = street
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
+    if let scene = walk.world.scene {
+        print("street: \(scene.street.placement), device \(scene.street.device), walker at \(walk.world.walker.position), device at \(walk.world.device), noise \(scene.streetNoise) dB(A), reports \(scene.passengerReports.receiver.trace)")
+    }
     let policy = MutualProofPolicy()
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
         guard cue.kind != "pulse" else { return }
         print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
+    }, onStep: { world in
+        if Int((world.time * 20).rounded()) % 20 == 0 {
+            print(String(format: "%6.2f   walker (%.1f, %.1f) device (%.1f, %.1f) roadway events %d", world.time, world.walker.position.x, world.walker.position.y, world.device.x, world.device.y, world.walker.safetyEvents))
+        }
     }, onDriver: { action, time in
         if case .locator(let sound) = action { print(String(format: "%6.2f driver: locator %@", time, String(describing: sound))) }
     }, prove: { side, observation in policy.prove(side, observation) })
@@ -224,74 +213,100 @@ func printBreakdown(_ samples: [SpokenSample]) {
 }
 var breakdown: [SpokenSample] = []
 
-var ours = Tally(), handiGo = Tally(), oneSided = Tally()
-/// The mutual rule's cost (issue 12): walks where the passenger's device felt the touch before
-/// the driver's did ("Hold the phones together" before "Touch detected"), and for how long.
-var holds: [Double] = []
-var touches = 0
-var notSimultaneous = 0
-var locatorRequests = 0, ticksPlayed = 0, ticksHeard = 0
-for seed in 1...UInt64(seeds) {
-    var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
-    configuration.otherCars = otherCars
-    configuration.aids = aids
-    configuration.listener = listener
-    configuration.calibratedChannel = calibratedChannel
-    configuration.compass = simulatedCompass
-    configuration.walker = walkerParameters
-    var walk = GuidedWalk(ride: ride, configuration: configuration)
-    let policy = MutualProofPolicy()
-    var holdingSince: Double?
-    var detected = false
-    let exponent = walk.world.channelParameters.exponent, txPower = walk.world.channelParameters.txPowerAt1m
-    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
-        if truthBreakdown, case .speech(let utterance) = cue.sound, let band = spokenBand(utterance) {
-            breakdown.append(SpokenSample(band: band, truth: moment.trueDistance, estimate: moment.estimatedDistance ?? .nan,
-                                          time: moment.time, exponent: exponent, txPower: txPower))
+/// The walks of one configuration (and, with --baselines, HandiGo's and the one-sided rule's).
+@MainActor func run(street: StreetParameters?) async -> (ours: Tally, handiGo: Tally, oneSided: Tally, extra: [String]) {
+    var ours = Tally(), handiGo = Tally(), oneSided = Tally()
+    var holds: [Double] = []
+    var touches = 0
+    var notSimultaneous = 0
+    var locatorRequests = 0, ticksPlayed = 0, ticksHeard = 0
+    for seed in firstSeed..<(firstSeed + UInt64(seeds)) {
+        var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
+        configuration.otherCars = otherCars
+        configuration.aids = aids
+        configuration.listener = listener
+        configuration.calibratedChannel = calibratedChannel
+        configuration.compass = simulatedCompass
+        configuration.walker = walkerParameters
+        configuration.street = street
+        var walk = GuidedWalk(ride: ride, configuration: configuration)
+        let policy = MutualProofPolicy()
+        var holdingSince: Double?
+        var detected = false
+        let exponent = walk.world.channelParameters.exponent, txPower = walk.world.channelParameters.txPowerAt1m
+        let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
+            if truthBreakdown, case .speech(let utterance) = cue.sound, let band = spokenBand(utterance) {
+                breakdown.append(SpokenSample(band: band, truth: moment.trueDistance, estimate: moment.estimatedDistance ?? .nan,
+                                              time: moment.time, exponent: exponent, txPower: txPower))
+            }
+            guard !detected else { return }
+            if cue.kind == "say:hold_together", holdingSince == nil { holdingSince = cue.time }
+            if cue.kind == "say:touch_detected" || cue.kind == "touch" {
+                detected = true
+                if let since = holdingSince { holds.append(cue.time - since) }
+            }
+        }, prove: { side, observation in
+            let answer = policy.prove(side, observation)
+            if answer == .notSimultaneous { notSimultaneous += 1 }
+            return answer
+        })
+        if detected { touches += 1 }
+        ours.add(summary)
+        locatorRequests += summary.locatorRequests
+        ticksPlayed += summary.locatorTicksPlayed
+        ticksHeard += summary.locatorTicksHeard
+        if baselines {
+            // The same walk with the rule before issue 12 (one device decides), and HandiGo's policy.
+            var beforeConfiguration = configuration
+            beforeConfiguration.oneSidedTouch = true
+            var before = GuidedWalk(ride: ride, configuration: beforeConfiguration)
+            let beforePolicy = MutualProofPolicy(simultaneity: false)
+            oneSided.add(await before.run(unixTime: { base + $0 }, onCue: { _, _ in }, prove: { side, observation in beforePolicy.prove(side, observation) }))
+            var baseline = HandiGoWalk(configuration: configuration)
+            handiGo.add(baseline.run())
         }
-        guard !detected else { return }
-        if cue.kind == "say:hold_together", holdingSince == nil { holdingSince = cue.time }
-        if cue.kind == "say:touch_detected" || cue.kind == "touch" {
-            detected = true
-            if let since = holdingSince { holds.append(cue.time - since) }
+        if verbose {
+            print(String(format: "seed %5d  ridebeacon touch %6.1f s confirm %6.1f s wrong %2d safety %d %@", seed, summary.secondsToTouch ?? -1,
+                         summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, summary.safetyEvents, summary.placement ?? ""))
         }
-    }, prove: { side, observation in
-        let answer = policy.prove(side, observation)
-        if answer == .notSimultaneous { notSimultaneous += 1 }
-        return answer
-    })
-    if detected { touches += 1 }
-    // Baseline in the same run: the same walk with the rule before issue 12 (one device decides).
-    var beforeConfiguration = configuration
-    beforeConfiguration.oneSidedTouch = true
-    var before = GuidedWalk(ride: ride, configuration: beforeConfiguration)
-    let beforePolicy = MutualProofPolicy(simultaneity: false)
-    oneSided.add(await before.run(unixTime: { base + $0 }, onCue: { _, _ in }, prove: { side, observation in beforePolicy.prove(side, observation) }))
-    var baseline = HandiGoWalk(configuration: configuration)
-    let theirs = baseline.run()
-    ours.add(summary)
-    locatorRequests += summary.locatorRequests
-    ticksPlayed += summary.locatorTicksPlayed
-    ticksHeard += summary.locatorTicksHeard
-    handiGo.add(theirs)
-    if verbose {
-        print(String(format: "seed %3d  ridebeacon %6.1f s wrong %2d | handigo %6.1f s wrong %2d",
-                     seed, summary.secondsToConfirm ?? -1, summary.wrongDirectionCues, theirs.secondsToConfirm ?? -1, theirs.wrongDirectionCues))
     }
+    let extra = [
+        String(format: "locator: %.2f requests per walk, %d ticks played, %.0f %% heard", Double(locatorRequests) / Double(seeds),
+               ticksPlayed, ticksPlayed == 0 ? 0 : 100 * Double(ticksHeard) / Double(ticksPlayed)),
+        String(format: "mutual touch: %d walks reached a touch both devices felt; the passenger's device felt it first in %d "
+                   + "(held median %.2f s, max %.2f s); proofs answered not simultaneous: %d",
+               touches, holds.count, holds.isEmpty ? 0 : median(holds), holds.max() ?? 0, notSimultaneous),
+    ]
+    return (ours, handiGo, oneSided, extra)
 }
-print("seeds 1...\(seeds), start \(startDistance) m, straight line \(startDistance / 1.0) s, other cars \(otherCars), aids \(aids.rawValue), "
-      + "channel \(calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, street noise \(listener.streetNoise.lowerBound)–\(listener.streetNoise.upperBound) dB(A)")
-print("ridebeacon: " + ours.line)
-print("ridebeacon: " + ours.touchLine)
-print("ridebeacon: " + ours.truthLine)
+
+func header(_ street: StreetParameters?) -> String {
+    "seeds \(firstSeed)...\(firstSeed + UInt64(seeds) - 1), start \(startDistance) m, world \(street == nil ? "open field" : "street"), other cars \(otherCars), aids \(aids.rawValue), "
+        + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s"
+}
+
+if let sweep {
+    // Each assumption at low / mid / high, everything else at its default: how far the headline moves.
+    for entry in StreetParameters.sweeps where sweep == "all" || sweep == entry.name {
+        for value in entry.values {
+            var parameters = StreetParameters()
+            entry.set(&parameters, value)
+            let result = await run(street: parameters)
+            let t = result.ours
+            print(String(format: "sweep %@ = %g: touch ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d, claims true %.1f %%, contradictions %d",
+                         entry.name, value, median(t.touchRatios), quantile(t.touchRatios, 0.9), 100 * t.confirmed.reduce(0, +) / Double(t.walks),
+                         Int(t.safety.reduce(0, +)), 100 * Tally.ratio(t.claims), Int(t.contradictions.reduce(0, +))))
+        }
+    }
+    exit(0)
+}
+
+let result = await run(street: street)
+print(header(street))
+for line in result.ours.lines { print("ridebeacon: " + line) }
 if truthBreakdown { printBreakdown(breakdown) }
-print("handigo:    " + handiGo.line)
-print("one-sided:  " + oneSided.line + "  (before issue 12: the passenger's device alone says \"Touch detected\")")
-print(String(format: "locator: %.2f requests per walk, %d ticks played, %.0f %% heard", Double(locatorRequests) / Double(seeds),
-             ticksPlayed, ticksPlayed == 0 ? 0 : 100 * Double(ticksHeard) / Double(ticksPlayed)))
-let meanOurs = ours.wrong.reduce(0, +) / Double(seeds), meanTheirs = handiGo.wrong.reduce(0, +) / Double(seeds)
-print(String(format: "handigo/ridebeacon: median time ratio %.2fx, wrong-direction cues %.2fx",
-             median(handiGo.ratios) / median(ours.ratios), meanTheirs / max(meanOurs, 0.01)))
-print(String(format: "mutual touch: %d walks reached a touch both devices felt; the passenger's device felt it first in %d "
-                     + "(held median %.2f s, max %.2f s); proofs answered not simultaneous: %d",
-             touches, holds.count, median(holds), holds.max() ?? 0, notSimultaneous))
+if baselines {
+    for line in result.handiGo.lines.prefix(3) { print("handigo:    " + line) }
+    for line in result.oneSided.lines.prefix(3) { print("one-sided:  " + line + "  (before issue 12)") }
+}
+for line in result.extra { print(line) }

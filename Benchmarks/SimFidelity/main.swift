@@ -12,6 +12,7 @@ import BeaconCore
 import Foundation
 import GzipTraces
 import Guide
+import GuideSimulation
 
 struct Walk { var receiver: String; var samples: [Sample] }
 

@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 
 /// The simulated radio channel between the car's beacon and the passenger's phone: what RSSI
@@ -27,6 +28,9 @@ public struct ChannelModel: Sendable {
         public var bodyLoss: Double
         public var baseLoss: Double
         public var sensitivity: Double
+        /// A real phone pair's last metre (the street): within it the level and its spread are
+        /// the pair's own, and `txPowerAt1m` is the pair's 1 m level. Nil: the direct-path rule.
+        public var nearField: NearField? = nil
 
         /// A kerbside world from the ranges used before the fit to real traces (exponent
         /// 1.8–2.4, shadowing 2–4 dB, K 3–9 dB, body 5–10 dB): kinder than the real walks
@@ -63,16 +67,19 @@ public struct ChannelModel: Sendable {
 
     /// Mean level at `distance` (no shadowing or fading), dBm.
     public func meanRSSI(atDistance distance: Double) -> Double {
+        if let near = parameters.nearField, distance < 1 { return near.level(atDistance: distance).mean }
         let d = max(distance, 0.005)
         // Under a metre the direct path dominates: free-space slope whatever the street's exponent.
         let n = d < 1 ? 2.0 : parameters.exponent
         return parameters.txPowerAt1m - 10 * n * log10(d)
     }
 
-    /// One advert from the beacon at the origin to a receiver at `receiver` facing `facing`
-    /// (radians): its RSSI as a controller reports it (whole dBm), or nil when it is lost.
-    public mutating func receive(at time: Double, receiver: Point, facing: Double) -> Int8? {
-        let distance = receiver.length
+    /// One advert from the beacon at `source` to a receiver at `receiver` facing `facing`
+    /// (radians), through `extraLoss` dB of obstacles: its RSSI as a controller reports it
+    /// (whole dBm), or nil when it is lost.
+    public mutating func receive(at time: Double, receiver: Point, facing: Double,
+                                 source: Point = Point(x: 0, y: 0), extraLoss: Double = 0) -> Int8? {
+        let distance = receiver.distance(to: source)
         let moved = last.map { receiver.distance(to: $0.position) } ?? .infinity
         let elapsed = last.map { max(0, time - $0.time) } ?? .infinity
         last = (time, receiver)
@@ -96,10 +103,13 @@ public struct ChannelModel: Sendable {
             fading = 10 * log10(max(i * i + q * q, 1e-6))
         }
 
-        let away = abs(wrapAngle(receiver.bearing(to: Point(x: 0, y: 0)) - facing))
+        let away = abs(wrapAngle(receiver.bearing(to: source) - facing))
         let body = away > .pi / 2 ? parameters.bodyLoss * farness * (away - .pi / 2) / (.pi / 2) : 0
 
-        let rssi = meanRSSI(atDistance: distance) + farness * shadowing + fading - body
+        // Within a real pair's last metre its own measured spread replaces shadowing and fading.
+        let nearSpread = parameters.nearField.map { near -> Double in distance < 1 ? near.level(atDistance: distance).sd * rng.gaussian() : 0 }
+        let random = nearSpread.map { distance < 1 ? $0 : shadowing + fading } ?? (farness * shadowing + fading)
+        let rssi = meanRSSI(atDistance: distance) + random - body - extraLoss
         let margin = rssi - parameters.sensitivity
         let lossProbability = parameters.baseLoss + (1 - parameters.baseLoss) / (1 + exp(margin / 1.5))
         if rng.chance(lossProbability) { return nil }

@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 
 /// The simulated channel's parameters fitted to real walking and phone-pair traces

@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 
 /// A point on the ground, metres. The simulated car's beacon is at the origin.

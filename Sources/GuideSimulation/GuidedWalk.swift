@@ -1,3 +1,4 @@
+import Guide
 import BeaconCore
 import Foundation
 import GuideAudio
@@ -24,8 +25,16 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     /// them were within 2× of the true distance when spoken (`SpokenTruth`).
     public var spokenDistances = 0
     public var spokenDistancesWithin2x = 0
-    /// Phrases contradicting one spoken less than 3 s before (`SpokenTruth`).
+    /// Contradictions by the strict reading (`SpokenTruth`).
     public var contradictions = 0
+    /// Spoken distance claims true by the strict reading (`SpokenDistance.isTrue`).
+    public var spokenClaimsTrue = 0
+    /// Steps into the roadway (the street only).
+    public var safetyEvents = 0
+    /// When the phones first touched (the street only; the open field touches at "reach").
+    public var secondsToContact: Double? = nil
+    /// Where the car stopped (the street only).
+    public var placement: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case confirmed
@@ -42,12 +51,21 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case spokenDistances = "spoken_distances"
         case spokenDistancesWithin2x = "spoken_distances_within_2x"
         case contradictions
+        case spokenClaimsTrue = "spoken_claims_true"
+        case safetyEvents = "safety_events"
+        case secondsToContact = "seconds_to_contact"
+        case placement
     }
 
     /// Time to touch or confirmation over the straight-line walking time.
     public var timeRatio: Double? { secondsToConfirm.map { $0 / straightLineSeconds } }
     /// Time to the touch prompt over the straight-line walking time.
     public var touchTimeRatio: Double? { secondsToTouch.map { $0 / straightLineSeconds } }
+    /// From the phones touching to "Touch detected", s (nil when either did not happen).
+    public var contactToTouch: Double? {
+        guard let contact = secondsToContact, let touch = secondsToTouch else { return nil }
+        return max(0, touch - contact)
+    }
 }
 
 /// One line of a walk's transcript.
@@ -86,6 +104,10 @@ public struct GuidedWalk {
         /// The walker's phone reports compass headings and turn-to-find follows them; nil (the
         /// default, as on most phones this runs on) times the turn.
         public var compass: SimulatedCompass.Parameters?
+        /// The street the walk happens in (`StreetScene`); nil: the open field of earlier
+        /// rounds (no car body in the way, 10 Hz reports, the direct-path touch), kept as the
+        /// baseline the street is compared with.
+        public var street: StreetParameters?
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -113,7 +135,7 @@ public struct GuidedWalk {
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
-                               walker: configuration.walker, listener: configuration.listener)
+                               walker: configuration.walker, listener: configuration.listener, street: configuration.street)
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
         driver = DriverCore(identity: ride.identity, autoConfirm: true)
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
@@ -128,6 +150,7 @@ public struct GuidedWalk {
                              onCue: (GuideCue, WalkMoment) -> Void,
                              onPulse: (Double?, Double) -> Void = { _, _ in },
                              onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
+                             onStep: (SimulatedWorld) -> Void = { _ in },
                              locate: ((Double) async -> LocatorAnswer)? = nil,
                              prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
         let policy = LocatorRequestPolicy()
@@ -172,6 +195,7 @@ public struct GuidedWalk {
             if confirmedAt != nil { break }
             pending = []
             let heard = world.advance()
+            onStep(world)
             let now = world.time
             if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
             let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
@@ -200,12 +224,13 @@ public struct GuidedWalk {
         }
         return WalkSummary(confirmed: confirmedAt != nil, secondsTo1m: secondsTo1m.map(Self.rounded),
                            secondsToConfirm: confirmedAt.map(Self.rounded), secondsToTouch: secondsToTouch.map(Self.rounded),
-                           straightLineSeconds: Self.rounded(SimulatedWorld.straightLineSeconds(
-                               startDistance: configuration.startDistance, walker: configuration.walker)),
+                           straightLineSeconds: Self.rounded(world.straightLineSeconds),
                            cues: cueCounts, wrongDirectionCues: wrongCues, locatorRequests: locatorRequests,
                            locatorTicksPlayed: world.locatorTicksPlayed, locatorTicksHeard: world.locatorTicksHeard,
                            seed: configuration.seed, spokenDistances: truth.distances, spokenDistancesWithin2x: truth.within2x,
-                           contradictions: truth.contradictions)
+                           contradictions: truth.contradictions, spokenClaimsTrue: truth.claimsTrue,
+                           safetyEvents: world.walker.safetyEvents, secondsToContact: world.contactAt.map(Self.rounded),
+                           placement: world.scene.map { "\($0.street.placement.rawValue), device at \($0.street.device.rawValue)" })
     }
 
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,

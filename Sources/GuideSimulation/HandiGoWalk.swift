@@ -1,3 +1,4 @@
+import Guide
 import BeaconCore
 import Foundation
 
@@ -19,7 +20,7 @@ public struct HandiGoWalk {
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
-                               walker: configuration.walker)
+                               walker: configuration.walker, street: configuration.street)
     }
 
     public mutating func run() -> WalkSummary {
@@ -65,8 +66,7 @@ public struct HandiGoWalk {
         }
         return WalkSummary(confirmed: confirmedAt != nil, secondsTo1m: secondsTo1m.map(GuidedWalk.rounded),
                            secondsToConfirm: confirmedAt.map(GuidedWalk.rounded),
-                           straightLineSeconds: GuidedWalk.rounded(SimulatedWorld.straightLineSeconds(
-                               startDistance: configuration.startDistance, walker: configuration.walker)),
+                           straightLineSeconds: GuidedWalk.rounded(world.straightLineSeconds),
                            cues: cues, wrongDirectionCues: wrong, seed: configuration.seed)
     }
 }

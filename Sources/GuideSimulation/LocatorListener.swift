@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 import RideSession
 
@@ -56,7 +57,13 @@ public struct LocatorListener: Sendable {
     /// positive to the left) `distance` metres away. Returns where it seems to come from
     /// (same frame), or nil when it is not heard.
     public mutating func hear(bearing: Double, distance: Double, carClosed: Bool) -> Double? {
-        let margin = level(atDistance: distance, carClosed: carClosed) - noiseLevel - parameters.detectionSNR
+        localise(bearing: bearing, margin: level(atDistance: distance, carClosed: carClosed) - noiseLevel - parameters.detectionSNR)
+    }
+
+    /// A sound `margin` dB above its detection threshold (nil below it) from `bearing`: where it
+    /// seems to come from. Near the threshold the error and front/back confusions grow
+    /// (declared, not cited: docs/SIMULATOR.md).
+    public mutating func localise(bearing: Double, margin: Double) -> Double? {
         guard margin >= 0 else { return nil }
         let weakness = max(0, 1 - margin / parameters.comfortableMargin)
         let sigma = (parameters.frontalError + parameters.lateralExtraError * abs(sin(bearing)))

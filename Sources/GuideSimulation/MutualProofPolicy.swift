@@ -1,3 +1,4 @@
+import Guide
 import BeaconCore
 import RideSession
 

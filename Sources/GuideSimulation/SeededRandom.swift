@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 
 /// xoshiro256** seeded through SplitMix64: our own generator, so `--seed N` gives the same walk

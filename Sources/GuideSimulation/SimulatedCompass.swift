@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 
 /// The walker's phone compass, for turn-to-find in the simulator: the walker's heading as

@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 import GuideAudio
 
@@ -8,27 +9,34 @@ public struct SimulatedWorld: Sendable {
     public static let step = 0.05
 
     public let seed: UInt64
-    public let channelParameters: ChannelModel.Parameters
-    public private(set) var walker: Walker
-    public private(set) var time = 0.0
-    private var toPassenger: ChannelModel
-    private var toDriver: ChannelModel
-    private var rng: SeededRandom
-    private var nextAdvert = (driver: 0.0, passenger: 0.05)
+    public private(set) var channelParameters: ChannelModel.Parameters
+    public internal(set) var walker: Walker
+    public internal(set) var time = 0.0
+    var toPassenger: ChannelModel
+    var toDriver: ChannelModel
+    var rng: SeededRandom
+    var nextAdvert = (driver: 0.0, passenger: 0.05)
     /// True distance every step, for judging direction cues.
-    private var history: [Double] = []
+    var history: [Double] = []
     /// The passenger's ears for the car's locator ticks.
-    public private(set) var listener: LocatorListener
+    public internal(set) var listener: LocatorListener
     /// While the car ticks: when it started, when it stops, the next tick.
-    private var locator: (started: Double, until: Double, next: Double)?
-    public private(set) var locatorTicksPlayed = 0
-    public private(set) var locatorTicksHeard = 0
+    var locator: (started: Double, until: Double, next: Double)?
+    public internal(set) var locatorTicksPlayed = 0
+    public internal(set) var locatorTicksHeard = 0
+    /// The street and what was drawn for it (nil: the open field of earlier rounds).
+    public internal(set) var scene: StreetScene?
+    /// When the two phones first touched (within 2 cm), s.
+    public internal(set) var contactAt: Double?
+    /// When the driver holds the phone out of the window (the passenger being at the car).
+    var holdOutAt: Double?
 
     /// `channel` fixes the channel; otherwise one is drawn per seed from the fit to real traces
     /// (`ChannelModel.Parameters.calibrated`), or with `calibrated: false` from the ranges used
     /// before that fit (`random`, kinder than reality; `make sim-fidelity` compares them).
     public init(seed: UInt64, startDistance: Double, channel: ChannelModel.Parameters? = nil, calibrated: Bool = true,
-                walker: Walker.Parameters = Walker.Parameters(), listener: LocatorListener.Parameters = .init()) {
+                walker: Walker.Parameters = Walker.Parameters(), listener: LocatorListener.Parameters = .init(),
+                street: StreetParameters? = nil) {
         self.seed = seed
         var root = SeededRandom(seed: seed)
         var worldRNG = root.fork()
@@ -39,12 +47,27 @@ public struct SimulatedWorld: Sendable {
         rng = root.fork()
         // Forked last, so walks without the locator draw exactly what they drew before it existed.
         self.listener = LocatorListener(parameters: listener, rng: root.fork())
+        if let street {
+            // The street draws from its own stream: the open field's walks stay as they were.
+            var streetRNG = SeededRandom(seed: seed ^ 0x5743_EE7C_A12B_0001)
+            let scene = StreetScene(parameters: street, startDistance: startDistance, walker: walker, rng: &streetRNG)
+            self.scene = scene
+            toPassenger = ChannelModel(parameters: scene.channel, rng: streetRNG.fork())
+            toDriver = ChannelModel(parameters: scene.channel, rng: streetRNG.fork())
+            self.walker = scene.makeWalker(rng: streetRNG.fork())
+            rng = streetRNG.fork()
+            self.listener = LocatorListener(parameters: listener, rng: streetRNG.fork())
+            channelParameters = scene.channel
+            nextAdvert = (scene.driverReports.nextInterval(&rng), scene.passengerReports.nextInterval(&rng))
+        }
         history = [self.walker.distance]
     }
 
     public var trueDistance: Double { walker.distance }
+    /// Where the driver's device is now.
+    public var device: Point { walker.target }
     public var headingOffset: Double {
-        wrapAngle(walker.heading - walker.position.bearing(to: Point(x: 0, y: 0))) * 180 / .pi
+        wrapAngle(walker.heading - walker.position.bearing(to: device)) * 180 / .pi
     }
 
     /// A sighting on one side: its time and RSSI.
@@ -55,6 +78,7 @@ public struct SimulatedWorld: Sendable {
 
     /// Moves one step; returns what each side received during it.
     public mutating func advance() -> (atPassenger: [Reception], atDriver: [Reception]) {
+        if scene != nil { return advanceOnStreet() }
         let end = time + Self.step
         walker.step(to: end, dt: Self.step)
         var atPassenger: [Reception] = [], atDriver: [Reception] = []
@@ -116,6 +140,12 @@ public struct SimulatedWorld: Sendable {
         guard history.count > back else { return false }
         let change = history[history.count - 1] - history[history.count - 1 - back]
         return closer ? change > 0.1 : change < -0.1
+    }
+
+    /// Seconds a sighted walker needs in a straight line from this walk's start to the device.
+    public var straightLineSeconds: Double {
+        guard let scene else { return Self.straightLineSeconds(startDistance: history.first ?? 0, walker: walker.parameters) }
+        return scene.straightLine / walker.parameters.speed
     }
 
     /// Seconds a sighted walker needs from the start point to the car.

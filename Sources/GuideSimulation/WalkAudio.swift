@@ -1,3 +1,4 @@
+import Guide
 import GuideAudio
 
 /// The guide's cues on the audio scheduler's timeline (walk seconds), rendered into the sink

@@ -1,3 +1,4 @@
+import Guide
 import Foundation
 
 /// What a walker takes from the cues it hears, whoever produced them.
@@ -59,29 +60,44 @@ public struct Walker: Sendable {
         public var patience = 8.0
         /// Turning slowly on the spot for turn-to-find, rad/s (a full turn in 12 s, as asked).
         public var spinRate = 2 * Double.pi / 12
+        /// On the street: the chance of stepping into the road when the cane finds the kerb and
+        /// the guidance points across it (`StreetParameters.stepOffChance`).
+        public var stepOffChance = 0.5
         public init() {}
     }
 
     public let parameters: Parameters
-    public private(set) var position: Point
-    public private(set) var heading: Double
+    public internal(set) var position: Point
+    public internal(set) var heading: Double
     /// The cane has found the car: the walker follows the body to the driver's door.
-    public private(set) var atCar = false
+    public internal(set) var atCar = false
     /// The car, as a rectangle around the driver's phone at the origin (its window).
     public let car: CarBody
     public private(set) var confirmAt: Double?
-    private var rng: SeededRandom
-    private var targetHeading: Double?
-    private var slow = false
-    private var still = false
+    var rng: SeededRandom
+    var targetHeading: Double?
+    var slow = false
+    var still = false
     /// Turning on the spot for turn-to-find, until "the car is ahead".
-    public private(set) var spinning = false
-    private var stillUntil = 0.0
-    private var lastTurn = -Double.infinity
-    private var lastEncouraged = 0.0
+    public internal(set) var spinning = false
+    var stillUntil = 0.0
+    var lastTurn = -Double.infinity
+    var lastEncouraged = 0.0
     /// Headings still to try since the last "closer", relative to where probing began.
     private var probes: [Double] = []
     private var pending: [(time: Double, hint: WalkerHint)] = []
+
+    /// The street, when the walk is on one (nil: the open field, the car at the origin).
+    public internal(set) var street: Street?
+    /// The driver's device: what "touching" means (the origin on the open field).
+    public internal(set) var target = Point(x: 0, y: 0)
+    /// On the street: the window the walker makes for once the cane has found the car, how far
+    /// the walker has gone in the roadway, and the steps taken there (each a safety event).
+    public internal(set) var approach: Point?
+    public internal(set) var roadwayMetres = 0.0
+    public internal(set) var safetyEvents = 0
+    /// Until when a decision at the kerb (step off, or follow it) holds.
+    var kerbDecision: (stepOff: Bool, until: Double)?
 
     /// A walker `distance` metres from the car (at the origin), facing roughly towards it.
     public init(distance: Double, parameters: Parameters = Parameters(), rng: SeededRandom) {
@@ -94,7 +110,7 @@ public struct Walker: Sendable {
         heading = wrapAngle(bearing + .pi + error)
     }
 
-    public var distance: Double { position.length }
+    public var distance: Double { position.distance(to: target) }
 
     /// A cue heard at `time`; acted upon after the reaction delay.
     public mutating func hear(_ hint: WalkerHint, at time: Double) {
@@ -106,6 +122,10 @@ public struct Walker: Sendable {
         while let first = pending.first, first.time <= time {
             pending.removeFirst()
             act(on: first.hint, at: time)
+        }
+        if street != nil {
+            stepOnStreet(to: time, dt: dt)
+            return
         }
         if atCar {
             // Along the body to the door (the pulse quickens), then the hand closes the last gap.
@@ -144,7 +164,7 @@ public struct Walker: Sendable {
         if car.distance(from: position) <= parameters.caneReach { atCar = true }
     }
 
-    private mutating func act(on hint: WalkerHint, at time: Double) {
+    mutating func act(on hint: WalkerHint, at time: Double) {
         switch hint {
         case .towards:
             lastEncouraged = time

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import GuideSimulation
 import Testing
 
 /// The simulator's channel as fitted to real traces (fixtures/channel-fit.json).

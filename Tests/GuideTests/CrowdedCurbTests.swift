@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import GuideSimulation
 import RideSession
 import Testing
 

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import GuideSimulation
 import GuideAudio
 
 /// Drives a `GuideCore` through a scripted walk: true distance as a function of time, turned
@@ -24,8 +25,8 @@ struct ScriptedGuide {
     static let matchedLine = Calibration(model: .default, residual: 1.5, source: "the scripted world's line")
 
     init(verbosity: Verbosity = .brief, noise: Double = 1.5, aids: GuideAids = .locator,
-         calibration: Calibration = Calibration(model: .default), channel: ChannelModel.Parameters = .ideal) {
-        core = GuideCore(ride: Self.ride, verbosity: verbosity, calibration: calibration, aids: aids)
+         calibration: Calibration = Calibration(model: .default), channel: ChannelModel.Parameters = .ideal, ride: GuideRide = Self.ride) {
+        core = GuideCore(ride: ride, verbosity: verbosity, calibration: calibration, aids: aids)
         self.noise = noise
         self.channel = channel
         record(core.start(time: 0))

@@ -1,5 +1,6 @@
 import Foundation
 import Guide
+import GuideSimulation
 import GuideAudio
 import Testing
 

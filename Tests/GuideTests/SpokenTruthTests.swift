@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import GuideSimulation
 import Testing
 
 /// Issue 16, "what is said is true": the guide speaks a number only when every distance the

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import GuideSimulation
 import GuideAudio
 import RideClient
 import RideSession
@@ -51,7 +52,13 @@ struct DemoSession {
         do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
         let audio = WalkAudio(speech: speech, sink: sink)
         var walk = GuidedWalk(ride: guideRide, configuration: configuration)
+        if let scene = walk.world.scene {
+            let side = walk.world.walker.position.x > walk.world.device.x ? "behind" : "ahead of"
+            transcript.note("street: the car stopped \(scene.street.placement.sentence), its device \(scene.street.device.sentence); "
+                + String(format: "Ana is on the pavement %.0f m %@ it; street noise %.0f dB(A)", walk.world.trueDistance, side, scene.streetNoise))
+        }
         transcript.note("      time  true     estimate  cue")
+        var lastSafety = 0
         let summary = await walk.run(
             unixTime: { _ in Date().timeIntervalSince1970 },
             onCue: { cue, moment in
@@ -60,6 +67,11 @@ struct DemoSession {
                 audio.cue(cue)
             },
             onPulse: { interval, time in audio.pulse(interval, at: time) },
+            onStep: { world in
+                guard world.walker.safetyEvents > lastSafety else { return }
+                lastSafety = world.walker.safetyEvents
+                transcript.at(world.time, "SAFETY: Ana stepped into the roadway")
+            },
             onDriver: { action, time in
                 switch action {
                 case .say(let phrase): transcript.at(time, "driver: " + phrase.rawValue)

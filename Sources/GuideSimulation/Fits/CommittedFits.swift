@@ -1,0 +1,100 @@
+import Foundation
+
+/// The real-data fits the street draws from, decoded once from their committed copies
+/// (`scripts/embed_fits.py`).
+public enum CommittedFits {
+    /// Each receiving phone's report process in the shared sets (`scripts/fit_report_intervals.py`).
+    public static let reportIntervals: ReportIntervalFit = decode(reportIntervalsJSON)
+    /// Each herald phone pair's levels from contact to 3.4 m (`scripts/fit_touch_pairs.py`).
+    public static let touchPairs: TouchPairFit = decode(touchPairsJSON)
+
+    static func decode<T: Decodable>(_ json: String) -> T {
+        do { return try JSONDecoder().decode(T.self, from: Data(json.utf8)) } catch {
+            fatalError("a committed fit does not decode: \(error)")
+        }
+    }
+}
+
+/// Inter-report intervals of every receiving phone in the shared sets, as quantiles.
+public struct ReportIntervalFit: Decodable, Sendable {
+    public struct Receiver: Decodable, Sendable {
+        public var set: String
+        public var trace: String
+        public var reportsPerSecond: Double
+        /// 101 quantiles (0th…100th percentile), s.
+        public var quantiles: [Double]
+        enum CodingKeys: String, CodingKey {
+            case set, trace, reportsPerSecond = "reports_per_s", quantiles = "quantiles_s"
+        }
+    }
+    public var receivers: [Receiver]
+}
+
+/// One phone pair's mean level and spread at each measured distance, contact included.
+public struct TouchPairFit: Decodable, Sendable {
+    public struct Level: Decodable, Sendable, Equatable {
+        public var distance: Double
+        public var mean: Double
+        public var sd: Double
+        enum CodingKeys: String, CodingKey { case distance = "distance_m", mean = "mean_dbm", sd = "sd_db" }
+    }
+    public struct Pair: Decodable, Sendable, Equatable {
+        public var trace: String
+        public var levelAt1m: Double
+        public var contactStep: Double
+        public var levels: [Level]
+        enum CodingKeys: String, CodingKey {
+            case trace, levelAt1m = "level_at_1m_dbm", contactStep = "contact_step_db", levels
+        }
+    }
+    public var pairs: [Pair]
+}
+
+/// A scanning phone's reports as the real sets show them: the intervals between reports drawn
+/// from one real receiver's distribution (independently; the real bursts and pauses are not
+/// kept in order, a simplification docs/SIMULATOR.md states).
+public struct ReportProcess: Sendable {
+    public let receiver: ReportIntervalFit.Receiver
+
+    public init(receiver: ReportIntervalFit.Receiver) { self.receiver = receiver }
+
+    /// One receiver drawn from the fit, every receiver equally likely.
+    public static func draw(_ rng: inout SeededRandom, fit: ReportIntervalFit = CommittedFits.reportIntervals) -> ReportProcess {
+        ReportProcess(receiver: fit.receivers[Int(rng.unit() * Double(fit.receivers.count)) % fit.receivers.count])
+    }
+
+    /// The next interval, s (inverse-CDF sampling between the quantiles; never under 20 ms).
+    public func nextInterval(_ rng: inout SeededRandom) -> Double {
+        let q = receiver.quantiles
+        let position = rng.unit() * Double(q.count - 1)
+        let i = min(Int(position), q.count - 2)
+        let fraction = position - Double(i)
+        return max(0.02, q[i] + (q[i + 1] - q[i]) * fraction)
+    }
+}
+
+/// The last metre between two real phones: a herald pair's mean level and spread at each
+/// measured distance, log-distance interpolated, contact at the smallest distance.
+public struct NearField: Sendable, Equatable {
+    public let pair: TouchPairFit.Pair
+
+    public init(pair: TouchPairFit.Pair) { self.pair = pair }
+
+    public static func draw(_ rng: inout SeededRandom, fit: TouchPairFit = CommittedFits.touchPairs) -> NearField {
+        NearField(pair: fit.pairs[Int(rng.unit() * Double(fit.pairs.count)) % fit.pairs.count])
+    }
+
+    /// Mean level and spread at `distance` (≤ the pair's farthest reading; contact below the
+    /// nearest non-zero one, 2 cm).
+    public func level(atDistance distance: Double) -> (mean: Double, sd: Double) {
+        let levels = pair.levels.sorted { $0.distance < $1.distance }
+        func x(_ d: Double) -> Double { log10(max(d, 0.02)) }
+        guard let first = levels.first else { return (pair.levelAt1m, 3) }
+        if distance <= max(first.distance, 0.02) { return (first.mean, first.sd) }
+        for (a, b) in zip(levels, levels.dropFirst()) where distance <= b.distance {
+            let f = (x(distance) - x(a.distance)) / max(x(b.distance) - x(a.distance), 1e-9)
+            return (a.mean + (b.mean - a.mean) * f, a.sd + (b.sd - a.sd) * f)
+        }
+        return (levels.last!.mean, levels.last!.sd)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GuideAudio
+
+/// Everything one walk draws for its street (`StreetParameters`): the layout, where the car
+/// and its device are, the radio channel (a real phone pair's last metre, outdoor losses), both
+/// phones' report processes, the noise and the people's delays.
+public struct StreetScene: Sendable {
+    public let parameters: StreetParameters
+    public let street: Street
+    public let channel: ChannelModel.Parameters
+    /// The driver's device scanning (hears the passenger) and the passenger's phone scanning.
+    public let driverReports: ReportProcess
+    public let passengerReports: ReportProcess
+    public let carBodyLoss: Double
+    public let streetNoise: Double
+    public let detectionSNR: Double
+    public let closedCarLoss: Double
+    public let windowDelay: Double
+    public let holdOutDelay: Double
+    public let walkingSpeed: Double
+    let start: (depth: Double, side: Double, distance: Double)
+    public var straightLine: Double
+
+    init(parameters p: StreetParameters, startDistance: Double, walker: Walker.Parameters, rng: inout SeededRandom) {
+        parameters = p
+        let roll = rng.unit()
+        let placement: CarPlacement = roll < p.kerbShare ? .kerb : roll < p.kerbShare + p.doubleParkedShare ? .doubleParked : .acrossStreet
+        let device: DevicePlacement = rng.chance(p.dashboardShare) ? .dashboard : .driverSeat
+        street = Street(placement: placement, device: device, pavementWidth: rng.uniform(p.pavementWidth),
+                        gaps: p.parkingGaps, occupancy: p.parkingOccupancy, rng: &rng)
+        let near = NearField.draw(&rng)
+        channel = ChannelModel.Parameters(
+            txPowerAt1m: near.pair.levelAt1m, exponent: rng.uniform(p.exponent),
+            shadowingSigma: rng.uniform(p.shadowingSigma), shadowingDecorrelation: rng.uniform(p.shadowingDecorrelation),
+            ricianK: pow(10, rng.uniform(p.ricianKdB) / 10), scatterDecorrelationDistance: 0.06, scatterDecorrelationTime: 0.5,
+            bodyLoss: rng.uniform(p.bodyLoss), baseLoss: 0, sensitivity: p.sensitivity, nearField: near)
+        driverReports = ReportProcess.draw(&rng)
+        passengerReports = ReportProcess.draw(&rng)
+        carBodyLoss = max(0, p.carBodyLossMean + p.carBodyLossSigma * rng.gaussian())
+        streetNoise = rng.uniform(p.streetNoise)
+        detectionSNR = rng.uniform(p.detectionSNR)
+        closedCarLoss = rng.uniform(p.closedCarLoss)
+        windowDelay = rng.uniform(p.windowDelay)
+        holdOutDelay = rng.uniform(p.driverHoldOut)
+        walkingSpeed = rng.uniform(p.walkingSpeed)
+        let depth = rng.uniform(0.5...max(0.5, street.pavementWidth - 0.5))
+        let side: Double = rng.chance(0.5) ? 1 : -1
+        start = (depth, side, startDistance)
+        straightLine = max(startDistance, abs(depth - street.deviceInCar.y))
+    }
+
+    func makeWalker(rng: SeededRandom) -> Walker {
+        var parameters = Walker.Parameters()
+        parameters.speed = walkingSpeed
+        parameters.slowSpeed = 0.4 * walkingSpeed
+        parameters.stepOffChance = self.parameters.stepOffChance
+        return Walker(street: street, target: street.deviceInCar, distance: start.distance, depth: start.depth, side: start.side,
+                      parameters: parameters, rng: rng)
+    }
+
+    /// The band levels of the device's locator tick at 1 m (the product's own tick spectrum
+    /// through a phone loudspeaker), less the short burst's temporal-integration penalty.
+    public var tickLevels: [Double] {
+        let penalty = 10 * log10(min(1, LocatorTickShape.duration / parameters.integrationWindow))
+        return StreetSounds.phoneLevels(spectrum: StreetSounds.tickSpectrum, maxLevel: parameters.phoneMaxLevel,
+                                        cutoff: parameters.phoneCutoff, slope: parameters.phoneRollOff).map { $0 + penalty }
+    }
+
+    /// How far above its threshold a sound with `levels` (at the listener, dB(A) per band) is
+    /// heard over this street's noise: the best band's margin, dB (negative: not heard).
+    public func margin(_ levels: [Double]) -> Double {
+        let noise = StreetSounds.levels(total: streetNoise, spectrum: StreetSounds.trafficSpectrum)
+        return zip(levels, noise).map { $0 - $1 }.max()! - detectionSNR
+    }
+}
+
+/// The tick's duration, from the product (`LocatorTick`).
+enum LocatorTickShape {
+    static let duration = LocatorTick.duration
+}
+
+extension SimulatedWorld {
+    /// The radio obstacles between the walker's phone and the device: the car's body while the
+    /// device is inside it, and the parked cars on the straight line (capped).
+    func obstacleLoss(_ scene: StreetScene) -> Double {
+        let inCar = walker.target == scene.street.deviceInCar ? scene.carBodyLoss : 0
+        let parked = Double(scene.street.parkedCarsBetween(walker.position, walker.target)) * scene.parameters.parkedCarLoss
+        return inCar + min(parked, scene.parameters.parkedCarsLossCap)
+    }
+
+    /// One step on the street: the walker moves, the driver holds the phone out once the
+    /// passenger is at the car, each phone's reports come as its real receiver's did.
+    mutating func advanceOnStreet() -> (atPassenger: [Reception], atDriver: [Reception]) {
+        guard let scene else { return ([], []) }
+        let end = time + Self.step
+        walker.step(to: end, dt: Self.step)
+        if walker.atCar {
+            if holdOutAt == nil { holdOutAt = end + scene.holdOutDelay }
+            if let at = holdOutAt, end >= at, walker.target == scene.street.deviceInCar, let window = walker.approach {
+                walker.retarget(window)
+            }
+        }
+        if contactAt == nil, walker.distance <= walker.parameters.contact + 0.005 { contactAt = end }
+        let loss = obstacleLoss(scene)
+        var atPassenger: [Reception] = [], atDriver: [Reception] = []
+        while nextAdvert.driver < end {
+            if let rssi = toPassenger.receive(at: nextAdvert.driver, receiver: walker.position, facing: walker.heading,
+                                              source: walker.target, extraLoss: loss) {
+                atPassenger.append(Reception(time: nextAdvert.driver, rssi: rssi))
+            }
+            nextAdvert.driver += scene.passengerReports.nextInterval(&rng)
+        }
+        while nextAdvert.passenger < end {
+            if let rssi = toDriver.receive(at: nextAdvert.passenger, receiver: walker.position, facing: walker.heading,
+                                           source: walker.target, extraLoss: loss) {
+                atDriver.append(Reception(time: nextAdvert.passenger, rssi: rssi))
+            }
+            nextAdvert.passenger += scene.driverReports.nextInterval(&rng)
+        }
+        time = end
+        history.append(walker.distance)
+        tickOnStreet(scene, until: end)
+        return (atPassenger, atDriver)
+    }
+
+    /// The device's ticks on the street: through the closed car until the driver has opened the
+    /// window, then through the open window, then from the driver's hand outside.
+    mutating func tickOnStreet(_ scene: StreetScene, until end: Double) {
+        while let current = locator, current.next < end {
+            guard current.next < current.until else {
+                locator = nil
+                return
+            }
+            locator?.next = current.next + LocatorTick.period
+            locatorTicksPlayed += 1
+            let inCar = walker.target == scene.street.deviceInCar
+            let insertion = !inCar ? 0 : current.next - current.started < scene.windowDelay ? scene.closedCarLoss : scene.parameters.openWindowLoss
+            let distance = walker.position.distance(to: walker.target)
+            let levels = scene.tickLevels.map { $0 - 20 * log10(max(distance, 0.3)) - insertion }
+            let bearing = wrapAngle(walker.position.bearing(to: walker.target) - walker.heading)
+            guard let heard = listener.localise(bearing: bearing, margin: scene.margin(levels)) else { continue }
+            locatorTicksHeard += 1
+            walker.hear(.soundFrom(heading: walker.heading + heard), at: current.next)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Every number of the street that is not fitted to the shared traces, in one place. Each is
+/// either cited (docs/SIMULATOR.md names the source, table or page) or an assumption, named as
+/// one there and swept by `GuideBenchmark --sweep`. A range is drawn uniformly once per walk.
+public struct StreetParameters: Sendable, Equatable {
+    // MARK: The street (assumed: a two-lane urban street with parking on both sides)
+
+    /// Shares of pickups with the car at the kerb on the passenger's side, double-parked beside
+    /// a parked car, and at the far kerb across the road (assumed).
+    public var kerbShare = 0.7
+    public var doubleParkedShare = 0.15
+    /// Share of drivers whose device sits on the dashboard rather than at the driver's seat (assumed).
+    public var dashboardShare = 0.5
+    /// Pavement width, m (assumed: 2 m is the usual minimum for new footways).
+    public var pavementWidth: ClosedRange<Double> = 2.0...4.0
+    /// Gaps between parked cars, m, and the share of car-length slots that hold a car (assumed).
+    public var parkingGaps: ClosedRange<Double> = 0.8...6.0
+    public var parkingOccupancy = 0.8
+
+    // MARK: Radio
+
+    /// The car body between the driver's device and the street, dB: 3GPP TR 38.901 (v16),
+    /// §7.4.3.2, O2I car penetration loss, mean 9 dB, σ 5 dB, 0.6–60 GHz (clipped at 0).
+    public var carBodyLossMean = 9.0
+    public var carBodyLossSigma = 5.0
+    /// Each parked car on the straight line between the devices, dB, and the most all of them
+    /// together take (diffraction over the roofs and reflections from the buildings bring the
+    /// signal round): assumed, the car body's own loss per car, capped.
+    public var parkedCarLoss = 9.0
+    public var parkedCarsLossCap = 15.0
+    /// Outdoor path-loss exponent beyond 1 m (assumed: free space is 2; a ground reflection with
+    /// both devices about 1 m up steepens it towards 4 only past about 30 m).
+    public var exponent: ClosedRange<Double> = 1.8...2.6
+    /// Slow shadowing (σ, dB; decorrelation distance, m) and the direct path's Rician K, dB
+    /// (assumed; the indoor corridor fit, 2.1 dB / 1.5 m / 2.5 dB, lies inside these ranges).
+    public var shadowingSigma: ClosedRange<Double> = 2.0...6.0
+    public var shadowingDecorrelation: ClosedRange<Double> = 1.5...5.0
+    public var ricianKdB: ClosedRange<Double> = 0.0...9.0
+    /// The passenger's body between phone and car, dB (published 2.4 GHz body-shadowing
+    /// measurements, as the corridor fit used).
+    public var bodyLoss: ClosedRange<Double> = 10.0...15.0
+    /// The scanning phone's sensitivity, dBm (assumed; phones report down to about −100).
+    public var sensitivity = -100.0
+
+    // MARK: Sounds (dB(A) at 1 m unless said)
+
+    /// A phone loudspeaker at full volume, pink noise at 1 m, dB(A) (assumed: no published
+    /// measurement found; reviewers' 1 m peak readings are said to be 75–85), and its
+    /// low-frequency roll-off: cut-off, Hz (one published response is flat from 260 Hz; small
+    /// speakers are usually weaker, assumed 500), slope, dB/octave (assumed, a sealed box's 12).
+    public var phoneMaxLevel = 75.0
+    public var phoneCutoff = 500.0
+    public var phoneRollOff = 12.0
+    /// Raised voice and shouting at 1 m (ISO 9921:2003, Table: vocal effort, raised 66, shouting 84;
+    /// a caller out of a car window is between: raised), dB(A).
+    public var raisedVoice = 66.0
+    public var shout = 84.0
+    /// A horn: at least 93 dB(A) at 7 m in front (UN ECE Regulation 28, §6.2.3), so 110 at 1 m.
+    public var hornAt1m = 93.0 + 20 * log10(7)
+    /// A closed car between a sound inside it and the kerb, dB (assumed: 25–35 dB is the usual
+    /// range of a passenger car's sound insulation).
+    public var closedCarLoss: ClosedRange<Double> = 25.0...35.0
+    /// A voice calling through the open window from inside, dB (a stand-in: open windows of
+    /// houses, median 10 dB, Locher et al. 2018, IJERPH 15(1):149).
+    public var openWindowLoss = 10.0
+    /// Street noise at the kerb, LAeq dB(A): a quiet side street to a busy road (assumed range;
+    /// kerbside levels sit above the façade levels noise maps give).
+    public var streetNoise: ClosedRange<Double> = 60.0...75.0
+    /// A band is heard when the signal is this far above the noise in it, dB (assumed: the
+    /// critical ratio of a tone in noise is about −4 dB in a critical band; an octave is wider).
+    public var detectionSNR: ClosedRange<Double> = -6.0...0.0
+    /// Bursts shorter than this are heard as if `10 log10(duration / window)` quieter (the ear's
+    /// temporal integration, about 200 ms).
+    public var integrationWindow = 0.2
+
+    // MARK: People
+
+    /// How long after the passenger's cane finds the car the driver, who sees her, holds the
+    /// phone out of the window nearest to her, s (assumed).
+    public var driverHoldOut: ClosedRange<Double> = 2.0...8.0
+    /// How long the driver takes to open the window after a sound is asked for, s (assumed).
+    public var windowDelay: ClosedRange<Double> = 3.0...10.0
+    /// Walking speed, m/s: blind pedestrians with a long cane walk slower than sighted ones'
+    /// 1.2–1.4 m/s (assumed range; the ratio is over the same walker's straight line).
+    public var walkingSpeed: ClosedRange<Double> = 0.8...1.2
+    /// Chance a walker whose cane finds the kerb with no car there steps into the road when the
+    /// guidance or a sound points across it (assumed).
+    public var stepOffChance = 0.5
+
+    public init() {}
+
+    /// The values `--sweep NAME` moves to (low, mid, high); mid is the default.
+    public static let sweeps: [(name: String, set: (inout StreetParameters, Double) -> Void, values: [Double])] = [
+        ("car-body-loss", { $0.carBodyLossMean = $1 }, [4, 9, 14]),
+        ("parked-car-loss-cap", { $0.parkedCarsLossCap = $1 }, [6, 15, 25]),
+        ("exponent-mid", { $0.exponent = ($1 - 0.4)...($1 + 0.4) }, [1.8, 2.2, 2.6]),
+        ("shadowing-sigma-mid", { $0.shadowingSigma = ($1 - 2)...($1 + 2) }, [2, 4, 6]),
+        ("phone-max-level", { $0.phoneMaxLevel = $1 }, [65, 75, 85]),
+        ("phone-cutoff", { $0.phoneCutoff = $1 }, [260, 500, 1000]),
+        ("street-noise-mid", { $0.streetNoise = ($1 - 7.5)...($1 + 7.5) }, [60, 67.5, 75]),
+        ("detection-snr-mid", { $0.detectionSNR = ($1 - 3)...($1 + 3) }, [-6, -3, 0]),
+        ("kerb-share", { $0.kerbShare = $1; $0.doubleParkedShare = (1 - $1) / 2 }, [0.5, 0.7, 0.9]),
+        ("driver-hold-out-mid", { $0.driverHoldOut = max(0, $1 - 3)...($1 + 3) }, [2, 5, 10]),
+        ("step-off-chance", { $0.stepOffChance = $1 }, [0.2, 0.5, 0.8]),
+        ("walking-speed-mid", { $0.walkingSpeed = ($1 - 0.2)...($1 + 0.2) }, [0.8, 1.0, 1.2]),
+    ]
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// The walker on a street (`Street`): the pavement between the building line and the kerb,
+/// cars nobody walks through, and the kerb, where a cane finds either a car body or a drop into
+/// the road. Every stride taken in the roadway is a safety event.
+extension Walker {
+    /// Strides per safety event: one for stepping off, one more per stride in the roadway, m.
+    static let stride = 0.7
+
+    /// A walker on `street`'s pavement, `depth` metres from the kerb, `distance` metres in a
+    /// straight line from the device at `target` (farther when the pavement is farther than
+    /// that from it), on the side `side` (±1 along the street), facing roughly towards it.
+    public init(street: Street, target: Point, distance: Double, depth: Double, side: Double,
+                parameters: Parameters, rng: SeededRandom) {
+        self.init(distance: distance, parameters: parameters, rng: rng)
+        self.street = street
+        self.target = target
+        let across = depth - target.y
+        let along = (max(0, distance * distance - across * across)).squareRoot()
+        position = Point(x: target.x + side * along, y: depth)
+        let error = max(-2.5, min(2.5, self.rng.gaussian())) * parameters.headingError
+        heading = wrapAngle(position.bearing(to: target) + error)
+    }
+
+    /// The driver's device moved (held out of the window).
+    mutating func retarget(_ point: Point) { target = point }
+
+    mutating func stepOnStreet(to time: Double, dt: Double) {
+        guard let street else { return }
+        if atCar {
+            // Along the body to the window on the walker's side, then the hand to the phone.
+            let goal = target.distance(to: approach ?? target) < parameters.armReach ? target : approach ?? target
+            let gap = position.distance(to: goal)
+            if gap > parameters.contact {
+                let speed = gap > parameters.armReach ? parameters.slowSpeed : parameters.reachSpeed
+                position = position.moved(by: min(speed * dt, gap - parameters.contact), heading: position.bearing(to: goal))
+            }
+            heading = position.bearing(to: goal)
+            return
+        }
+        if spinning {
+            heading = wrapAngle(heading + parameters.spinRate * dt)
+            return
+        }
+        if let goal = targetHeading {
+            let delta = wrapAngle(goal - heading)
+            let turn = parameters.turnRate * dt
+            if abs(delta) <= turn { heading = goal; targetHeading = nil } else { heading = wrapAngle(heading + (delta > 0 ? turn : -turn)) }
+            return
+        }
+        if still, time < stillUntil { return }
+        still = false
+        if !slow, time - max(lastEncouraged, lastTurn) >= parameters.doubt {
+            act(on: .away, at: time)
+            return
+        }
+        heading = wrapAngle(heading + parameters.veer * dt.squareRoot() * rng.gaussian())
+        var next = position.moved(by: (slow ? parameters.slowSpeed : parameters.speed) * dt, heading: heading)
+        // The building line: the cane finds the wall, the walker follows it.
+        next.y = min(next.y, street.pavementWidth - 0.3)
+        if street.car.distance(from: next) <= parameters.caneReach {
+            findCar(street, from: next)
+            return
+        }
+        if street.parked.contains(where: { $0.distance(from: next) < 0.3 }) {
+            // A parked car's body: follow it, never through it.
+            next = position.moved(by: (slow ? parameters.slowSpeed : parameters.speed) * dt, heading: heading.cos >= 0 ? 0 : .pi)
+            if street.parked.contains(where: { $0.distance(from: next) < 0.3 }) { return }
+        }
+        if position.y >= 0, next.y < 0, !decidesToStepOff(street, at: next, time: time) {
+            // The cane finds the kerb: follow it the way the walker was heading along it.
+            next = Point(x: next.x, y: position.y)
+        }
+        if street.inRoadway(next) {
+            if !street.inRoadway(position) { safetyEvents += 1 }
+            let before = roadwayMetres
+            roadwayMetres += position.distance(to: next)
+            if Int(roadwayMetres / Self.stride) > Int(before / Self.stride) { safetyEvents += 1 }
+        }
+        position = next
+    }
+
+    /// The cane is on the ride's car: make for the window on this side (the driver sits on the
+    /// road side; a passenger meets the car at its front passenger window from the pavement).
+    mutating func findCar(_ street: Street, from point: Point) {
+        atCar = true
+        let car = street.car
+        let middle = (car.minY + car.maxY) / 2
+        let y = point.y >= middle ? car.maxY + 0.05 : car.minY - 0.05
+        approach = Point(x: street.kerbWindow.x, y: y)
+    }
+
+    /// At the kerb with nothing but road ahead: steps off only when the guidance or a sound
+    /// points across the road (heading more than 45° off the kerb) and then only by chance
+    /// (`stepOffChance`); a decision holds for 5 s.
+    mutating func decidesToStepOff(_ street: Street, at point: Point, time: Double) -> Bool {
+        if let decision = kerbDecision, time < decision.until { return decision.stepOff }
+        let steep = abs(sin(heading)) > sin(Double.pi / 4)
+        let encouraged = time - lastEncouraged < 5
+        let stepOff = steep && encouraged && rng.chance(parameters.stepOffChance)
+        kerbDecision = (stepOff, time + 5)
+        return stepOff
+    }
+}
+
+private extension Double {
+    var cos: Double { Foundation.cos(self) }
+}
