@@ -120,6 +120,13 @@ public protocol Store: Sendable {
     /// database refuse alike. Throws `notFound` for an unknown ride.
     func requestLocator(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording
 
+    // The meeting at the kerb
+    /// Appends `note` (an event that changes no state: the driver's locator answer, the driver
+    /// coming, the car across the street, the guide reporting in) while the ride is in one of
+    /// `note.states`, and, with `requiresEarlier`, only once the history holds such an event;
+    /// otherwise nothing is written. One transaction. Throws `notFound` for an unknown ride.
+    func recordRideNote(_ note: RideNote) async throws -> RideNoteRecording
+
     // Retention
     /// Blanks pickup, drop-off and accessibility notes of requests that ended (ride completed
     /// or cancelled, or request withdrawn) before `cutoff`, judged by their last event.
@@ -235,6 +242,39 @@ public enum StoreLocation {
         guard !path.isEmpty else { throw StoreError.invalid("sqlite: needs a file path, e.g. sqlite:./ridebeacon.sqlite") }
         return try SQLiteStore(path: path)
     }
+}
+
+/// An event that changes no state, for `recordRideNote`.
+public struct RideNote: Sendable, Equatable {
+    public var rideID: String
+    public var kind: RideEventKind
+    public var actorID: String
+    public var at: Date
+    public var detail: String?
+    /// The states the ride may be in.
+    public var states: Set<RideState>
+    /// An event of this kind must already be in the ride's history (an answer needs its request).
+    public var requiresEarlier: RideEventKind?
+
+    public init(rideID: String, kind: RideEventKind, actorID: String, at: Date, detail: String?,
+                states: Set<RideState> = [.arrived], requiresEarlier: RideEventKind? = nil) {
+        self.rideID = rideID
+        self.kind = kind
+        self.actorID = actorID
+        self.at = at
+        self.detail = detail
+        self.states = states
+        self.requiresEarlier = requiresEarlier
+    }
+}
+
+/// What `recordRideNote` did.
+public enum RideNoteRecording: Sendable, Equatable {
+    case recorded(RideEvent)
+    /// Refused: the ride is in this state.
+    case wrongState(RideState)
+    /// Refused: the history holds no event of `requiresEarlier`'s kind.
+    case nothingToAnswer
 }
 
 /// What `requestLocator` did.

@@ -62,6 +62,10 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let wrongIdentity = Self(rawValue: "wrong_identity")
     /// Touch proof: the same proof was already recorded.
     public static let replayedProof = Self(rawValue: "replayed_proof")
+    /// A locator answer with no locator request in the ride's history to answer.
+    public static let nothingToAnswer = Self(rawValue: "nothing_to_answer")
+    /// Ride word: not this ride's two words.
+    public static let wrongRideWord = Self(rawValue: "wrong_ride_word")
     /// 429: too many requests; `Retry-After` says when to try again.
     public static let rateLimited = Self(rawValue: "rate_limited")
     /// 503: the database is unreachable; retry after `Retry-After`.

@@ -1,0 +1,31 @@
+import Foundation
+import RideWire
+
+/// The meeting at the kerb (openapi.yaml, issue 22): the driver's locator answer and moves,
+/// the passenger's guide reporting in, the ride word.
+extension RideServiceClient {
+    /// The ride's driver says which sound they made for the passenger's locator request (or `none`).
+    public func answerLocator(_ rideID: String, sound: LocatorSoundName) async throws(RideClientError) -> MeetingEvent {
+        struct Body: Encodable { var sound: String }
+        return try await send(.POST, "/v1/rides/\(Self.segment(rideID))/locator/answer", body: Self.encode(Body(sound: sound.rawValue)))
+    }
+
+    /// The ride's driver walks to the passenger (`coming`), or says the car is across the street (`across`).
+    public func meetingMove(_ rideID: String, _ move: MeetingMove) async throws(RideClientError) -> MeetingEvent {
+        struct Body: Encodable { var move: String }
+        return try await send(.POST, "/v1/rides/\(Self.segment(rideID))/meeting", body: Self.encode(Body(move: move.rawValue)))
+    }
+
+    /// The ride's passenger's guide started or stopped.
+    public func reportGuide(_ rideID: String, _ report: GuideReport) async throws(RideClientError) -> MeetingEvent {
+        struct Body: Encodable { var report: String }
+        return try await send(.POST, "/v1/rides/\(Self.segment(rideID))/guide", body: Self.encode(Body(report: report.rawValue)))
+    }
+
+    /// The ride's passenger confirms the ride with its ride word (the driver said it, the
+    /// passenger heard it match).
+    public func confirmByRideWord(_ rideID: String, word: String) async throws(RideClientError) -> Ride {
+        struct Body: Encodable { var word: String }
+        return try await send(.POST, "/v1/rides/\(Self.segment(rideID))/ride-word", body: Self.encode(Body(word: word)))
+    }
+}
