@@ -1,5 +1,5 @@
 import Foundation
-import RideClient
+@_exported import RideClient
 
 /// The ride service as both sides of a ride use it at the kerb: the seam between the session
 /// cores' runtimes and the HTTP client (an in-process service in tests and the simulator).
@@ -10,6 +10,14 @@ public protocol RideService: Sendable {
     func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate>
     /// The passenger asks the car to sound its locator ticks.
     func requestLocator(rideID: String) async -> LocatorAnswer
+    /// The driver's answer to the passenger's locator request; nil when delivered, else why not.
+    func answerLocator(rideID: String, sound: LocatorSoundName) async -> String?
+    /// The driver's move at the kerb; nil when delivered, else why not.
+    func meetingMove(rideID: String, _ move: MeetingMove) async -> String?
+    /// The passenger's guide reporting in; nil when delivered, else why not.
+    func reportGuide(rideID: String, _ report: GuideReport) async -> String?
+    /// The passenger confirms the ride with the ride word the driver said.
+    func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer
 }
 
 extension RideServiceClient: RideService {
@@ -39,6 +47,35 @@ extension RideServiceClient: RideService {
         }
     }
 
+    public func answerLocator(rideID: String, sound: LocatorSoundName) async -> String? {
+        do { _ = try await answerLocator(rideID, sound: sound) } catch { return Self.reason(error) }
+        return nil
+    }
+
+    public func meetingMove(rideID: String, _ move: MeetingMove) async -> String? {
+        do { _ = try await meetingMove(rideID, move) } catch { return Self.reason(error) }
+        return nil
+    }
+
+    public func reportGuide(rideID: String, _ report: GuideReport) async -> String? {
+        do { _ = try await reportGuide(rideID, report) } catch { return Self.reason(error) }
+        return nil
+    }
+
+    public func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer {
+        do {
+            let ride = try await confirmByRideWord(rideID, word: word)
+            return ride.state == .confirmed ? .confirmed : .rejected("the ride is \(ride.state.rawValue)")
+        } catch {
+            return .rejected(Self.reason(error))
+        }
+    }
+
+    private static func reason(_ error: RideClientError) -> String {
+        if case .rejected(let problem) = error { return problem.message }
+        return error.description
+    }
+
     public func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> {
         let events = rideEvents(rideID)
         return AsyncStream { continuation in
@@ -50,6 +87,12 @@ extension RideServiceClient: RideService {
                         case .interrupted: continuation.yield(.reachable(false))
                         case .event(let event) where event.kind == .locatorRequested:
                             continuation.yield(.locatorRequested(unixTime: event.at.timeIntervalSince1970))
+                        case .event(let event) where event.kind == .locatorAnswered:
+                            if let sound = event.locatorAnswer {
+                                continuation.yield(.locatorAnswered(sound, unixTime: event.at.timeIntervalSince1970))
+                            }
+                        case .event(let event) where event.kind == .driverComing || event.kind == .carAcross:
+                            continuation.yield(.meeting(event.kind == .driverComing ? .coming : .across, unixTime: event.at.timeIntervalSince1970))
                         case .event(let event) where event.kind == .touchObserved:
                             if let touch = event.touchObserved {
                                 continuation.yield(.touchObserved(by: touch.side == .passenger ? .passenger : .driver,

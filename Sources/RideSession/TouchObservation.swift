@@ -78,6 +78,12 @@ public enum RideUpdate: Sendable, Equatable {
     /// The passenger asked the car to sound its locator, at this wall-clock time (s since
     /// 1970): a stream replaying history brings old requests too, which have run out.
     case locatorRequested(unixTime: Double)
+    /// The driver answered a locator request: the sound made (`none`: cannot now), at this
+    /// wall-clock time (a replayed history brings old answers too).
+    case locatorAnswered(LocatorSoundName, unixTime: Double)
+    /// The driver is walking to the passenger (`coming`), or the car is across the street and
+    /// the driver comes round (`across`), at this wall-clock time.
+    case meeting(MeetingMove, unixTime: Double)
     /// The stream ended for good (refused, the ride is gone); the reason in words.
     case failed(String)
 }

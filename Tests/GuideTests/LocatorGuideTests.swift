@@ -1,13 +1,17 @@
 import BeaconCore
 import Guide
+import GuideSimulation
 import GuideAudio
 import RideSession
 import Testing
 
-/// When the passenger's guide asks the car to tick, and what the passenger then hears.
+/// When the passenger's guide asks the driver for a sound, and what the passenger then hears:
+/// the request is said to be asked, the sound only once the driver made it (issue 22).
 @Suite("Guide: the car's locator sound")
 struct LocatorGuideTests {
-    static let ticking = "\"The car is ticking. Walk towards the sound.\""
+    static let asked = "\"Asking Ben for a sound.\""
+    static let horn = "\"Ben is sounding the horn. Walk towards the sound.\""
+    static let ticking = "\"Ben's phone is ticking. Walk towards the sound.\""
 
     @Test func keySAsksAndTheAnswerIsSpokenEvenWithEarconsOnly() {
         #expect(GuideKey(character: "s") == .soundLocator && GuideKey(character: "S") == .soundLocator)
@@ -19,8 +23,11 @@ struct LocatorGuideTests {
         guide.press(.soundLocator)
         #expect(guide.locatorRequests.count == 1)
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
-        #expect(guide.cues.last == Self.ticking)
-        #expect(guide.core.locator.isTicking(at: guide.time + 29) && !guide.core.locator.isTicking(at: guide.time + 31))
+        #expect(guide.cues.last == Self.asked, "the request is with the driver; no sound is promised")
+        #expect(!guide.core.locator.isTicking(at: guide.time) && guide.core.locator.isAwaiting(at: guide.time))
+        guide.record(guide.core.handle(.driverSounded(time: guide.time + 3, .horn, age: 0)))
+        #expect(guide.cues.last == Self.horn)
+        #expect(guide.core.locator.isTicking(at: guide.time + 12) && !guide.core.locator.isTicking(at: guide.time + 14))
     }
 
     @Test func theGuideAsksByItselfNearTheCarWhenTheDirectionIsUnsure() {
@@ -32,6 +39,8 @@ struct LocatorGuideTests {
         let at = try? #require(asked.first)
         #expect((1...3).contains(at ?? 0), "asked about a second after the first estimate, with no direction: \(asked)")
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
+        #expect(guide.cues.last == Self.asked)
+        guide.record(guide.core.handle(.driverSounded(time: guide.time, .device, age: 0)))
         #expect(guide.cues.last == Self.ticking)
         // While the car ticks, and for 30 s after asking, the guide does not ask again.
         guide.walk(seconds: 20) { _ in 8 }
@@ -77,7 +86,7 @@ struct LocatorGuideTests {
         guide.walk(seconds: 2) { _ in 8 }
         guide.press(.soundLocator)
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .tooSoon(retryAfter: 4))))
-        #expect(guide.cues.last == "\"The car is already ticking. Walk towards the sound.\"")
+        #expect(guide.cues.last == Self.asked, "asked less than 10 s ago: that request's answer is awaited, nothing promised")
         guide.press(.soundLocator)
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .refused("the ride is confirmed"))))
         #expect(guide.cues.last == "\"The car cannot sound now: the ride is confirmed.\"")

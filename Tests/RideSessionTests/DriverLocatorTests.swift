@@ -3,75 +3,131 @@ import Foundation
 import RideSession
 import Testing
 
-/// The driver's side of the locator sound, scripted: when a request starts the ticks, for how
-/// long, what the driver is told, and what stops them.
-@Suite("DriverCore: the locator sound")
+/// The driver's side of a locator request, scripted (issue 22): the driver is told in words what
+/// to do, chosen by the passenger's distance and the sounds allowed; the answer is posted only
+/// on the driver's key, or for the device's tick only once it played; the passenger is never
+/// promised a sound that was not made.
+@Suite("DriverCore: a sound the street can hear")
 struct DriverLocatorTests {
     typealias Support = DriverCoreTests
-    static let lookingForCar = DriverCore.Action.say(.passengerLookingForCar)
 
-    static func core() -> DriverCore {
-        DriverCore(identity: Support.identity, calibration: Support.calibration, autoConfirm: true)
+    static func core(sounds: [LocatorSoundName] = LocatorSoundName.makeable, bounds: (low: Double, high: Double)? = nil) -> DriverCore {
+        DriverCore(identity: Support.identity, calibration: Support.calibration, autoConfirm: true,
+                   meeting: DriverMeeting(passengerName: "Ana", sounds: sounds, rideWord: "river candle", notes: "white cane"),
+                   distanceBounds: bounds.map { fixed in { _ in fixed } })
     }
 
-    @Test("a fresh request: the driver is told why and what to do, then 30 s of ticks")
-    func freshRequestStartsTheTicksAndSaysWhy() {
+    static func request(_ core: inout DriverCore, at time: Double, age: Double = 0) -> [DriverCore.Action] {
+        core.handle(.locatorRequested(time: time, unixTime: Support.base + time, requestedAt: Support.base + time - age))
+    }
+
+    static func told(_ actions: [DriverCore.Action]) -> [String] {
+        actions.compactMap { if case .tell(let words) = $0 { words } else { nil } }
+    }
+
+    @Test("the quietest allowed sound that reaches the passenger's farthest distance; the loudest when unheard")
+    func theSoundIsChosenByDistanceAndWhatIsAllowed() {
+        let all = LocatorSoundName.makeable
+        #expect(LocatorInstruction.choose(farthest: nil, allowed: all) == .horn)
+        #expect(LocatorInstruction.choose(farthest: 4, allowed: all) == .device)
+        #expect(LocatorInstruction.choose(farthest: 10, allowed: all) == .voiceWindow)
+        #expect(LocatorInstruction.choose(farthest: 20, allowed: all) == .voiceKerb)
+        #expect(LocatorInstruction.choose(farthest: 45, allowed: all) == .horn)
+        #expect(LocatorInstruction.choose(farthest: 200, allowed: all) == .horn, "beyond every reach: the loudest")
+        // Where the horn is not lawful, the driver's voice; where only the device, the device.
+        #expect(LocatorInstruction.choose(farthest: 45, allowed: [.voice, .device]) == .voiceKerb)
+        #expect(LocatorInstruction.choose(farthest: nil, allowed: [.device]) == .device)
+        #expect(LocatorInstruction.choose(farthest: 4, allowed: [.horn]) == .horn)
+        #expect(LocatorInstruction.choose(farthest: 4, allowed: []) == nil)
+        #expect(throws: MeetingWireError.self) { try LocatorSoundName.list(parsing: "horn,siren") }
+        #expect(throws: MeetingWireError.self) { try LocatorSoundName.list(parsing: "horn,horn") }
+        #expect(throws: MeetingWireError.self) { try LocatorSoundName.list(parsing: "none") }
+        #expect(try LocatorSoundName.list(parsing: "voice, device") == [.voice, .device])
+    }
+
+    @Test("unheard passenger: two taps on the horn asked in words; y answers horn, nothing before it")
+    func hornIsAskedAndAnsweredOnlyByTheKey() {
         var core = Self.core()
-        let actions = core.handle(.locatorRequested(time: 5, unixTime: Support.base + 5, requestedAt: Support.base + 5))
-        #expect(actions == [Self.lookingForCar, .locator(.start(seconds: 30))])
-        #expect(DriverPhrase.passengerLookingForCar.rawValue.contains("open the window, or step out to the kerb with the device"))
-        #expect(core.locatorUntil == 35)
+        let asked = Self.request(&core, at: 5)
+        #expect(Self.told(asked) == ["Ana is looking for the car. Give two short taps on the horn, then press y; n if you can't."])
+        #expect(!asked.contains { if case .answerLocator = $0 { true } else { false } }, "nothing is promised before the driver answers")
+        #expect(!asked.contains { if case .locator = $0 { true } else { false } }, "the device does not tick for a horn")
+        let done = core.handle(.key(time: 8, .done))
+        #expect(done.first == .answerLocator(.horn))
+        #expect(core.handle(.key(time: 9, .done)) == [.tell("No sound is asked for now.")], "one answer per request")
     }
 
-    @Test("a request replayed from the history sounds only what is left of its 30 s, or nothing")
-    func oldRequestsSoundWhatIsLeft() {
+    @Test("n answers none; a key after the passenger stopped waiting posts nothing")
+    func cannotAndTooLate() {
+        var core = Self.core(sounds: [.voice])
+        #expect(Self.told(Self.request(&core, at: 0)).first?.contains("Step out to the kerb and call out \"Ana\"") == true)
+        #expect(core.handle(.key(time: 3, .cannot)).first == .answerLocator(.none))
+
+        var late = Self.core(sounds: [.voice], bounds: (2, 9))
+        #expect(Self.told(Self.request(&late, at: 0)).first?.contains("through the open window") == true)
+        let answer = late.handle(.key(time: 11, .done))
+        #expect(!answer.contains { if case .answerLocator = $0 { true } else { false } })
+        #expect(Self.told(answer).first?.hasPrefix("Too late") == true)
+    }
+
+    @Test("near, the device ticks; the passenger hears of it only once samples reached an output")
+    func deviceTickIsAnsweredByItsPlayback() {
+        var core = Self.core(bounds: (1, 4))
+        let asked = Self.request(&core, at: 2)
+        #expect(asked.contains(.locator(.start(seconds: 30))))
+        #expect(!asked.contains { if case .answerLocator = $0 { true } else { false } })
+        #expect(core.handle(.locatorPlayed(time: 3, played: true, reason: "")) == [.answerLocator(.device)])
+
+        var silent = Self.core(bounds: (1, 4))
+        _ = Self.request(&silent, at: 2)
+        let answer = silent.handle(.locatorPlayed(time: 3, played: false, reason: "no audio output was found (none)"))
+        #expect(answer.first == .locator(.stop))
+        #expect(answer.contains(.answerLocator(.none)) && !answer.contains(.answerLocator(.device)), "silence is never announced as a sound")
+        // The keys do not answer for the device.
+        #expect(Self.request(&silent, at: 20).contains(.locator(.start(seconds: 30))))
+        #expect(!silent.handle(.key(time: 21, .done)).contains(.answerLocator(.device)))
+    }
+
+    @Test("a request replayed from history, or repeated while one is being answered, is not asked again")
+    func oldAndRepeatedRequestsAreNotAsked() {
         var core = Self.core()
-        #expect(core.handle(.locatorRequested(time: 0, unixTime: Support.base, requestedAt: Support.base - 45)).isEmpty)
-        #expect(core.handle(.locatorRequested(time: 0, unixTime: Support.base, requestedAt: Support.base - 29.5)).isEmpty,
-                "under a second left is not worth a tick")
-        #expect(core.handle(.locatorRequested(time: 0, unixTime: Support.base, requestedAt: Support.base - 12))
-                == [Self.lookingForCar, .locator(.start(seconds: 18))])
+        #expect(Self.request(&core, at: 0, age: 12).isEmpty, "the passenger stopped waiting 2 s ago")
+        #expect(!Self.request(&core, at: 1, age: 3).isEmpty)
+        #expect(Self.request(&core, at: 4).isEmpty, "being answered")
+        #expect(!Self.request(&core, at: 12).isEmpty, "the earlier one has run out")
     }
 
-    @Test("asking again while it ticks restarts the 30 s without repeating the announcement")
-    func repeatedRequestRestartsQuietly() {
-        var core = Self.core()
-        _ = core.handle(.locatorRequested(time: 0, unixTime: Support.base, requestedAt: Support.base))
-        #expect(core.handle(.locatorRequested(time: 12, unixTime: Support.base + 12, requestedAt: Support.base + 12))
-                == [.locator(.start(seconds: 30))])
-        // After it ran out, a new request is announced again.
-        #expect(core.handle(.locatorRequested(time: 60, unixTime: Support.base + 60, requestedAt: Support.base + 60))
-                == [Self.lookingForCar, .locator(.start(seconds: 30))])
-    }
-
-    @Test("the touch stops the ticks before anything else is said")
-    func touchStopsTheTicks() {
-        var core = Self.core()
-        _ = Support.feed(&core, rssi: -75, from: 0, to: 2)
-        _ = core.handle(.locatorRequested(time: 2, unixTime: Support.base + 2, requestedAt: Support.base + 2))
-        let touching = Support.feed(&core, rssi: -30, from: 2, to: 4).map(\.action)
-        #expect(touching.first == .locator(.stop))
-        #expect(touching.dropFirst().first == .say(.touchDetectedConfirming))
-        #expect(touching.filter { $0 == .locator(.stop) }.count == 1)
-        #expect(core.locatorUntil == nil)
-    }
-
-    @Test("the end of the ride stops the ticks; a touch after they ran out stops nothing")
-    func endOfRideStopsTheTicks() {
-        var core = Self.core()
-        _ = core.handle(.locatorRequested(time: 0, unixTime: Support.base, requestedAt: Support.base))
-        #expect(core.handle(.ride(.cancelled)) == [.locator(.stop), .finished(.cancelled)])
-
-        var expired = Self.core()
-        _ = expired.handle(.locatorRequested(time: 0, unixTime: Support.base, requestedAt: Support.base))
-        _ = Support.feed(&expired, rssi: -75, from: 31, to: 33)
-        #expect(!Support.feed(&expired, rssi: -30, from: 33, to: 35).map(\.action).contains(.locator(.stop)))
-    }
-
-    @Test("no ticks once the devices touch: the passenger is already there")
-    func noTicksDuringATouch() {
+    @Test("no sound is asked once the devices touch: the passenger is already there")
+    func noSoundDuringATouch() {
         var core = Self.core()
         _ = Support.feed(&core, rssi: -30, from: 0, to: 2)
-        #expect(core.handle(.locatorRequested(time: 2, unixTime: Support.base + 2, requestedAt: Support.base + 2)).isEmpty)
+        #expect(Self.request(&core, at: 2).isEmpty)
+    }
+
+    @Test("the device's ticks stop at the touch and at the ride's end")
+    func touchAndEndStopTheTicks() {
+        var core = Self.core(bounds: (1, 4))
+        _ = Support.feed(&core, rssi: -75, from: 0, to: 2)
+        _ = Self.request(&core, at: 2)
+        let touching = Support.feed(&core, rssi: -30, from: 2, to: 4).map(\.action)
+        #expect(touching.first == .locator(.stop))
+        var ending = Self.core(bounds: (1, 4))
+        _ = Self.request(&ending, at: 0)
+        #expect(ending.handle(.ride(.cancelled)) == [.locator(.stop), .finished(.cancelled)])
+    }
+
+    @Test("c: I'm coming, posted once; x: across the street, told where to cross; w: the ride word")
+    func meetingKeys() {
+        var core = Self.core()
+        #expect(core.handle(.key(time: 0, .coming)).first == .meeting(.coming))
+        #expect(!core.handle(.key(time: 1, .coming)).contains(.meeting(.coming)))
+        let across = core.handle(.key(time: 2, .across))
+        #expect(across.first == .meeting(.across))
+        #expect(Self.told(across).first?.contains("Cross at the nearest crossing") == true)
+        // The driver's own x comes back on the stream: not told twice.
+        #expect(core.handle(.passengerSaysAcross(time: 3)).isEmpty)
+        var other = Self.core()
+        #expect(Self.told(other.handle(.passengerSaysAcross(time: 0))).first?.contains("Ana is across the street and stays on the pavement") == true)
+        #expect(Self.told(other.handle(.key(time: 1, .rideWord))) == ["The ride word is: river candle. Say it to Ana when asked."])
     }
 }

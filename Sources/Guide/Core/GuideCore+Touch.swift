@@ -27,7 +27,8 @@ extension GuideCore {
         state = .confirmed
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-        say(&out, time, [.confirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
+        // The stream may bring the confirmation before the ride word's own answer does.
+        say(&out, time, [wordPending ? .confirmedByWord : .confirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
         out += [.scan(.off), .finished]
     }
 
@@ -40,6 +41,7 @@ extension GuideCore {
     mutating func detectTouch(_ out: inout [GuideAction], _ time: Double) {
         state = .touch
         touchEnded = nil
+        holdSaidAt = nil
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
         say(&out, time, [.touchDetected], [:], brief: true)

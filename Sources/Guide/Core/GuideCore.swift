@@ -85,6 +85,26 @@ public struct GuideCore: Sendable {
     public internal(set) var turn: TurnToFind
     /// Last moment with a confident direction (or a new start: arrival, signal back, turn's end).
     var lastDirectionKnown = 0.0
+    /// Requests for the ride service beyond proofs and the locator (`GuidePost`): the runtime
+    /// takes them with `takeOutbox()` after each input.
+    public internal(set) var outbox: [GuidePost] = []
+    /// The driver is coming to the passenger (said by the driver), or the car is across the
+    /// street: no direction is given any more (it could lead into the roadway); the pulse and
+    /// distances go on, and the guide waits for the touch.
+    public internal(set) var meetingHeld = false
+    /// The car is across the street (the guide judged it, or the driver said so).
+    public internal(set) var carAcross = false
+    /// Judges whether the car is across the street (`AcrossTheStreet`).
+    public internal(set) var acrossJudge = AcrossTheStreet()
+    /// When "Hold the phones together" was first said for this touch (the ride word is offered
+    /// `GuideCore.rideWordAfter` later if the touch is not felt).
+    var holdSaidAt: Double?
+    /// The ride word has been offered (said); a `w` then confirms with it.
+    public internal(set) var wordOffered = false
+    /// A ride-word confirmation is on its way.
+    var wordPending = false
+    /// The touch not felt this long after "Hold the phones together", s: the ride word.
+    public static let rideWordAfter = 10.0
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(),
@@ -109,9 +129,19 @@ public struct GuideCore: Sendable {
         return out
     }
 
+    /// The ride-service posts decided since the last call (`GuidePost`).
+    public mutating func takeOutbox() -> [GuidePost] {
+        defer { outbox = [] }
+        return outbox
+    }
+
     public mutating func handle(_ input: GuideInput) -> [GuideAction] {
         var out: [GuideAction] = []
         switch input {
+        case .driverSounded(let time, let sound, let age): driverSounded(&out, time, sound, age: age)
+        case .driverMeeting(let time, let move): driverMeeting(&out, time, move)
+        case .walking(let time, let walking): acrossJudge.walking(time: time, walking)
+        case .wordAnswered(let time, let answer): wordAnswered(&out, time, answer)
         case .arrived(let time): arrived(&out, time)
         case .sighting(let time, let unixTime, let rssi, let beacon): sighting(&out, time, unixTime, rssi, beacon)
         case .tick(let time): tick(&out, time)
@@ -202,7 +232,8 @@ public struct GuideCore: Sendable {
                 touchFrom = nil
             }
             if state == .guiding || state == .holding { pulse(&out, time, estimate) }
-            if state == .guiding { turnToFind(&out, time, estimate) }
+            meetingTick(&out, time)
+            if state == .guiding, !meetingHeld, !isOver { turnToFind(&out, time, estimate) }
         default:
             break
         }
@@ -225,8 +256,10 @@ public struct GuideCore: Sendable {
             guard !locator.pending else { return }
             locator.asked(at: time)
             out.append(.requestLocator)
+        case .rideWord:
+            rideWordKey(&out, time)
         case .findDirection:
-            guard state == .guiding, !turn.isActive else { return }
+            guard state == .guiding, !turn.isActive, !meetingHeld else { return }
             beginTurn(&out, time)
         case .confirm:
             guard state == .touch, let match = lastMatch else {
@@ -278,6 +311,14 @@ public struct GuideCore: Sendable {
             pulse(&out, time, estimate)
             return
         }
+        if meetingHeld {
+            // Waiting for the driver: distances and the pulse, never a direction.
+            heldDirection = .unknown
+            band(&out, time, estimate)
+            pulse(&out, time, estimate)
+            return
+        }
+        noteAcross(estimate, at: time)
         direction(&out, time, estimate.trend)
         band(&out, time, estimate)
         pulse(&out, time, estimate)
@@ -293,9 +334,16 @@ public struct GuideCore: Sendable {
         let wasTicking = locator.isTicking(at: time)
         locator.answered(at: time, answer)
         guard !isOver else { return }
+        // The request is with the driver: nothing is promised until the driver answers
+        // (`driverSounded`), or the wait runs out (`meetingTick`).
         switch answer {
-        case .ticking: say(&out, time, [wasTicking ? .carAlreadyTicking : .carTicking], [:], always: true)
-        case .tooSoon: say(&out, time, [.carAlreadyTicking], [:], always: true)
+        case .ticking: say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
+        case .tooSoon:
+            if wasTicking, let sound = locator.sound {
+                say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
+            } else {
+                say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
+            }
         case .refused(let reason): say(&out, time, [.locatorUnavailable], ["reason": reason], always: true)
         }
     }
@@ -335,6 +383,7 @@ public struct GuideCore: Sendable {
         turn.end()
         heldDirection = .unknown
         locator.reset()
+        acrossJudge.restart(at: time)
         samplesSinceSignal = 0
         spokenBand = nil
         candidateBand = nil
@@ -348,6 +397,7 @@ public struct GuideCore: Sendable {
     /// are spoken even with earcons only; `brief` ones from brief up.
     mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
                               _ arguments: [String: String], always: Bool = false, brief: Bool = false) {
+        if keys.contains(.holdTogether), holdSaidAt == nil { holdSaidAt = time }
         guard always || (brief && verbosity != .earcons) || verbosity == .full else { return }
         let text = keys.map { phrases.text(for: Phrase($0, arguments)) }.filter { !$0.isEmpty }.joined(separator: " ")
         let utterance = Utterance(keys: keys, text: text)

@@ -9,12 +9,16 @@ public struct GuideRide: Sendable {
     public var driverName: String
     public var vehicle: String
     public var identity: RotatingIdentity
+    /// The ride word both devices derive from the ride key (`RideWord.phrase`); nil: the
+    /// runtime has none, and the guide never offers it.
+    public var rideWord: String?
 
-    public init(rideID: String, driverName: String, vehicle: String, identity: RotatingIdentity) {
+    public init(rideID: String, driverName: String, vehicle: String, identity: RotatingIdentity, rideWord: String? = nil) {
         self.rideID = rideID
         self.driverName = driverName
         self.vehicle = vehicle
         self.identity = identity
+        self.rideWord = rideWord
     }
 }
 
@@ -32,6 +36,8 @@ public enum GuideKey: Sendable, Equatable {
     case confirm
     /// s: ask the car to sound its locator.
     case soundLocator
+    /// w: the ride word (first press: say it; once said: the driver said it too, confirm).
+    case rideWord
 
     /// The key for one typed character, nil for others.
     public init?(character: Character) {
@@ -41,6 +47,7 @@ public enum GuideKey: Sendable, Equatable {
         case "f", "F": self = .findDirection
         case "q", "Q": self = .quit
         case "s", "S": self = .soundLocator
+        case "w", "W": self = .rideWord
         case "\n", "\r": self = .confirm
         default: return nil
         }
@@ -68,6 +75,28 @@ public enum GuideInput: Sendable {
     case service(time: Double, reachable: Bool)
     /// The answer to a `.requestLocator` action.
     case locatorAnswered(time: Double, LocatorAnswer)
+    /// The ride's event stream says the driver answered the locator request: the sound made, or
+    /// `none`; `age`, s, how long before `time` the driver answered (a replayed history's old
+    /// answers are ignored).
+    case driverSounded(time: Double, LocatorSoundName, age: Double)
+    /// The ride's event stream says the driver is walking to the passenger (`coming`), or that
+    /// the car is across the street (`across`, said by the driver).
+    case driverMeeting(time: Double, MeetingMove)
+    /// Whether the passenger is walking (a step detector; the simulator's walker). Without
+    /// readings `AcrossTheStreet` judges from the ranging alone, more slowly.
+    case walking(time: Double, Bool)
+    /// The answer to a `.confirmByWord` post (`GuidePost`).
+    case wordAnswered(time: Double, ProofAnswer)
+}
+
+/// What the guide asks the ride service besides proofs and the locator, taken from
+/// `GuideCore.outbox` after each input (kept out of `GuideAction` so code that switches over
+/// every action keeps compiling; the runtime answers with `.wordAnswered`).
+public enum GuidePost: Equatable, Sendable {
+    /// The passenger heard the driver say the ride word: confirm the ride with it.
+    case confirmByWord(String)
+    /// The car is across the street: the driver's device tells the driver where to cross.
+    case carAcross
 }
 
 /// How the radio should scan: before the driver arrives a duty cycle saves battery.

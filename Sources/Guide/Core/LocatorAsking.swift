@@ -30,8 +30,19 @@ public struct LocatorAsking: Sendable, Equatable {
     public private(set) var pending = false
     /// Guide time until which the car is known to tick.
     public private(set) var tickingUntil: Double?
-    /// The ride service refused the last request (not the ride's passenger, not arrived).
+    /// The ride service refused the last request (not the ride's passenger, not arrived), or
+    /// the driver could not make a sound (said so, or did not answer in time).
     public private(set) var refused = false
+    /// Guide time the ride service took the request: the driver's answer is awaited from then
+    /// until `answerWait` later (issue 22: a sound is promised only once the driver made it).
+    public private(set) var awaitingSince: Double?
+    /// The sound the driver last said was made.
+    public private(set) var sound: LocatorSoundName?
+    /// How long the passenger waits for the driver's answer, s.
+    public static let answerWait = 10.0
+    /// How long a sound the driver made is taken to carry on (or be repeated), s: a horn's double
+    /// tap or a call is short, the device's ticks last the request's 30 s.
+    public static func soundLasts(_ sound: LocatorSoundName) -> Double { sound == .device ? 30 : 10 }
 
     public init(automatic: Bool, timing: Timing = Timing()) {
         self.automatic = automatic
@@ -43,7 +54,7 @@ public struct LocatorAsking: Sendable, Equatable {
     /// Notes an estimate while guiding; true when the guide should ask now.
     public mutating func shouldAsk(at time: Double, distance: Double, trend: Trend) -> Bool {
         if trend == .closer || trend == .farther || sureAt == nil { sureAt = time }
-        guard automatic, !pending, !isTicking(at: time), distance.isFinite, distance <= timing.nearRange,
+        guard automatic, !pending, !isTicking(at: time), !isAwaiting(at: time), distance.isFinite, distance <= timing.nearRange,
               let sureAt, time - sureAt >= timing.unsureAfter else { return false }
         if let askedAt, time - askedAt < timing.repeatAfter { return false }
         return true
@@ -54,7 +65,7 @@ public struct LocatorAsking: Sendable, Equatable {
     /// less often, but a turn costs 12–24 s and the ticks point the way when heard; the turn is
     /// kept for when the car will not sound (refused) or has just sounded.
     public func mayAskInsteadOfTurning(at time: Double) -> Bool {
-        guard automatic, !pending, !isTicking(at: time), !refused else { return false }
+        guard automatic, !pending, !isTicking(at: time), !isAwaiting(at: time), !refused else { return false }
         if let askedAt, time - askedAt < timing.repeatAfter { return false }
         return true
     }
@@ -65,16 +76,43 @@ public struct LocatorAsking: Sendable, Equatable {
         pending = true
     }
 
-    /// The ride service answered.
+    /// The ride service answered: the request is with the driver (`.ticking`), whose answer is
+    /// now awaited; nothing sounds yet.
     public mutating func answered(at time: Double, _ answer: LocatorAnswer) {
         pending = false
         if case .refused = answer { refused = true } else { refused = false }
         switch answer {
-        case .ticking(let seconds): tickingUntil = time + seconds
-        // Asked within the last 10 s, so the car still ticks for at least 20 s.
-        case .tooSoon: tickingUntil = max(tickingUntil ?? time, time + 20)
+        case .ticking: awaitingSince = time
+        // Asked within the last 10 s: that request's answer is still awaited, or has come.
+        case .tooSoon: break
         case .refused: break
         }
+    }
+
+    /// Whether the driver's answer is awaited at `time`.
+    public func isAwaiting(at time: Double) -> Bool { awaitingSince.map { time - $0 < Self.answerWait } ?? false }
+
+    /// The driver's answer to the awaited request: a sound made, or `none`. False (ignored)
+    /// when none is awaited, or when the answer is older than the request (a replayed history).
+    public mutating func driverAnswered(at time: Double, _ sound: LocatorSoundName, age: Double) -> Bool {
+        guard let since = awaitingSince, age <= time - since + 2 else { return false }
+        awaitingSince = nil
+        guard sound != .none else {
+            refused = true
+            return true
+        }
+        refused = false
+        self.sound = sound
+        tickingUntil = time + Self.soundLasts(sound)
+        return true
+    }
+
+    /// The wait ran out at `time` without an answer: true once, when it does.
+    public mutating func answerOverdue(at time: Double) -> Bool {
+        guard let since = awaitingSince, time - since >= Self.answerWait else { return false }
+        awaitingSince = nil
+        refused = true
+        return true
     }
 
     /// Signal lost, or guiding restarted: the next direction is unknown again.

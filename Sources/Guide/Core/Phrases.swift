@@ -39,13 +39,25 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case locatorUnavailable = "locator_unavailable"
     case turnOnTheSpot = "turn_on_the_spot"
     case carAhead = "car_ahead"
+    case soundAsked = "sound_asked"
+    case driverHorn = "driver_horn"
+    case driverVoice = "driver_voice"
+    case driverDevice = "driver_device"
+    case driverCannotSound = "driver_cannot_sound"
+    case driverComing = "driver_coming"
+    case carAcross = "car_across"
+    case askRideWord = "ask_ride_word"
+    case rideWordIs = "ride_word_is"
+    case confirmedByWord = "confirmed_by_word"
+    case rideWordRefused = "ride_word_refused"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
     /// cutting the phrase before it.
     public var isUrgent: Bool {
         switch self {
-        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carTicking, .carAhead: true
+        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carTicking, .carAhead, .driverHorn, .driverVoice,
+             .driverDevice, .driverCannotSound, .driverComing, .carAcross, .askRideWord, .confirmedByWord: true
         default: false
         }
     }
@@ -115,6 +127,17 @@ public struct PhraseTable: Sendable {
         .locatorUnavailable: "The car cannot sound now: {reason}.",
         .turnOnTheSpot: "Hold the phone against your chest and turn slowly on the spot.",
         .carAhead: "Stop. The car is ahead of you.",
+        .soundAsked: "Asking {name} for a sound.",
+        .driverHorn: "{name} is sounding the horn. Walk towards the sound.",
+        .driverVoice: "{name} is calling your name. Walk towards the voice.",
+        .driverDevice: "{name}'s phone is ticking. Walk towards the sound.",
+        .driverCannotSound: "{name} cannot make a sound now; let's turn to find the car.",
+        .driverComing: "{name} is walking to you. Stay where you are.",
+        .carAcross: "Your car is across the street. Stay on the pavement; {name} is coming to your side.",
+        .askRideWord: "Ask the driver for the ride word.",
+        .rideWordIs: "Your ride word is {word}. If the driver says it, press w.",
+        .confirmedByWord: "Ride confirmed by the ride word. Your driver is {name}, {vehicle}.",
+        .rideWordRefused: "The ride word did not confirm the ride: {reason}.",
     ])
 
     public static func table(for language: String) -> PhraseTable {

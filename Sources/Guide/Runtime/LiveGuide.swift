@@ -35,6 +35,12 @@ public struct LiveGuide: Sendable {
     public var dutyCycling = true
     /// Headings for turn-to-find (`TurnToFind`); nil times the turn. Its owner releases it.
     public var compass: (any Compass)?
+    /// Tell the ride service when guiding starts (on arrival) and stops (`guide_started`,
+    /// `guide_stopped`), so the passenger page says the phone is guiding.
+    public var reportsGuide = true
+    /// Stop (and close) the player at the end; false when its owner goes on using it
+    /// (`passenger follow` announces the ride's end after the guide).
+    public var ownsPlayer = true
 
     public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
@@ -82,18 +88,48 @@ public struct LiveGuide: Sendable {
         var actions = core.start(time: player.now)
         if alreadyArrived { actions += core.handle(.arrived(time: player.now)) }
         var finished = false
+        var reported = false
+        func reportStart() {
+            guard reportsGuide, !reported, core.state != .waiting, !finished else { return }
+            reported = true
+            let (service, rideID, log) = (service, rideID, log)
+            Task { if let failure = await service.reportGuide(rideID: rideID, .started) { log("guide_started not delivered: \(failure)") } }
+        }
         if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
+        reportStart()
         if !finished {
             for await input in inputs {
                 if let mode = perform(core.handle(input), feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
+                post(core.takeOutbox(), feed: feed)
+                reportStart()
                 if finished { break }
             }
+        }
+        if reported, core.state != .cancelled {
+            // Awaited: the process may exit right after.
+            if let failure = await service.reportGuide(rideID: rideID, .stopped) { log("guide_stopped not delivered: \(failure)") }
         }
         for task in tasks { task.cancel() }
         await scanner.set(.off)
         try? await radio.stopAdvertising()
-        do { try player.stop() } catch { log("audio: \(error)") }
+        if ownsPlayer {
+            do { try player.stop() } catch { log("audio: \(error)") }
+        } else {
+            player.setPulse(interval: nil)
+        }
         return core.state
+    }
+
+    /// The core's ride-service posts (`GuidePost`), answered through the feed.
+    private func post(_ posts: [GuidePost], feed: AsyncStream<GuideInput>.Continuation) {
+        for post in posts {
+            switch post {
+            case .confirmByWord(let word):
+                Task { feed.yield(.wordAnswered(time: player.now, await service.confirmByRideWord(rideID: rideID, word: word))) }
+            case .carAcross:
+                Task { if let failure = await service.meetingMove(rideID: rideID, .across) { log("car_across not delivered: \(failure)") } }
+            }
+        }
     }
 
     private func scanMode(_ asked: ScanMode) -> ScanMode { asked == .dutyCycled && !dutyCycling ? .continuous : asked }
@@ -138,6 +174,11 @@ public struct LiveGuide: Sendable {
             case .touchObserved(by: .passenger, _, _): break
             case .confirmed: feed.yield(.rideConfirmed(time: player.now))
             case .cancelled: feed.yield(.rideCancelled(time: player.now))
+            case .locatorAnswered(let sound, let unixTime):
+                feed.yield(.driverSounded(time: player.now, sound, age: max(0, clock.unixTime - unixTime)))
+            case .meeting(let move, let unixTime):
+                // A replayed history's old news is not told again.
+                if clock.unixTime - unixTime < 120 { feed.yield(.driverMeeting(time: player.now, move)) }
             // The passenger's own request, answered already by the service.
             case .completed, .locatorRequested: break
             case .failed(let reason):

@@ -35,6 +35,11 @@ public final class LocatorTicker: @unchecked Sendable {
         }
     }
 
+    /// Says `text` now (the driver's instructions), ticking or not.
+    public func say(_ text: String) {
+        player.say(text, urgent: true)
+    }
+
     public func stop() {
         lock.withLock {
             task?.cancel()

@@ -18,6 +18,8 @@ public final class FallbackSink: AudioSink {
 
     /// The sink in use now.
     public var name: String { current.name }
+    /// Every candidate failed: what is written goes nowhere.
+    public var isSilent: Bool { current is NullSink }
 
     public init(_ candidates: [SinkCandidate], log: @escaping (String) -> Void) {
         self.remaining = candidates

@@ -10,6 +10,8 @@ public struct CounterpartTouch: Sendable {
     /// Wall-clock time the current touch began (the observation window's start).
     private var touchFrom: Double?
     public private(set) var observation: TouchObservation?
+    /// The counterpart's latest range estimate (nil until its beacon is heard).
+    public private(set) var lastEstimate: RangeEstimate?
 
     public init(identity: RotatingIdentity, lookingFor side: BeaconSide, calibration: Calibration = Calibration(model: .default)) {
         matcher = IdentityMatcher(identity: identity, lookingFor: side)
@@ -22,6 +24,7 @@ public struct CounterpartTouch: Sendable {
     public mutating func sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon) -> Bool? {
         guard let slot = matcher.match(beacon, at: unixTime) else { return nil }
         let estimate = ranger.update(time: time, rssi: rssi)
+        lastEstimate = estimate
         guard estimate.touch else {
             peak = -.infinity
             samples = 0

@@ -1,4 +1,5 @@
 import BeaconCore
+import RideClient
 
 /// The driver's side at the kerb as a pure state machine: hears the passenger's beacon, decides
 /// when the devices touch, when to send (and re-send) the driver's touch proof, and when the ride
@@ -20,6 +21,13 @@ public struct DriverCore: Sendable {
         /// The passenger asked for the locator sound at `requestedAt` (wall clock, s since 1970);
         /// `time` and `unixTime` are now.
         case locatorRequested(time: Double, unixTime: Double, requestedAt: Double)
+        /// The driver pressed a key (`DriverKey.confirm` is `.confirm`).
+        case key(time: Double, DriverKey)
+        /// The runtime's report on the device's tick started by `.locator(.start)`: `played`
+        /// when sounding samples reached an audio output; else `reason` says why not.
+        case locatorPlayed(time: Double, played: Bool, reason: String)
+        /// The passenger's side said the car is across the street (`car_across`), at this wall-clock time.
+        case passengerSaysAcross(time: Double)
     }
 
     /// The car's locator sound, played by the runtime.
@@ -36,6 +44,13 @@ public struct DriverCore: Sendable {
         /// Send this proof; `repeating` when it re-proves a touch already confirmed.
         case postProof(TouchObservation, repeating: Bool)
         case locator(LocatorSound)
+        /// Words to print and speak that are not a fixed phrase (the sound to make, the
+        /// passenger's distance, the ride word).
+        case tell(String)
+        /// Post the driver's answer to the locator request (`locator_answered`).
+        case answerLocator(LocatorSoundName)
+        /// Post a meeting move (`driver_coming`, `car_across`).
+        case meeting(MeetingMove)
         case finished(Outcome)
     }
 
@@ -49,6 +64,21 @@ public struct DriverCore: Sendable {
     public static let locatorSeconds = 30.0
 
     public let autoConfirm: Bool
+    /// Who the passenger is, the sounds allowed, the ride word (`DriverMeeting`).
+    public let meeting: DriverMeeting
+    /// The passenger's distance bounds, m, for a filtered level (dBm): the guide's own claim
+    /// code where the runtime has it (`driver arrive` passes DistanceUncertainty's); without it a
+    /// factor of 3 either side of the estimate.
+    private let distanceBounds: @Sendable (RangeEstimate) -> (low: Double, high: Double)
+    /// The locator request being answered: when it came and what the driver was asked to do.
+    public private(set) var asking: (time: Double, instruction: LocatorInstruction)?
+    /// The driver said "I'm coming to you".
+    public private(set) var coming = false
+    private var acrossToldAt: Double?
+    /// The passenger's distance in words (`DistanceClaims`); nil: not said.
+    private var claims: (any DistanceClaims)?
+    /// The passenger's notes have been said with her first distance.
+    private var notesSaid = false
     private var touch: CounterpartTouch
     private var touching = false
     /// Monotonic time of the last touching advertisement.
@@ -60,13 +90,30 @@ public struct DriverCore: Sendable {
     public private(set) var locatorUntil: Double?
     public private(set) var outcome: Outcome?
 
-    public init(identity: RotatingIdentity, calibration: Calibration = Calibration(model: .default), autoConfirm: Bool) {
+    public init(identity: RotatingIdentity, calibration: Calibration = Calibration(model: .default), autoConfirm: Bool,
+                meeting: DriverMeeting = DriverMeeting(),
+                distanceBounds: (@Sendable (RangeEstimate) -> (low: Double, high: Double))? = nil,
+                claims: (any DistanceClaims)? = nil) {
         self.autoConfirm = autoConfirm
+        self.claims = claims
+        self.meeting = meeting
+        self.distanceBounds = distanceBounds ?? { ($0.distance / 3, $0.distance * 3) }
         touch = CounterpartTouch(identity: identity, lookingFor: .passenger, calibration: calibration)
     }
 
     /// The observation a proof would carry now (nil before the first touch).
     public var observation: TouchObservation? { touch.observation }
+
+    /// The passenger's latest estimate, if heard within `DriverMeeting.estimateFreshness`.
+    public func passengerEstimate(at time: Double) -> RangeEstimate? {
+        guard let estimate = touch.lastEstimate, time - estimate.time <= DriverMeeting.estimateFreshness else { return nil }
+        return estimate
+    }
+
+    /// The farthest the passenger may be, m (nil when not heard lately).
+    public func passengerFarthest(at time: Double) -> Double? {
+        passengerEstimate(at: time).map { distanceBounds($0).high }
+    }
 
     public mutating func handle(_ input: Input) -> [Action] {
         guard outcome == nil else { return [] }
@@ -81,20 +128,100 @@ public struct DriverCore: Sendable {
             return rideUpdate(update)
         case .locatorRequested(let time, let unixTime, let requestedAt):
             return locatorRequested(time: time, unixTime: unixTime, requestedAt: requestedAt)
+        case .key(let time, let key):
+            return pressed(key, at: time)
+        case .locatorPlayed(let time, let played, let reason):
+            return locatorPlayed(at: time, played: played, reason: reason)
+        case .passengerSaysAcross(let time):
+            // The driver's own `x` comes back on the stream too: told once.
+            if let told = acrossToldAt, time - told < 30 { return [] }
+            acrossToldAt = time
+            return [.tell(Self.crossingWords(meeting.passengerName))]
         }
     }
 
-    /// Sounds the locator for what is left of the request's 30 s: a stream that replays the
-    /// ride's history brings requests that have run out, and a restarted command must not
-    /// tick for them. Said once per run of the sound, so a repeated request does not talk
-    /// over the ticks.
+    /// A locator request, asked of the driver in words chosen by the passenger's distance and
+    /// the sounds the deployment allows (`LocatorInstruction.choose`). The passenger hears of a
+    /// sound only once it is made: the driver's key (`y`), or for the device's tick the runtime's
+    /// report that it played (`.locatorPlayed`). A stream that replays the ride's history brings
+    /// requests the passenger has stopped waiting for (`DriverMeeting.answerWindow`): they are
+    /// not asked of the driver. Once per request: a repeat while one is being answered is not.
     private mutating func locatorRequested(time: Double, unixTime: Double, requestedAt: Double) -> [Action] {
-        let remaining = Self.locatorSeconds - max(0, unixTime - requestedAt)
-        guard remaining >= 1, !touching else { return [] }
-        let sounding = locatorUntil.map { time < $0 } ?? false
+        let age = max(0, unixTime - requestedAt)
+        guard age < DriverMeeting.answerWindow, !touching else { return [] }
+        if let asking, time - asking.time < DriverMeeting.answerWindow { return [] }
+        guard let instruction = LocatorInstruction.choose(farthest: passengerFarthest(at: time), allowed: meeting.sounds) else {
+            return [.answerLocator(.none), .log("the passenger asked for a locator sound; --locator-sounds allows none")]
+        }
+        asking = (time, instruction)
+        let words = Action.tell(instruction.words(passenger: meeting.passengerName))
+        guard instruction == .device else { return [words] }
+        let remaining = Self.locatorSeconds - age
         locatorUntil = time + remaining
-        let start = Action.locator(.start(seconds: remaining))
-        return sounding ? [start] : [.say(.passengerLookingForCar), start]
+        return [words, .locator(.start(seconds: remaining))]
+    }
+
+    /// "Ana is about 15 meters away" (with her notes the first time) / "Ana is getting closer":
+    /// only what the claim code supports, only when it changes.
+    private mutating func passengerDistance(at time: Double) -> [Action] {
+        guard var claims, let estimate = touch.lastEstimate else { return [] }
+        let words = claims.claim(estimate, at: time)
+        self.claims = claims
+        guard let words else { return [] }
+        var text = "\(meeting.passengerName) is \(words)."
+        if !notesSaid, let notes = meeting.notes, !notes.isEmpty {
+            notesSaid = true
+            text += " Look for: \(notes)."
+        }
+        return [.tell(text)]
+    }
+
+    /// The driver's keys: the locator answer (y / n), "I'm coming" (c), the car across the
+    /// street (x), the ride word (w), Enter (confirm the touch).
+    private mutating func pressed(_ key: DriverKey, at time: Double) -> [Action] {
+        switch key {
+        case .confirm:
+            return submit(at: time, repeating: false)
+        case .done, .cannot:
+            guard let asking, asking.instruction != .device else {
+                return [.tell("No sound is asked for now.")]
+            }
+            self.asking = nil
+            guard time - asking.time <= DriverMeeting.answerWindow else {
+                return [.tell("Too late: \(meeting.passengerName) was told you cannot make a sound, and is turning to find the car.")]
+            }
+            if key == .cannot {
+                return [.answerLocator(.none), .tell("\(meeting.passengerName) is told you cannot make a sound now.")]
+            }
+            return [.answerLocator(asking.instruction.sound), .tell("\(meeting.passengerName) is told to listen for it.")]
+        case .coming:
+            guard !coming else { return [.tell("\(meeting.passengerName) already knows you are coming.")] }
+            coming = true
+            return [.meeting(.coming), .tell("\(meeting.passengerName) is told you are walking over, and waits where they are.")]
+        case .across:
+            acrossToldAt = time
+            return [.meeting(.across), .tell(Self.crossingWords(meeting.passengerName))]
+        case .rideWord:
+            guard let word = meeting.rideWord else { return [.tell("This ride has no ride word.")] }
+            return [.tell("The ride word is: \(word). Say it to \(meeting.passengerName) when asked.")]
+        }
+    }
+
+    /// What the driver is told when the car is across the street from the passenger: only the
+    /// driver crosses, where it is safe; the passenger is told to stay on the pavement.
+    static func crossingWords(_ passenger: String) -> String {
+        "\(passenger) is across the street and stays on the pavement. Cross at the nearest crossing or lights and walk to "
+            + "\(passenger), or drive round to that side."
+    }
+
+    /// The device's tick, reported: played is a `device` answer; silence is `none` (the
+    /// passenger is never told of a sound that did not play).
+    private mutating func locatorPlayed(at time: Double, played: Bool, reason: String) -> [Action] {
+        guard let asking, asking.instruction == .device else { return [] }
+        self.asking = nil
+        if played { return [.answerLocator(.device)] }
+        return silenceLocator(at: time) + [.answerLocator(.none), .log("the locator tick did not play: \(reason)"),
+                                            .tell("This device cannot play its tick (\(reason)). \(meeting.passengerName) is told you cannot make a sound now.")]
     }
 
     /// Stops the locator sound if it is (or may still be) playing.
@@ -109,7 +236,7 @@ public struct DriverCore: Sendable {
         guard let touchingNow = touch.sighting(time: time, unixTime: unixTime, rssi: rssi, beacon: beacon) else { return [] }
         guard touchingNow else {
             touching = false
-            return []
+            return passengerDistance(at: time)
         }
         let isNew = !touching
         touching = true
@@ -162,7 +289,7 @@ public struct DriverCore: Sendable {
         case .failed(let reason): outcome = .failed(reason)
         case .reachable(false): return [.log("Cannot reach the ride service, retrying")]
         // Needs the clocks: the runtime turns it into `.locatorRequested(time:unixTime:requestedAt:)`.
-        case .reachable(true), .arrived, .touchObserved, .locatorRequested: return []
+        case .reachable(true), .arrived, .touchObserved, .locatorRequested, .locatorAnswered, .meeting: return []
         }
         return silenceLocator(at: nil) + (outcome.map { [.finished($0)] } ?? [])
     }

@@ -1,4 +1,5 @@
 import BeaconCore
+import RideClient
 import RadioCore
 
 /// `DriverCore` in real time: the ride's identity advertised on a radio, the passenger's beacon
@@ -15,13 +16,21 @@ public struct DriverSession: Sendable {
     public let log: @Sendable (String) -> Void
     /// Plays or stops the car's locator sound (the CLI: ticks through the device's audio).
     public let locator: @Sendable (DriverCore.LocatorSound) -> Void
+    /// After the tick starts: nil once it reached an audio output, else why not (`PlaybackReportingSink`).
+    public let locatorPlayed: @Sendable () async -> String?
+    /// The driver's other keys (y, n, c, x, w).
+    public let keys: AsyncStream<DriverKey>
     private let core: DriverCore
 
     /// `template` gives the advertising interval, PDU type and measured power.
     public init(rideID: String, identity: RotatingIdentity, calibration: Calibration, autoConfirm: Bool,
                 radio: any Radio, template: BeaconAdvertisement, service: any RideService, clock: any SessionClock,
                 confirmations: AsyncStream<Void>, say: @escaping @Sendable (String) -> Void,
-                log: @escaping @Sendable (String) -> Void, locator: @escaping @Sendable (DriverCore.LocatorSound) -> Void = { _ in }) {
+                log: @escaping @Sendable (String) -> Void, locator: @escaping @Sendable (DriverCore.LocatorSound) -> Void = { _ in },
+                locatorPlayed: @escaping @Sendable () async -> String? = { "this session has no audio output" },
+                keys: AsyncStream<DriverKey> = AsyncStream { $0.finish() }, meeting: DriverMeeting = DriverMeeting(),
+                distanceBounds: (@Sendable (RangeEstimate) -> (low: Double, high: Double))? = nil,
+                claims: (any DistanceClaims)? = nil) {
         self.rideID = rideID
         self.radio = radio
         self.service = service
@@ -30,6 +39,8 @@ public struct DriverSession: Sendable {
         self.say = say
         self.log = log
         self.locator = locator
+        self.locatorPlayed = locatorPlayed
+        self.keys = keys
         var advertiser = IdentityAdvertiser(radio: radio, identity: identity, side: .driver, template: template,
                                             clock: clock, log: log)
         advertiser.onSlot = { slot, _ in
@@ -38,7 +49,8 @@ public struct DriverSession: Sendable {
                 + "slot \(slot) period \(identity.period) s every \(template.intervalMilliseconds) ms")
         }
         self.advertiser = advertiser
-        core = DriverCore(identity: identity, calibration: calibration, autoConfirm: autoConfirm)
+        core = DriverCore(identity: identity, calibration: calibration, autoConfirm: autoConfirm, meeting: meeting,
+                          distanceBounds: distanceBounds, claims: claims)
     }
 
     /// Runs until the ride is confirmed, completed or cancelled, the radio cannot advertise,
@@ -71,6 +83,9 @@ public struct DriverSession: Sendable {
                 for await update in service.rideUpdates(rideID) {
                     if case .locatorRequested(let requestedAt) = update {
                         feed.yield(.locatorRequested(time: clock.now, unixTime: clock.unixTime, requestedAt: requestedAt))
+                    } else if case .meeting(.across, let at) = update {
+                        // A replayed history's old news is not told again.
+                        if clock.unixTime - at < 60 { feed.yield(.passengerSaysAcross(time: clock.now)) }
                     } else {
                         feed.yield(.ride(update))
                     }
@@ -79,10 +94,13 @@ public struct DriverSession: Sendable {
             Task {
                 for await _ in confirmations { feed.yield(.confirm(time: clock.now)) }
             },
+            Task { [keys] in
+                for await key in keys { feed.yield(.key(time: clock.now, key)) }
+            },
         ]
         defer { tasks.forEach { $0.cancel() } }
         var core = core
-        let locator = locator
+        let (locator, locatorPlayed, say) = (locator, locatorPlayed, say)
         defer { locator(.stop) }
         return await withTaskCancellationHandler {
             for await input in inputs {
@@ -90,7 +108,20 @@ public struct DriverSession: Sendable {
                     switch action {
                     case .say(let phrase): say(phrase.rawValue)
                     case .log(let line): log(line)
-                    case .locator(let sound): locator(sound)
+                    case .locator(let sound):
+                        locator(sound)
+                        if case .start = sound {
+                            Task { let reason = await locatorPlayed(); feed.yield(.locatorPlayed(time: clock.now, played: reason == nil, reason: reason ?? "")) }
+                        }
+                    case .tell(let words): say(words)
+                    case .answerLocator(let sound):
+                        Task {
+                            if let failure = await service.answerLocator(rideID: rideID, sound: sound) { log("locator answer not delivered: \(failure)") }
+                        }
+                    case .meeting(let move):
+                        Task {
+                            if let failure = await service.meetingMove(rideID: rideID, move) { log("\(move.rawValue) not delivered: \(failure)") }
+                        }
                     case .postProof(let observation, let repeating):
                         Task { feed.yield(.proofAnswered(await service.submitProof(observation, rideID: rideID), repeating: repeating)) }
                     case .finished(let outcome):

@@ -1,0 +1,123 @@
+import BeaconCore
+import RideSession
+
+/// GuideCore's side of the meeting at the kerb (issue 22): the driver's answer to a locator
+/// request (a sound is promised only once the driver made it), the driver walking over, the
+/// car across the street, and the ride word when the touch is not felt.
+extension GuideCore {
+    /// The phrase for a sound the driver made.
+    static func soundPhrase(_ sound: LocatorSoundName) -> PhraseKey {
+        switch sound {
+        case .horn: .driverHorn
+        case .voice: .driverVoice
+        case .device: .driverDevice
+        case .none: .driverCannotSound
+        }
+    }
+
+    /// The driver answered: "Ben is sounding the horn" (a sound made), or "Ben cannot make a
+    /// sound now; let's turn to find the car" and the turn (`none`). An answer nobody awaits
+    /// (late, or replayed from history) is ignored.
+    mutating func driverSounded(_ out: inout [GuideAction], _ time: Double, _ sound: LocatorSoundName, age: Double) {
+        guard !isOver, locator.driverAnswered(at: time, sound, age: age) else { return }
+        if sound == .none {
+            cannotSound(&out, time)
+        } else {
+            say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
+        }
+    }
+
+    /// No sound: said, and (while guiding, not waiting for the driver) the turn on the spot.
+    mutating func cannotSound(_ out: inout [GuideAction], _ time: Double) {
+        say(&out, time, [.driverCannotSound], ["name": ride.driverName], always: true)
+        if state == .guiding, !meetingHeld, !turn.isActive { beginTurn(&out, time) }
+    }
+
+    /// The driver is walking over, or says the car is across the street.
+    mutating func driverMeeting(_ out: inout [GuideAction], _ time: Double, _ move: MeetingMove) {
+        guard !isOver, state != .waiting else { return }
+        switch move {
+        case .coming:
+            guard !meetingHeld || carAcross else {
+                // Already waiting for the driver: said once.
+                return
+            }
+            holdForDriver(time)
+            say(&out, time, [.driverComing], ["name": ride.driverName], always: true)
+        case .across:
+            guard !carAcross else { return }
+            carAcross = true
+            holdForDriver(time)
+            say(&out, time, [.carAcross], ["name": ride.driverName], always: true)
+        }
+    }
+
+    /// Stops giving directions: the passenger waits for the driver and the touch.
+    mutating func holdForDriver(_ time: Double) {
+        meetingHeld = true
+        turn.end()
+    }
+
+    /// Per tick: the driver's answer overdue, the ride word due, the car across the street.
+    mutating func meetingTick(_ out: inout [GuideAction], _ time: Double) {
+        guard !isOver else { return }
+        // Overdue: "cannot" and the turn, unless the driver is already coming (nothing to turn for).
+        if locator.answerOverdue(at: time), !meetingHeld { cannotSound(&out, time) }
+        if let holdSaidAt, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming,
+           time - holdSaidAt >= Self.rideWordAfter {
+            offerRideWord(&out, time)
+        }
+        if !carAcross, !meetingHeld, state == .guiding, acrossJudge.isAcross(at: time) {
+            carAcross = true
+            holdForDriver(time)
+            say(&out, time, [.carAcross], ["name": ride.driverName], always: true)
+            outbox.append(.carAcross)
+        }
+    }
+
+    /// Feeds the across-the-street judge an estimate while guiding (bounds by the guide's own
+    /// uncertainty, `DistanceUncertainty`).
+    mutating func noteAcross(_ estimate: RangeEstimate, at time: Double) {
+        guard estimate.distance.isFinite else { return }
+        let bounds = uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel)
+        acrossJudge.note(time: time, distance: estimate.distance, low: bounds.low)
+    }
+
+    /// "Ask the driver for the ride word. Your ride word is river candle. If the driver says it, press w."
+    mutating func offerRideWord(_ out: inout [GuideAction], _ time: Double) {
+        guard let word = ride.rideWord else { return }
+        wordOffered = true
+        say(&out, time, [.askRideWord, .rideWordIs], ["word": word], always: true)
+    }
+
+    /// `w`: offers the ride word, or (once offered) confirms with it.
+    mutating func rideWordKey(_ out: inout [GuideAction], _ time: Double) {
+        guard !isOver, state != .waiting, let word = ride.rideWord else { return }
+        guard wordOffered else {
+            offerRideWord(&out, time)
+            return
+        }
+        guard !wordPending, state != .confirming else { return }
+        wordPending = true
+        say(&out, time, [.confirming], [:], brief: true)
+        outbox.append(.confirmByWord(word))
+    }
+
+    /// The ride service's answer to the ride word.
+    mutating func wordAnswered(_ out: inout [GuideAction], _ time: Double, _ answer: ProofAnswer) {
+        wordPending = false
+        guard !isOver else { return }
+        switch answer {
+        case .confirmed:
+            state = .confirmed
+            silencePulse(&out)
+            out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
+            say(&out, time, [.confirmedByWord], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
+            out += [.scan(.off), .finished]
+        case .rejected(let reason):
+            say(&out, time, [.rideWordRefused], ["reason": reason], always: true)
+        case .awaitingCounterpart, .notSimultaneous:
+            break
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import BeaconCore
+import RideClient
+
+/// The keys the driver answers with (`driver arrive`): one each.
+public enum DriverKey: Sendable, Equatable {
+    /// Enter: confirm the touch.
+    case confirm
+    /// y: the sound asked for was made.
+    case done
+    /// n: cannot make a sound now.
+    case cannot
+    /// c: "I'm coming to you" (the driver walks to the passenger).
+    case coming
+    /// x: the car is across the street from the passenger; the driver comes round.
+    case across
+    /// w: show and say the ride word.
+    case rideWord
+
+    public init?(character: Character) {
+        switch character {
+        case "\n", "\r": self = .confirm
+        case "y", "Y": self = .done
+        case "n", "N": self = .cannot
+        case "c", "C": self = .coming
+        case "x", "X": self = .across
+        case "w", "W": self = .rideWord
+        default: return nil
+        }
+    }
+}
+
+/// What the driver is asked to do for a locator request, from the quietest: the device's tick
+/// (heard only near), the driver's voice through the open window, the driver's voice from the
+/// kerb, two short taps on the horn. Each has a reach, m, within which a passenger standing on
+/// a street hears it over traffic (assumed, for choosing only: the simulator sweeps them).
+public enum LocatorInstruction: String, Sendable, Equatable, CaseIterable {
+    case device, voiceWindow = "voice_window", voiceKerb = "voice_kerb", horn
+
+    public var sound: LocatorSoundName {
+        switch self {
+        case .device: .device
+        case .voiceWindow, .voiceKerb: .voice
+        case .horn: .horn
+        }
+    }
+
+    /// Metres within which it is chosen.
+    public var reach: Double {
+        switch self {
+        case .device: 6
+        case .voiceWindow: 12
+        case .voiceKerb: 25
+        case .horn: 60
+        }
+    }
+
+    /// The quietest allowed instruction whose reach covers `farthest` (the passenger's distance's
+    /// upper bound, nil when the passenger's beacon is not heard: then the loudest allowed), or
+    /// nil when the deployment allows no sound.
+    public static func choose(farthest: Double?, allowed: [LocatorSoundName]) -> LocatorInstruction? {
+        let candidates = allCases.filter { allowed.contains($0.sound) }
+        guard let loudest = candidates.last else { return nil }
+        guard let farthest, farthest.isFinite else { return loudest }
+        return candidates.first { $0.reach >= farthest } ?? loudest
+    }
+
+    /// What the driver is told to do, by name.
+    public func words(passenger: String) -> String {
+        switch self {
+        case .device: "\(passenger) is looking for the car. Open the window: this device is ticking."
+        case .voiceWindow: "\(passenger) is looking for the car. Call \"\(passenger)\" through the open window, then press y; n if you can't."
+        case .voiceKerb: "\(passenger) is looking for the car. Step out to the kerb and call out \"\(passenger)\", then press y; n if you can't."
+        case .horn: "\(passenger) is looking for the car. Give two short taps on the horn, then press y; n if you can't."
+        }
+    }
+}
+
+/// The driver's side of the meeting at the kerb, for `DriverCore`: the locator request being
+/// answered, and the passenger's distance for the sound's choice.
+public struct DriverMeeting: Sendable {
+    /// The passenger's name as the driver says it.
+    public var passengerName: String
+    /// Sounds the deployment allows (`--locator-sounds`).
+    public var sounds: [LocatorSoundName]
+    /// The two words both devices derive from the ride key (`RideWord`), nil if unknown.
+    public var rideWord: String?
+    /// The passenger's accessibility notes, said with her distance so the driver can look for her.
+    public var notes: String?
+    /// The passenger gives up waiting for an answer after this long, s (the guide's own limit).
+    public static let answerWindow = 10.0
+    /// The passenger's estimate counts for the sound's choice this long after it was heard, s.
+    public static let estimateFreshness = 5.0
+
+    public init(passengerName: String = "Your passenger", sounds: [LocatorSoundName] = LocatorSoundName.makeable,
+                rideWord: String? = nil, notes: String? = nil) {
+        self.passengerName = passengerName
+        self.sounds = sounds
+        self.rideWord = rideWord
+        self.notes = notes
+    }
+}
+
+/// What the driver's device may say of the passenger's distance: a claim it can stand behind,
+/// or nothing. The guide's claim code implements it (`DriverDistanceClaims` in Guide), so the
+/// driver hears only what the guide would say; RideSession cannot see Guide, hence the seam.
+public protocol DistanceClaims: Sendable {
+    /// The words for this estimate ("about 15 meters away", "getting closer"), or nil when
+    /// nothing new and true is to be said.
+    mutating func claim(_ estimate: RangeEstimate, at time: Double) -> String?
+}
