@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconCore
+import Guide
 
 /// `ridebeacon range`: replays a recorded RSSI trace through the ranging estimator.
 struct RangeCommand: ParsableCommand {
@@ -7,9 +8,14 @@ struct RangeCommand: ParsableCommand {
         commandName: "range",
         abstract: "Estimate distance, zone, trend and touch from a recorded RSSI trace.",
         discussion: """
-            Prints CSV t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch, one row per \
-            trace row. Path-loss model: --calibration, else --tx-power/--exponent, else the \
+            Prints CSV t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch,claim_min_m,claim_max_m, \
+            one row per trace row. Path-loss model: --calibration, else --tx-power/--exponent, else the \
             trace's tx_power_dbm column (first value) with n = 2.0, else A = -59 dBm, n = 2.0.
+
+            claim_min_m,claim_max_m: the distance the guide would claim at that sample, from the \
+            guide's own claim code (DistanceBands.claim): "Very close" 0 and 2.4, "About N" N/2 \
+            and 2N, "More than N" N and empty, no claim both empty. With --calibration the claim \
+            reads the pair's line; otherwise the uncalibrated prior (a guessed line says little).
             """
     )
 
@@ -34,18 +40,22 @@ struct RangeCommand: ParsableCommand {
         try reportingFailures {
             let parsed = try loadTrace(trace)
             let calibration = try chooseCalibration(for: parsed)
-            var ranger = Ranger(calibration: calibration)
-            var estimates: [RangeEstimate] = []
-            estimates.reserveCapacity(parsed.samples.count)
-            for sample in parsed.samples {
-                estimates.append(ranger.update(time: sample.time, rssi: sample.rssi))
-            }
-            var out = Array("t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch\n".utf8)
-            out.reserveCapacity(64 * estimates.count)
-            for e in estimates {
+            // The guide's claim, as the guide makes it (`GuideCore.band`): same line, same
+            // uncertainty, same call per sample.
+            let uncertainty = self.calibration == nil ? DistanceUncertainty.uncalibrated
+                : DistanceUncertainty(calibration: calibration)
+            let replayed = DistanceBands.replay(parsed.samples.map { ($0.time, $0.rssi) }, calibration: calibration,
+                                                uncertainty: uncertainty)
+            let estimates = replayed.map(\.estimate)
+            var out = Array("t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch,claim_min_m,claim_max_m\n".utf8)
+            out.reserveCapacity(80 * estimates.count)
+            for (e, claim) in replayed {
+                let interval = claim?.interval
                 let row = [FixedDecimal.format(e.time), FixedDecimal.format(e.rssi ?? .nan),
                            FixedDecimal.format(e.filteredRSSI), FixedDecimal.format(e.distance),
-                           e.zone.rawValue, e.trend.rawValue, e.touch ? "1" : "0"]
+                           e.zone.rawValue, e.trend.rawValue, e.touch ? "1" : "0",
+                           interval.map { FixedDecimal.format($0.min) } ?? "",
+                           interval.flatMap { $0.max.isFinite ? FixedDecimal.format($0.max) : nil } ?? ""]
                 out.append(contentsOf: row.joined(separator: ",").utf8)
                 out.append(0x0A)
             }

@@ -7,7 +7,7 @@ import FoundationXML
 
 
 @Suite struct RangeCLITests {
-    static let header = "t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch"
+    static let header = "t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch,claim_min_m,claim_max_m"
     static let traces = ["herald-test10A-positions.csv", "herald-test10A-step-3m-to-0.5m.csv",
                          "herald-test12B-positions.csv", "herald-test12B-step-2.5m-to-0.3m.csv",
                          "herald-test22A-contact-and-30cm.csv"]
@@ -23,11 +23,14 @@ import FoundationXML
         #expect(lines.count - 1 == inputRows)
         for line in lines.dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(fields.count == 7)
+            #expect(fields.count == 9)
             #expect(["touch", "immediate", "near", "far", "unknown"].contains(String(fields[4])))
             #expect(["closer", "farther", "steady", "unknown"].contains(String(fields[5])))
             #expect(fields[6] == "0" || fields[6] == "1")
             #expect(fields[3].split(separator: ".").last?.count == 3)  // fixed 3 decimals
+            // A claim: both empty (none), a lower bound (max empty), or an interval.
+            if fields[7].isEmpty { #expect(fields[8].isEmpty) }
+            if let low = Double(fields[7]), let high = Double(fields[8]) { #expect(low < high) }
         }
         let second = try CLI.run(["range", "--trace", path])
         #expect(second.stdout == first.stdout)
@@ -42,13 +45,15 @@ import FoundationXML
         let distances = [byDefault, byOptions, byFile].map { $0.stdout.split(separator: "\n")[1].split(separator: ",")[3] }
         #expect(Set(distances).count == 3)
         // First row: -45 dBm with A = -45 is 1 m whatever n.
-        #expect(byOptions.stdout.split(separator: "\n")[1].hasPrefix("2412.000,-45.000,-45.000,1.000,near,unknown,0"))
+        #expect(byOptions.stdout.split(separator: "\n")[1].hasPrefix("2412.000,-45.000,-45.000,1.000,near,unknown,0,,"))
     }
 
     @Test func touchIsFlaggedOnTheContactFixture() throws {
         let result = try CLI.run(["range", "--trace", CLI.fixture("herald-test22A-contact-and-30cm.csv"),
                                   "--calibration", CLI.fixture("herald-test22A.calibration.json")])
-        let touches = result.stdout.split(separator: "\n").dropFirst().filter { $0.hasSuffix(",touch,") || $0.hasSuffix(",1") }
+        let touches = result.stdout.split(separator: "\n").dropFirst().filter {
+            $0.split(separator: ",", omittingEmptySubsequences: false)[6] == "1"
+        }
         #expect(touches.count > 100)
     }
 

@@ -5,17 +5,16 @@ import BeaconCore
 extension GuideCore {
     /// Speaks a new distance band once the estimate has stayed in it: `bandDwell` for a nearer
     /// band; a farther one also needs the trend to agree, or `awayDwell` (a turn puts the body
-    /// between phone and car for a moment, several dB, and "About 20 meters" at 5 m misleads).
+    /// between phone and car for a moment, several dB).
     ///
-    /// What is spoken must be true (issue 16): the band is the claim the level's bounds support
-    /// (`DistanceUncertainty`, `DistanceBands.update(distance:low:high:)`), a bound when no
-    /// number is, nothing when neither; a reassurance repeats the spoken band only while it
-    /// still holds.
+    /// What is spoken must be true, read strictly (issues 16, 21 and 23): the band is the claim
+    /// `DistanceBands.claim` makes from this estimate (the same call `ridebeacon range` prints as
+    /// `claim_min_m,claim_max_m`), said as it is; a bound when no number is supported, nothing
+    /// when neither; a reassurance repeats the spoken band only while it is still the claim.
     mutating func band(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
+        let claim = bands.claim(estimate, model: distanceModel, uncertainty: uncertainty)
         guard samplesSinceSignal >= timing.samplesBeforeSpeaking else { return }
-        let bounds = uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel)
-        let distance = distanceModel.distance(forRSSI: estimate.filteredRSSI)
-        guard let band = bands.update(distance: distance, low: bounds.low, high: bounds.high) else {
+        guard let band = claim else {
             candidateBand = nil
             return
         }
@@ -34,22 +33,15 @@ extension GuideCore {
             due = spokenBand == nil
         }
         if due {
-            // Farther numbers one step at a time: nobody walks from 6 m to 15 m between two
-            // phrases, but turning the back to the car (10–15 dB of body) reads as that. The
-            // step must itself be supported; a bound is said as it is.
-            let said = spokenBand.map { spoken -> DistanceBands.Band in
-                guard band > spoken, case .about = band else { return band }
-                let step = DistanceBands.next(after: spoken)
-                return bands.supports(step) ? step : band
-            } ?? band
-            spokenBand = said
+            let previous = spokenBand
+            spokenBand = band
             lastBandSpeech = time
-            sayBand(&out, time, said, trend: estimate.trend)
+            sayBand(&out, time, band, trend: estimate.trend, after: previous)
         } else if verbosity == .full, moving, let spoken = spokenBand, spoken == band, time - lastSpeech >= timing.reassurance {
             // A reassurance is a band spoken too: the next change waits `bandSpacing` after it
             // ("About 20 meters" then "More than 20 meters" 0.1 s later contradicted itself).
             lastBandSpeech = time
-            sayBand(&out, time, spoken, trend: estimate.trend)
+            sayBand(&out, time, spoken, trend: estimate.trend, after: spoken)
         }
     }
 
@@ -62,7 +54,11 @@ extension GuideCore {
         uncertainty = DistanceUncertainty(calibration: calibration)
     }
 
-    mutating func sayBand(_ out: inout [GuideAction], _ time: Double, _ band: DistanceBands.Band, trend: Trend) {
+    /// Says `band`, with the trend word when it agrees with the move from the band spoken before
+    /// (`previous`): "Getting closer" never with a farther band, "Moving away" never with a nearer
+    /// one (issue 21: a number that rises while "closer" is said is a contradiction).
+    mutating func sayBand(_ out: inout [GuideAction], _ time: Double, _ band: DistanceBands.Band, trend: Trend,
+                          after previous: DistanceBands.Band? = nil) {
         var keys: [PhraseKey]
         var arguments: [String: String] = [:]
         switch band {
@@ -73,7 +69,8 @@ extension GuideCore {
         if verbosity == .full, band != .veryClose, trend == .closer || trend == .farther {
             // The opposite word spoken moments ago would be contradicted: the band alone says enough.
             let closer = trend == .closer
-            if lastTrendWord.map({ $0.closer == closer || time - $0.time >= timing.bandSpacing + 1 }) ?? true {
+            let agrees = previous.map { closer ? !(band > $0) : !(band < $0) } ?? true
+            if agrees, lastTrendWord.map({ $0.closer == closer || time - $0.time >= timing.bandSpacing + 1 }) ?? true {
                 keys.append(closer ? .gettingCloser : .movingAway)
                 lastTrendWord = (closer, time)
             }
@@ -89,16 +86,16 @@ extension GuideCore {
         let trend = ranger.noSample(at: time).trend
         let distance: String
         // The claim the level supports; without one, the lower bound in whole metres (it is
-        // true), and under 2 m "nearby" (within reach is not sure, a number even less).
+        // true), and under 2 m that the distance is not sure ("nearby" would be a claim too).
         switch bands.band {
         case .veryClose?: distance = phrases.text(for: Phrase(.distanceVeryClose))
         case .about(let n)?: distance = phrases.text(for: Phrase(.distanceAbout, ["distance": String(n)]))
         case .moreThan(let n)?: distance = phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(n)]))
         case nil:
             let low = bands.low.isFinite ? bands.low
-                : uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel).low
+                : uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel, spread: bands.spread.value).low
             distance = low >= 2 ? phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(Int(low))]))
-                : phrases.text(for: Phrase(.distanceNearby))
+                : phrases.text(for: Phrase(.distanceUnknown))
         }
         let trendKey: PhraseKey = trend == .closer ? .trendCloser : trend == .farther ? .trendFarther : .trendSteady
         say(&out, time, [.whereIsDriver], ["distance": distance, "trend": phrases.text(for: Phrase(trendKey))], always: true)

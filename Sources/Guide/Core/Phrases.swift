@@ -26,6 +26,9 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case distanceVeryClose = "distance_very_close"
     /// "Where is my driver" when the level supports no number and no bound of 2 m or more.
     case distanceNearby = "distance_nearby"
+    /// "Where is my driver" when nothing about the distance is sure (issue 23: without the pair's
+    /// line a bag's 1 m reads like a hand's 30 m; "nearby" would be a claim, and often false).
+    case distanceUnknown = "distance_unknown"
     case trendCloser = "trend_closer"
     case trendFarther = "trend_farther"
     case trendSteady = "trend_steady"
@@ -114,6 +117,7 @@ public struct PhraseTable: Sendable {
         .distanceMoreThan: "more than {distance} meters away",
         .distanceVeryClose: "within reach",
         .distanceNearby: "nearby",
+        .distanceUnknown: "heard, but how far is not sure yet",
         .trendCloser: "You are getting closer.",
         .trendFarther: "You are moving away.",
         .trendSteady: "",
