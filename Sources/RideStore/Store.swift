@@ -38,6 +38,8 @@ public protocol Store: Sendable {
     func addToken(accountID: String, secretHash: Data, expiresAt: Date?, idempotency: IdempotencyScope?) async throws -> TokenIssue
     /// The account a token secret's hash belongs to, unless the token was revoked or has expired.
     func authenticate(secretHash: Data) async throws -> Account?
+    /// Revokes every token of the account and ends its unused sign-in codes (they expire now),
+    /// so no credential issued before the revocation still signs in.
     func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int
     /// The stored token a secret's hash belongs to, revoked or not (open streams re-check it).
     func token(secretHash: Data) async throws -> APIToken?
@@ -75,11 +77,18 @@ public protocol Store: Sendable {
 
     // Sign-in codes
     /// Stores a new code's hash; `limitReached` when `perDay` codes were already issued for
-    /// the account in the last 24 hours, `notFound` for an unknown account.
-    func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int) async throws -> SignInCodeRecord
+    /// the account, or `perIssuerPerDay` by `code.issuedBy`, in the last 24 hours; `notFound`
+    /// for an unknown account.
+    func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int, perIssuerPerDay: Int) async throws -> SignInCodeRecord
     /// Marks the code used and adds a token for its account, in one transaction; throws
-    /// `signInRefused` (unknown, expired or used) and then writes nothing.
-    func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date) async throws -> SignIn
+    /// `signInRefused` (unknown, expired or used) and then writes nothing. `admit` sees the
+    /// code's account before anything is written: what it throws is rethrown and the code stays
+    /// unspent (the passenger page refusing a driver's code, the per-account sign-in limit).
+    func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date,
+                          admit: @escaping @Sendable (Account) throws -> Void) async throws -> SignIn
+    /// Moves an unrevoked, unexpired token's expiry to `expiresAt` (a web session's sliding
+    /// expiry); false when the token is revoked, expired at `now`, or never expires.
+    func extendToken(id: String, expiresAt: Date, now: Date) async throws -> Bool
     /// The account's tokens, newest first, revoked ones too.
     func tokens(accountID: String) async throws -> [APIToken]
     /// Revokes one of the account's tokens; `notFound` when it is not the account's.
@@ -216,6 +225,14 @@ extension Store {
 
     public func revokeTokens(accountID: String) async throws -> Int {
         try await revokeTokens(accountID: accountID, idempotency: nil)
+    }
+
+    public func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int) async throws -> SignInCodeRecord {
+        try await addSignInCode(code, codeHash: codeHash, perDay: perDay, perIssuerPerDay: .max)
+    }
+
+    public func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date) async throws -> SignIn {
+        try await redeemSignInCode(codeHash: codeHash, tokenSecretHash: tokenSecretHash, tokenExpiresAt: tokenExpiresAt, now: now, admit: { _ in })
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A one-time sign-in code as stored: only the SHA-256 of the code is kept (like tokens), with
+/// A one-time sign-in code as stored: only a keyed hash of the code is kept (HMAC-SHA256 under
+/// the server's sign-in key, which lives outside the database), with
 /// who issued it, when it stops working and when it was used.
 public struct SignInCodeRecord: Codable, Equatable, Sendable {
     public var id: String
@@ -34,6 +35,9 @@ public enum SignInRefusal: String, Sendable, Equatable {
 public struct SignIn: Sendable, Equatable {
     public var account: Account
     public var token: APIToken
+    /// The code's id and who issued it (the audit log names both).
+    public var codeID: String
+    public var issuedBy: String
 }
 
 /// A passenger's named address ("home" → "Main St 1"), kept with the account.

@@ -12,4 +12,6 @@ enum AdvisoryLock {
     static let driverBooking: Int32 = 726175
     /// One short ride code while it is checked and taken.
     static let shortCode: Int32 = 726176
+    /// One issuer's sign-in codes while their daily count is checked.
+    static let signInIssuer: Int32 = 726177
 }

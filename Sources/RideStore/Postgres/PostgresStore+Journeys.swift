@@ -18,7 +18,7 @@ extension PostgresStore {
         } }
     }
 
-    public func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int) async throws -> SignInCodeRecord {
+    public func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int, perIssuerPerDay: Int) async throws -> SignInCodeRecord {
         try await transaction { conn in
             // Row lock on the account: two issuers at once both see the other's count.
             guard try await conn.query("SELECT 1 FROM account WHERE id = \(code.accountID) FOR UPDATE", logger: self.logger).all({ $0 }).count == 1 else {
@@ -29,6 +29,12 @@ extension PostgresStore {
             guard recent < perDay else {
                 throw StoreError.limitReached("\(perDay) sign-in codes were already issued for this account in the last 24 hours")
             }
+            // Serialises one issuer's codes too, so their daily count is exact.
+            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.signInIssuer), hashtext(\(code.issuedBy)))", logger: self.logger)
+            let byIssuer = try await conn.query("SELECT COUNT(*)::int8 FROM sign_in_code WHERE issued_by = \(code.issuedBy) AND created_at > \(since)", logger: self.logger).all({ try $0.decode(Int64.self) }).first ?? 0
+            guard byIssuer < perIssuerPerDay else {
+                throw StoreError.limitReached("you already issued \(perIssuerPerDay) sign-in codes in the last 24 hours")
+            }
             try await conn.query("""
                 INSERT INTO sign_in_code (id, account_id, code_hash, issued_by, created_at, expires_at)
                 VALUES (\(code.id), \(code.accountID), \(codeHash), \(code.issuedBy), \(code.createdAt), \(code.expiresAt))
@@ -37,21 +43,30 @@ extension PostgresStore {
         }
     }
 
-    public func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date) async throws -> SignIn {
+    public func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date,
+                                 admit: @escaping @Sendable (Account) throws -> Void) async throws -> SignIn {
         try await transaction { conn in
-            guard let found = try await conn.query("SELECT id, account_id, expires_at, used_at FROM sign_in_code WHERE code_hash = \(codeHash) FOR UPDATE", logger: self.logger).all({ try $0.decode((String, String, Date, Date?).self) }).first else {
+            guard let found = try await conn.query("SELECT id, account_id, issued_by, expires_at, used_at FROM sign_in_code WHERE code_hash = \(codeHash) FOR UPDATE", logger: self.logger).all({ try $0.decode((String, String, String, Date, Date?).self) }).first else {
                 throw StoreError.signInRefused(.unknown)
             }
-            let (id, accountID, expiresAt, usedAt) = found
-            guard usedAt == nil else { throw StoreError.signInRefused(.used) }
-            guard expiresAt > now else { throw StoreError.signInRefused(.expired) }
+            let (id, accountID, issuedBy, expiresAt, usedAt) = found
             guard let account = try await conn.query("SELECT \(unescaped: PGColumns.account) FROM account WHERE id = \(accountID)", logger: self.logger).all(Account.init).first else {
                 throw StoreError.signInRefused(.unknown)
             }
+            // Before the used and expired checks: the per-account limit counts tries of used codes too.
+            try admit(account)
+            guard usedAt == nil else { throw StoreError.signInRefused(.used) }
+            guard expiresAt > now else { throw StoreError.signInRefused(.expired) }
             try await conn.query("UPDATE sign_in_code SET used_at = \(now) WHERE id = \(id)", logger: self.logger)
             let token = APIToken(id: StoreID.make(), accountID: accountID, createdAt: .storeNow, revokedAt: nil, expiresAt: tokenExpiresAt)
             try await conn.query("INSERT INTO api_token (id, account_id, secret_hash, created_at, expires_at) VALUES (\(token.id), \(accountID), \(tokenSecretHash), \(token.createdAt), \(tokenExpiresAt))", logger: self.logger)
-            return SignIn(account: account, token: token)
+            return SignIn(account: account, token: token, codeID: id, issuedBy: issuedBy)
+        }
+    }
+
+    public func extendToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
+        try await transaction { conn in
+            try await conn.query("UPDATE api_token SET expires_at = \(expiresAt) WHERE id = \(id) AND revoked_at IS NULL AND expires_at IS NOT NULL AND expires_at > \(now) RETURNING id", logger: self.logger).all({ $0 }).count == 1
         }
     }
 

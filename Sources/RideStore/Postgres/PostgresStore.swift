@@ -170,7 +170,10 @@ public final class PostgresStore: Store {
 
     public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
         try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
-            let count = try await conn.query("UPDATE api_token SET revoked_at = \(Date.storeNow) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
+            let now = Date.storeNow
+            let count = try await conn.query("UPDATE api_token SET revoked_at = \(now) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
+            // Codes issued before the revocation must not sign in after it.
+            try await conn.query("UPDATE sign_in_code SET expires_at = \(now) WHERE account_id = \(accountID) AND used_at IS NULL AND expires_at > \(now)", logger: self.logger)
             // Delivered at commit on the events channel, so every server's open streams of
             // these tokens re-check them as promptly as they hear of new events.
             try await conn.query("SELECT pg_notify(\(Self.eventChannel), \(Self.tokensRevokedPayload))", logger: self.logger)

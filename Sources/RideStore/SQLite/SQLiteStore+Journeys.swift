@@ -18,13 +18,19 @@ extension SQLiteStore {
         }
     }
 
-    public func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int) async throws -> SignInCodeRecord {
+    public func addSignInCode(_ code: SignInCodeRecord, codeHash: Data, perDay: Int, perIssuerPerDay: Int) async throws -> SignInCodeRecord {
         try await write { db in
             guard try Account.exists(db, key: code.accountID) else { throw StoreError.notFound("account \(code.accountID)") }
+            let since = code.createdAt.addingTimeInterval(-86_400).sqlValue
             let recent = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signInCode WHERE accountID = ? AND createdAt > ?",
-                                          arguments: [code.accountID, code.createdAt.addingTimeInterval(-86_400).sqlValue]) ?? 0
+                                          arguments: [code.accountID, since]) ?? 0
             guard recent < perDay else {
                 throw StoreError.limitReached("\(perDay) sign-in codes were already issued for this account in the last 24 hours")
+            }
+            let byIssuer = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signInCode WHERE issuedBy = ? AND createdAt > ?",
+                                            arguments: [code.issuedBy, since]) ?? 0
+            guard byIssuer < perIssuerPerDay else {
+                throw StoreError.limitReached("you already issued \(perIssuerPerDay) sign-in codes in the last 24 hours")
             }
             try db.execute(sql: """
                 INSERT INTO signInCode (id, accountID, codeHash, issuedBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)
@@ -33,22 +39,33 @@ extension SQLiteStore {
         }
     }
 
-    public func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date) async throws -> SignIn {
+    public func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date,
+                                 admit: @escaping @Sendable (Account) throws -> Void) async throws -> SignIn {
         try await write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, accountID, expiresAt, usedAt FROM signInCode WHERE codeHash = ?",
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, accountID, issuedBy, expiresAt, usedAt FROM signInCode WHERE codeHash = ?",
                                              arguments: [codeHash]) else { throw StoreError.signInRefused(.unknown) }
+            let accountID: String = row["accountID"]
+            guard let account = try Account.fetchOne(db, key: accountID) else { throw StoreError.signInRefused(.unknown) }
+            // Before the used and expired checks: the per-account limit counts tries of used codes too.
+            try admit(account)
             // Used before expired: someone who already signed in is told so, not that it lapsed.
             guard (row["usedAt"] as Double?) == nil else { throw StoreError.signInRefused(.used) }
             guard (row["expiresAt"] as Double) > now.sqlValue else { throw StoreError.signInRefused(.expired) }
-            let accountID: String = row["accountID"]
-            guard let account = try Account.fetchOne(db, key: accountID) else { throw StoreError.signInRefused(.unknown) }
             // The conditional update settles two simultaneous redemptions: one token, not two.
             try db.execute(sql: "UPDATE signInCode SET usedAt = ? WHERE id = ? AND usedAt IS NULL", arguments: [now.sqlValue, row["id"] as String])
             guard db.changesCount == 1 else { throw StoreError.signInRefused(.used) }
             let token = APIToken(id: StoreID.make(), accountID: accountID, createdAt: .storeNow, revokedAt: nil, expiresAt: tokenExpiresAt)
             try db.execute(sql: "INSERT INTO apiToken (id, accountID, secretHash, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
                            arguments: [token.id, accountID, tokenSecretHash, token.createdAt.sqlValue, tokenExpiresAt?.sqlValue])
-            return SignIn(account: account, token: token)
+            return SignIn(account: account, token: token, codeID: row["id"], issuedBy: row["issuedBy"])
+        }
+    }
+
+    public func extendToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE apiToken SET expiresAt = ? WHERE id = ? AND revokedAt IS NULL AND expiresAt IS NOT NULL AND expiresAt > ?",
+                           arguments: [expiresAt.sqlValue, id, now.sqlValue])
+            return db.changesCount == 1
         }
     }
 

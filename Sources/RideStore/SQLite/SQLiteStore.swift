@@ -115,8 +115,12 @@ public final class SQLiteStore: Store {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
                 try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
-                               arguments: [Date.storeNow.sqlValue, accountID])
-                return db.changesCount
+                               arguments: [now, accountID])
+                let revoked = db.changesCount
+                // Codes issued before the revocation must not sign in after it.
+                try db.execute(sql: "UPDATE signInCode SET expiresAt = ? WHERE accountID = ? AND usedAt IS NULL AND expiresAt > ?",
+                               arguments: [now, accountID, now])
+                return revoked
             }
         }
     }
@@ -126,6 +130,7 @@ public final class SQLiteStore: Store {
     }
 
     // MARK: History
+                let now = Date.storeNow.sqlValue
 
     public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
         try await read { db in
