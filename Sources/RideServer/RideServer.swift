@@ -34,6 +34,12 @@ public struct RideServerConfiguration: Sendable {
     /// one, so an in-process caller learns it here instead of reserving a port beforehand.
     public var onListening: @Sendable (_ port: Int) async -> Void = { _ in }
 
+    /// The key sign-in codes are hashed with (`SignInKey`): `serve` passes its key file; the
+    /// default lives in memory only.
+    public var signInKey = SignInKey.ephemeral()
+    /// A passenger page sign-in's token expires this long after its last use (sliding).
+    public var webSessionLifetime: TimeInterval = 12 * 3600
+
     /// Seconds a bearer token's account is reused (`AuthenticationCache`); 0 looks up every request.
     public var tokenCacheLifetime: TimeInterval = 1
 
@@ -62,6 +68,8 @@ public enum RideServer {
         api.touch = configuration.touch
         api.locator = configuration.locator
         api.bookingRule = configuration.bookingRule
+        api.signInKey = configuration.signInKey
+        api.webSessionLifetime = configuration.webSessionLifetime
         let router = Router(context: RideContext.self)
         if configuration.benchmarkRoutes {
             // Before any middleware, which applies only to routes added after it.

@@ -70,6 +70,15 @@ final class RateLimiter: @unchecked Sendable {
         }
     }
 
+    /// Gives back one event `take` spent (a reservation whose work succeeded), up to the limit.
+    func refund(_ key: String) {
+        lock.withLock {
+            var bucket = refilled(key, at: now())
+            bucket.tokens = min(Double(limit.count), bucket.tokens + 1)
+            store(bucket, for: key)
+        }
+    }
+
     /// Counts an event that already happened (a failed authentication), even past the limit.
     func record(_ key: String) {
         lock.withLock {

@@ -2,12 +2,20 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// How much a client may do before it gets 429. Counted per server process (see SECURITY.md).
 public struct RateLimitConfiguration: Sendable {
     /// Failed authentications, counted per client address and per presented token: guessing
     /// tokens, or hammering with a revoked one, stops here before it reaches the database.
     public var authenticationFailures = RateLimit.perMinute(20)
+    /// Failed sign-ins with a code (API and the passenger page) across the whole server: eight
+    /// digits are guessable in a way 256-bit tokens are not, and a botnet has many addresses.
+    /// With 20 live codes, 60 a minute is about 58 days per expected hit. Under a flood, honest
+    /// sign-ins wait too (the limit fails closed; a token, once held, is not affected).
+    public var signInFailuresServerWide = RateLimit.perMinute(60)
+    /// Sign-in attempts that reach one account's code (good, used or expired), per account.
+    public var signInsPerAccount = RateLimit.perMinute(5)
     /// Touch proofs per token: a device posts one per touch, a few when a touch is retried.
     public var touchProofsPerToken = RateLimit.perMinute(20)
     /// Touch proofs per client address (several devices can share one address behind NAT).
@@ -24,6 +32,13 @@ public struct RateLimitConfiguration: Sendable {
 final class RateLimits: Sendable {
     private let authFailuresByAddress: RateLimiter
     private let authFailuresByToken: RateLimiter
+    private let signInFailuresServerWide: RateLimiter
+    private let signInsByAccount: RateLimiter
+    /// Token keys that authenticated lately: a client holding a good token is not guessing, so
+    /// its requests take nothing from the budgets (a failure is still counted, after the fact).
+    private let knownGood = Mutex<Set<String>>([])
+    private let pendingLookups = Mutex<[String: [CheckedContinuation<LookupOutcome?, Never>]]>([:])
+    private static let knownGoodCapacity = 100_000
     private let proofsByToken: RateLimiter
     private let proofsByAddress: RateLimiter
     private let addressHeader: HTTPField.Name?
@@ -32,19 +47,22 @@ final class RateLimits: Sendable {
     init(_ configuration: RateLimitConfiguration, now: @escaping @Sendable () -> Date, metrics: ServerMetrics) {
         authFailuresByAddress = RateLimiter(configuration.authenticationFailures, now: now)
         authFailuresByToken = RateLimiter(configuration.authenticationFailures, now: now)
+        signInFailuresServerWide = RateLimiter(configuration.signInFailuresServerWide, now: now)
+        signInsByAccount = RateLimiter(configuration.signInsPerAccount, now: now)
         proofsByToken = RateLimiter(configuration.touchProofsPerToken, now: now)
         proofsByAddress = RateLimiter(configuration.touchProofsPerAddress, now: now)
         addressHeader = configuration.clientAddressHeader.flatMap { HTTPField.Name($0) }
         self.metrics = metrics
     }
 
-    /// The client's address: the peer of the connection, or the configured proxy header's last value.
+    /// The key of the client's address (`AddressKey`: IPv6 by /64): the peer of the connection,
+    /// or the configured proxy header's last value.
     func clientAddress(_ request: Request, context: RideContext) -> String {
         if let addressHeader, let forwarded = request.headers[addressHeader],
            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
-            return last
+            return AddressKey.of(last)
         }
-        return context.peerAddress
+        return AddressKey.of(context.peerAddress)
     }
 
     /// A short, non-reversible key for whatever was presented as a token (valid or not), so
@@ -62,18 +80,110 @@ final class RateLimits: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// 429 when this address or this token has failed authentication too often lately.
-    func checkAuthentication(address: String, token: String?) throws {
-        let waits = [authFailuresByAddress.retryAfter(address), token.flatMap(authFailuresByToken.retryAfter)].compactMap { $0 }
-        if let wait = waits.max() {
-            metrics.recordRateLimited(.authenticationFailures)
-            throw APIError.rateLimited(retryAfter: wait, "too many failed authentications from this address or with this token")
+    private func refused(_ wait: Int, _ message: String) -> APIError {
+        metrics.recordRateLimited(.authenticationFailures)
+        return APIError.rateLimited(retryAfter: wait, message)
+    }
+
+    private func makeReservation(_ message: String) -> AuthenticationReservation {
+        AuthenticationReservation { [self] wait in refused(wait, message) }
+    }
+
+    /// 429 when this address has failed too often lately (a request that presents nothing:
+    /// not a guess, so nothing is taken).
+    func checkAddress(_ address: String) throws {
+        if let wait = authFailuresByAddress.retryAfter(address) {
+            throw refused(wait, "too many failed authentications from this address")
         }
     }
 
-    func authenticationFailed(address: String, token: String?) {
+    /// Whether `token` authenticated lately: its requests take nothing (report a failure with
+    /// `failedAfter`).
+    func isKnownGood(_ token: String) -> Bool {
+        knownGood.withLock { $0.contains(token) }
+    }
+
+    /// How a lookup of one token ended, for the requests that waited on it.
+    enum LookupOutcome: Sendable {
+        case good, bad, undecided
+    }
+
+    /// Concurrent requests with the same unproven token wait for the first one's lookup instead
+    /// of each taking from the address's budget (a client opening many streams at once with one
+    /// new token is not many guesses). Nil: the caller is the first and must `finishLookup`.
+    func joinLookup(_ token: String) async -> LookupOutcome? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<LookupOutcome?, Never>) in
+            let first = pendingLookups.withLock { pending -> Bool in
+                if pending[token] != nil {
+                    pending[token]!.append(continuation)
+                    return false
+                }
+                pending[token] = []
+                return true
+            }
+            if first { continuation.resume(returning: nil) }
+        }
+    }
+
+    func finishLookup(_ token: String, _ outcome: LookupOutcome) {
+        let waiting = pendingLookups.withLock { $0.removeValue(forKey: token) ?? [] }
+        for continuation in waiting { continuation.resume(returning: outcome) }
+    }
+
+    /// An attempt with a presented token: one taken from the address's and the token's budgets
+    /// before the lookup (429 when either is empty), given back if the token is good.
+    func reserveAuthentication(address: String, token: String) throws -> AuthenticationReservation {
+        let reservation = makeReservation("too many failed authentications from this address or with this token")
+        do {
+            try reservation.take(authFailuresByAddress, address)
+            try reservation.take(authFailuresByToken, token)
+        } catch {
+            reservation.cancel()
+            throw error
+        }
+        return reservation
+    }
+
+    /// A sign-in code attempt (API or page): one taken from the address's budget and the
+    /// server-wide one before the lookup; `reserveAccount` adds the code's account once known.
+    func reserveSignIn(address: String) throws -> AuthenticationReservation {
+        let reservation = makeReservation("too many failed sign-ins from this address or on this server")
+        do {
+            try reservation.take(authFailuresByAddress, address)
+            try reservation.take(signInFailuresServerWide, "server")
+        } catch {
+            reservation.cancel()
+            throw error
+        }
+        return reservation
+    }
+
+    /// The sign-in's code belongs to `accountID`: one from that account's budget too.
+    func reserveAccount(_ accountID: String, in reservation: AuthenticationReservation) throws {
+        try reservation.take(signInsByAccount, accountID)
+    }
+
+    /// The token worked: later requests with it take nothing.
+    func authenticated(token: String) {
+        knownGood.withLock { set in
+            if set.count >= Self.knownGoodCapacity { set.removeAll(keepingCapacity: true) }
+            set.insert(token)
+        }
+    }
+
+    /// A token that had worked failed (revoked, expired): counted after the fact, and it takes
+    /// from the budgets before its lookups from now on.
+    func failedAfter(address: String, token: String) {
+        knownGood.withLock { _ = $0.remove(token) }
         authFailuresByAddress.record(address)
-        if let token { authFailuresByToken.record(token) }
+        authFailuresByToken.record(token)
+    }
+
+    /// Runs one authentication attempt under `reservation`: refunded unless `body` marked it
+    /// failed (any other outcome, an error included, gives the budget back).
+    func attempt<T>(_ reservation: AuthenticationReservation, _ body: () async throws -> T) async throws -> T {
+        defer { reservation.settle() }
+        return try await body()
     }
 
     /// Spends one touch proof for the token and the address; 429 when either is used up.

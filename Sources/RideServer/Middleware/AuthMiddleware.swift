@@ -8,8 +8,9 @@ import RideStore
 /// cookie is accepted instead of the header on the dispatcher event stream only: that is the
 /// one API call the page's EventSource makes, and EventSource cannot set headers. Likewise the
 /// passenger page's cookie on one ride's event stream (the ride route checks it is theirs).
-/// Failed authentications are rate limited per client address and per presented token; once
-/// either is over its limit, attempts are answered 429 before any database lookup.
+/// Failed authentications are rate limited per client address (IPv6 by /64) and per presented
+/// token, and the budget is taken before the lookup (refunded when the token is good); once
+/// either is used up, attempts are answered 429 before any database lookup.
 struct AuthMiddleware: RouterMiddleware {
     let store: any Store
     let limits: RateLimits
@@ -22,17 +23,54 @@ struct AuthMiddleware: RouterMiddleware {
             ?? (request.method == .get && request.uri.path == "/v1/events" ? DispatchSession.token(in: request)?.text : nil)
             ?? (PassengerSession.mayAuthenticate(request) ? PassengerSession.token(in: request)?.text : nil)
         let tokenKey = presented.map(RateLimits.tokenKey)
-        try limits.checkAuthentication(address: address, token: tokenKey)
         let account: Account
         let tokenHash: Data
-        do {
+        if let tokenKey {
+            var known = limits.isKnownGood(tokenKey)
+            var first = false
+            if !known {
+                switch await limits.joinLookup(tokenKey) {
+                case nil: first = true
+                case .good?: known = true
+                case .bad?: throw APIError.unauthenticated("unknown, revoked or expired token")
+                case .undecided?: break
+                }
+            }
+            if known {
+                do {
+                    let found = try await authenticate(request)
+                    account = found.0
+                    tokenHash = found.1
+                } catch let error as APIError where error.code == .unauthenticated {
+                    // A token that worked lately stopped working: counted after the fact.
+                    limits.failedAfter(address: address, token: tokenKey)
+                    throw error
+                }
+            } else {
+                var outcome = RateLimits.LookupOutcome.undecided
+                defer { if first { limits.finishLookup(tokenKey, outcome) } }
+                // Taken before the lookup, refunded when the token is good (`AuthenticationReservation`).
+                let reservation = try limits.reserveAuthentication(address: address, token: tokenKey)
+                let found = try await limits.attempt(reservation) {
+                    do {
+                        return try await authenticate(request)
+                    } catch let error as APIError where error.code == .unauthenticated {
+                        reservation.failed()
+                        outcome = .bad
+                        throw error
+                    }
+                }
+                outcome = .good
+                account = found.0
+                tokenHash = found.1
+                limits.authenticated(token: tokenKey)
+            }
+        } else {
+            // Only presented credentials count: a request with none is not a guess.
+            try limits.checkAddress(address)
             let found = try await authenticate(request)
             account = found.0
             tokenHash = found.1
-        } catch let error as APIError where error.code == .unauthenticated && tokenKey != nil {
-            // Only presented credentials count: a request with none is not a guess.
-            limits.authenticationFailed(address: address, token: tokenKey)
-            throw error
         }
         var context = context
         context.account = account

@@ -14,10 +14,16 @@ enum PassengerSession {
         request.cookies[cookieName].flatMap { APITokenSecret(presented: $0.value) }
     }
 
-    /// The signed-in passenger, or nil without a cookie or when its token no longer works.
-    static func passenger(for request: Request, store: any Store) async throws -> (Account, APITokenSecret)? {
-        guard let token = token(in: request), let account = try await store.authenticate(secretHash: token.hash),
-              account.role == .passenger else { return nil }
+    /// The signed-in passenger, or nil without a cookie or when its token no longer works
+    /// (revoked, or expired by the server's clock). A page sign-in's token expires `lifetime`
+    /// after its last use: its expiry moves forward once it is more than a minute old.
+    static func passenger(for request: Request, store: any Store, now: Date, lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
+        guard let token = token(in: request), let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil,
+              stored.expiresAt.map({ $0 > now }) ?? true,
+              let account = try await store.account(id: stored.accountID), account.role == .passenger else { return nil }
+        if let expires = stored.expiresAt, expires < now.addingTimeInterval(lifetime - 60) {
+            _ = try await store.extendToken(id: stored.id, expiresAt: now.addingTimeInterval(lifetime), now: now)
+        }
         return (account, token)
     }
 

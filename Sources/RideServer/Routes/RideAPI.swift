@@ -16,6 +16,8 @@ struct RideAPI: Sendable {
     var touch = TouchProofConfiguration()
     var locator = LocatorConfiguration()
     var bookingRule = BookingRule.oneRideAtATime
+    var signInKey = SignInKey.ephemeral()
+    var webSessionLifetime: TimeInterval = 12 * 3600
     let limits: RateLimits
     /// The server's clock (tests step it).
     let now: @Sendable () -> Date

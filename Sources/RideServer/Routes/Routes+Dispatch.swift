@@ -53,22 +53,27 @@ extension RideAPI {
         struct Form: Decodable { var token: String? }
         try SameOrigin.check(request)
         let form = try await request.decodeForm(Form.self)
-        // The form is a way to try tokens too, so it shares the API's failed-authentication limits.
+        // The form is a way to try tokens too, so it shares the API's budgets: taken before the
+        // lookup, refunded when the token is good.
         let address = limits.clientAddress(request, context: context)
-        let presented = form.token.map { RateLimits.tokenKey($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        try limits.checkAuthentication(address: address, token: presented)
-        guard let token = form.token.flatMap({ APITokenSecret(presented: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
-            limits.authenticationFailed(address: address, token: presented)
-            return DispatchRenderer.page("login", ["error": ["That is not a RideBeacon token; tokens start with rb_."]], status: .unauthorized)
+        let typed = (form.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let presented = RateLimits.tokenKey(typed)
+        let reservation = try limits.reserveAuthentication(address: address, token: presented)
+        return try await limits.attempt(reservation) {
+            guard let token = APITokenSecret(presented: typed) else {
+                reservation.failed()
+                return DispatchRenderer.page("login", ["error": ["That is not a RideBeacon token; tokens start with rb_."]], status: .unauthorized)
+            }
+            guard let account = try await store.authenticate(secretHash: token.hash) else {
+                reservation.failed()
+                return DispatchRenderer.page("login", ["error": ["That token is unknown, revoked or expired."]], status: .unauthorized)
+            }
+            guard account.role == .dispatcher else { throw Self.notADispatcher }
+            limits.authenticated(token: presented)
+            context.logger.info("dispatcher signed in", metadata: ["account_id": .string(account.id)])
+            let cookie = DispatchSession.signInCookie(token, secure: DispatchSession.isSecure(request, configured: secureCookies))
+            return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
         }
-        guard let account = try await store.authenticate(secretHash: token.hash) else {
-            limits.authenticationFailed(address: address, token: presented)
-            return DispatchRenderer.page("login", ["error": ["That token is unknown, revoked or expired."]], status: .unauthorized)
-        }
-        guard account.role == .dispatcher else { throw Self.notADispatcher }
-        context.logger.info("dispatcher signed in", metadata: ["account_id": .string(account.id)])
-        let cookie = DispatchSession.signInCookie(token, secure: DispatchSession.isSecure(request, configured: secureCookies))
-        return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
     }
 
     @Sendable func logout(_ request: Request, context: RideContext) async throws -> Response {
@@ -108,7 +113,13 @@ extension RideAPI {
         let lastEventID = try await store.lastEventID()
         let rides = try await store.rideDetails(RideFilter(scope: .active, limit: size + 1, after: after))
         let requests = try await store.openRideRequests(limit: size)
-        return DispatchBoard(rides: Array(rides.prefix(size)), hasMore: rides.count > size, requests: requests,
+        // Rides confirmed by the ride word, the weaker proof, are marked so (SECURITY.md).
+        var wordConfirmed = Set<String>()
+        for detail in rides.prefix(size) where detail.ride.state == .confirmed {
+            let confirmation = try await store.events(rideID: detail.ride.id, after: 0).last { $0.state == .confirmed && $0.kind.isStateChange }
+            if confirmation?.detail == RideWordPolicy.confirmationDetail { wordConfirmed.insert(detail.ride.id) }
+        }
+        return DispatchBoard(rides: Array(rides.prefix(size)), hasMore: rides.count > size, requests: requests, wordConfirmed: wordConfirmed,
                              freeDrivers: try await freeDrivers(), pageSize: size,
                              after: after, csrf: DispatchSession.csrfToken(for: token), dispatcher: account,
                              lastEventID: lastEventID, notice: notice, now: now())

@@ -1,3 +1,4 @@
+import APIBodies
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -14,10 +15,10 @@ extension RideAPI {
     }
 
     @Sendable func cancelFromPage(_ request: Request, context: RideContext) async throws -> Response {
-        let (account, token, reason) = try await cancelForm(request)
+        let (account, token, typed) = try await cancelForm(request)
         let detail = try await activeRide(try context.parameters.require("id"))
-        guard let reason else {
-            return DispatchRenderer.page("cancel", cancelForm(ride: detail, token: token, missingReason: true), status: .badRequest)
+        guard case .success(let reason) = typed else {
+            return DispatchRenderer.page("cancel", cancelForm(ride: detail, token: token, problem: typed.problem), status: .badRequest)
         }
         do {
             _ = try await store.transition(rideID: detail.ride.id, to: .cancelled, by: account.id, detail: reason, idempotency: nil)
@@ -35,10 +36,10 @@ extension RideAPI {
     }
 
     @Sendable func cancelRequestFromPage(_ request: Request, context: RideContext) async throws -> Response {
-        let (account, token, reason) = try await cancelForm(request)
+        let (account, token, typed) = try await cancelForm(request)
         let record = try await openRequest(try context.parameters.require("id"))
-        guard let reason else {
-            return DispatchRenderer.page("cancel", cancelForm(request: record, token: token, missingReason: true), status: .badRequest)
+        guard case .success(let reason) = typed else {
+            return DispatchRenderer.page("cancel", cancelForm(request: record, token: token, problem: typed.problem), status: .badRequest)
         }
         do {
             _ = try await store.cancelRideRequest(id: record.id, by: account.id, reason: reason, idempotency: nil)
@@ -80,15 +81,31 @@ extension RideAPI {
         return session
     }
 
-    /// The session, the form's CSRF check, and its reason (nil when blank).
-    func cancelForm(_ request: Request) async throws -> (Account, APITokenSecret, String?) {
+    struct ReasonProblem: Error {
+        var message: String
+    }
+
+    /// The session, the form's CSRF check, and its reason through the edge's `FreeText` rule
+    /// (it reaches the passenger's terminal, voice and desktop): blank, too long, or with control
+    /// characters is a problem the form names.
+    func cancelForm(_ request: Request) async throws -> (Account, APITokenSecret, Result<String, ReasonProblem>) {
         struct Form: Decodable { var csrf: String?; var reason: String? }
         let (account, token) = try await dispatcherSessionOrFail(request)
         let form = try await request.decodeForm(Form.self)
         guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
-        let reason = form.reason?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
-        return (account, token, reason.flatMap { $0.isEmpty ? nil : String($0) })
+        let typed = form.reason ?? ""
+        guard !typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            return (account, token, .failure(ReasonProblem(message: Self.missingReason)))
+        }
+        do {
+            return (account, token, .success(try FreeText.clean(typed, field: "reason", multiline: true)))
+        } catch {
+            let message = "The reason must be at most \(BodyLimits.maxTextLength) characters, without control characters"
+            return (account, token, .failure(ReasonProblem(message: message)))
+        }
     }
+
+    static let missingReason = "Enter why you are cancelling; it is kept in the history"
 
     func activeRide(_ idOrCode: String) async throws -> RideDetail {
         guard let detail = try await store.rideDetail(id: try await rideID(from: idOrCode)) else { throw APIError.notFound("ride \(idOrCode)") }
@@ -102,27 +119,35 @@ extension RideAPI {
         return record
     }
 
-    func cancelForm(ride detail: RideDetail, token: APITokenSecret, missingReason: Bool = false) -> [String: Any] {
+    func cancelForm(ride detail: RideDetail, token: APITokenSecret, problem: String? = nil) -> [String: Any] {
         let code = detail.ride.shortCode ?? "—"
         return cancelContext(what: "the ride for \(detail.passenger.name)", action: "/dispatch/rides/\(detail.ride.id)/cancel",
                              summary: "Ride \(code): \(detail.passenger.name) with \(detail.driver.name), \(detail.ride.state.rawValue), from \(detail.pickup ?? "—") to \(detail.dropoff ?? "—").",
-                             token: token, missingReason: missingReason)
+                             token: token, problem: problem)
     }
 
-    func cancelForm(request record: RideRequestRecord, token: APITokenSecret, missingReason: Bool = false) -> [String: Any] {
+    func cancelForm(request record: RideRequestRecord, token: APITokenSecret, problem: String? = nil) -> [String: Any] {
         cancelContext(what: "the request of \(record.passengerName)", action: "/dispatch/requests/\(record.id)/cancel",
                       summary: "Request \(record.shortCode ?? "—"): \(record.passengerName), waiting since \(record.createdAt.formatted(date: .omitted, time: .shortened)), from \(record.pickup) to \(record.dropoff).",
-                      token: token, missingReason: missingReason)
+                      token: token, problem: problem)
     }
 
-    private func cancelContext(what: String, action: String, summary: String, token: APITokenSecret, missingReason: Bool) -> [String: Any] {
+    private func cancelContext(what: String, action: String, summary: String, token: APITokenSecret, problem: String?) -> [String: Any] {
         ["what": what, "action": action, "summary": summary, "csrf": DispatchSession.csrfToken(for: token), "reason": "",
-         "hasErrors": missingReason, "reasonError": "Enter why you are cancelling; it is kept in the history"]
+         "hasErrors": problem != nil, "reasonError": problem ?? Self.missingReason]
     }
 
     /// Drivers without an accepted or arrived ride: the ones a request can be given to.
     func freeDrivers() async throws -> [Account] {
         let busy = Set(try await store.rides(RideFilter(scope: .active, limit: 10_000)).filter { [.accepted, .arrived].contains($0.state) }.map(\.driverID))
         return try await store.accounts().filter { $0.role == .driver && !busy.contains($0.id) }
+    }
+}
+
+extension Result where Failure == RideAPI.ReasonProblem {
+    /// The form's message when the reason was refused.
+    var problem: String? {
+        if case .failure(let problem) = self { return problem.message }
+        return nil
     }
 }

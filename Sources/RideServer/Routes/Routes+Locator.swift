@@ -16,10 +16,11 @@ extension RideAPI {
     @Sendable func requestLocator(_ request: Request, context: RideContext) async throws -> EditedResponse<LocatorRequest> {
         let account = try context.caller(in: [.passenger], to: "ask the car to sound its locator")
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
-        let rideID = try await self.rideID(from: try context.parameters.require("id"))
-        guard let ride = try await store.ride(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
-        guard ride.passengerID == account.id else {
-            throw APIError(.forbidden, code: .notYourRide, "you are not this ride's passenger")
+        let asked = try context.parameters.require("id")
+        let rideID = try await self.rideID(from: asked)
+        // Another's ride answers exactly like one that does not exist (no existence oracle).
+        guard let ride = try await store.ride(id: rideID), ride.passengerID == account.id else {
+            throw APIError.notFound("ride \(ShortCode.normalized(asked) ?? asked)")
         }
         let now = now()
         let recording: LocatorRecording

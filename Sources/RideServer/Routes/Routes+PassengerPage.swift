@@ -22,7 +22,7 @@ extension RideAPI {
     }
 
     @Sendable func passengerHome(_ request: Request, context: RideContext) async throws -> Response {
-        guard let (passenger, token) = try await PassengerSession.passenger(for: request, store: store) else {
+        guard let (passenger, token) = try await passengerSession(request) else {
             let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String]()]
             return passengerRender("p-signin", empty)
         }
@@ -42,39 +42,47 @@ extension RideAPI {
                                        "codeError": [message]]
             return passengerRender("p-signin", page, status: status)
         }
-        // Codes are guessable by brute force: the page shares the API's failed-sign-in limits.
+        // Codes are guessable by brute force: the page shares the API's sign-in budgets, taken
+        // before the lookup and refunded on success (`AuthenticationReservation`).
         let address = limits.clientAddress(request, context: context)
-        try limits.checkAuthentication(address: address, token: nil)
-        guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return refuse("Enter your sign-in code", status: .badRequest)
+        let reservation = try limits.reserveSignIn(address: address)
+        return try await limits.attempt(reservation) {
+            guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return refuse("Enter your sign-in code", status: .badRequest)
+            }
+            guard typed.count <= 64, let digits = SignInCodeText.normalized(typed) else {
+                return refuse("Sign-in code must be eight digits, like 4821 0937", status: .badRequest)
+            }
+            let secret = APITokenSecret()
+            do {
+                // A code of another role's account is refused before it is spent: its holder can
+                // still use it where it belongs (the CLI).
+                _ = try await redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
+                                     context: context) { account in
+                    guard account.role == .passenger else { throw PassengerPageRefusal.notAPassenger(account.role) }
+                }
+            } catch StoreError.signInRefused(let refusal) {
+                return refuse(APIError(StoreError.signInRefused(refusal)).message, status: .unauthorized)
+            } catch PassengerPageRefusal.notAPassenger(let role) {
+                return refuse("That code belongs to a \(role.rawValue) account and was not used here; this page is for passengers", status: .forbidden)
+            }
+            return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies)))
         }
-        guard typed.count <= 64, let digits = SignInCodeText.normalized(typed) else {
-            return refuse("Sign-in code must be eight digits, like 4821 0937", status: .badRequest)
-        }
-        let secret = APITokenSecret()
-        let signedIn: SignIn
-        do {
-            signedIn = try await store.redeemSignInCode(codeHash: SignInCodeHash.of(digits), tokenSecretHash: secret.hash,
-                                                        tokenExpiresAt: nil, now: now())
-        } catch StoreError.signInRefused(let refusal) {
-            limits.authenticationFailed(address: address, token: nil)
-            return refuse(APIError(StoreError.signInRefused(refusal)).message, status: .unauthorized)
-        }
-        guard signedIn.account.role == .passenger else {
-            // The code is spent, but no session is left behind for another role's account.
-            _ = try? await store.revokeToken(id: signedIn.token.id, accountID: signedIn.account.id)
-            hub.tokensRevoked()
-            return refuse("That code belongs to a \(signedIn.account.role.rawValue) account; this page is for passengers", status: .forbidden)
-        }
-        AdminAudit.record(context.logger, action: "sign-in", actor: signedIn.account.id, via: .api, details: ["token_id": signedIn.token.id])
-        return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }
 
+    /// Signing out ends the session's token, not just the cookie: a copy of the cookie (another
+    /// tab, a stolen one) stops working at once.
     @Sendable func passengerSignOut(_ request: Request, context: RideContext) async throws -> Response {
         struct Form: Decodable { var csrf: String? }
         let form = try await request.decodeForm(Form.self)
-        if let token = PassengerSession.token(in: request), !DispatchSession.csrfMatches(form.csrf, token: token) {
-            throw Self.staleForm
+        if let token = PassengerSession.token(in: request) {
+            guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+            if let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil {
+                _ = try await store.revokeToken(id: stored.id, accountID: stored.accountID)
+                hub.tokensRevoked()
+                AdminAudit.record(context.logger, action: "token.revoke", actor: stored.accountID, via: .api,
+                                  details: ["token_id": stored.id, "reason": "sign-out"])
+            }
         }
         return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }
@@ -97,7 +105,7 @@ extension RideAPI {
                 errors.append(.init(fieldID: id, message: empty))
                 return [empty]
             }
-            do { try FieldRules.text(value, field: id, maxLength: BodyLimits.maxTextLength, multiline: multiline) } catch {
+            do { _ = try FreeText.clean(value, field: id, multiline: multiline) } catch {
                 let message = "\(label) must be at most \(BodyLimits.maxTextLength) characters, without control characters"
                 errors.append(.init(fieldID: id, message: message))
                 return [message]
@@ -105,7 +113,7 @@ extension RideAPI {
             return []
         }
         let pickup = address(typed.pickup), dropoff = address(typed.dropoff)
-        let notes = typed.notes.trimmingCharacters(in: .whitespacesAndNewlines)
+        let notes = typed.notes.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         typed.pickupError = check(pickup, id: "pickup", label: "Pickup", empty: "Enter where the driver should pick you up")
         typed.dropoffError = check(dropoff, id: "dropoff", label: "Drop-off", empty: "Enter where you are going")
         typed.notesError = check(notes, id: "notes", label: "Notes", empty: nil, multiline: true)
@@ -164,6 +172,15 @@ extension RideAPI {
 
     // MARK: Helpers
 
+    enum PassengerPageRefusal: Error {
+        case notAPassenger(Role)
+    }
+
+    /// The signed-in passenger; the session's expiry slides forward with use.
+    func passengerSession(_ request: Request) async throws -> (Account, APITokenSecret)? {
+        try await PassengerSession.passenger(for: request, store: store, now: now(), lifetime: webSessionLifetime)
+    }
+
     enum PassengerCurrent {
         case waiting(RideRequestRecord)
         case riding(RideDetail)
@@ -177,7 +194,7 @@ extension RideAPI {
     }
 
     func passengerSessionOrFail(_ request: Request) async throws -> (Account, APITokenSecret) {
-        guard let session = try await PassengerSession.passenger(for: request, store: store) else {
+        guard let session = try await passengerSession(request) else {
             throw APIError.unauthenticated("your session has ended; sign in again at /")
         }
         return session
@@ -212,9 +229,24 @@ extension RideAPI {
     func passengerPage(_ passenger: Account, token: APITokenSecret, notice: String?) async throws -> PassengerPage {
         // Read before the ride: the stream resumes after it, so no change in between is missed.
         let lastEventID = try await store.lastEventID()
-        return PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: lastEventID,
-                             places: try await store.savedPlaces(accountID: passenger.id),
-                             current: try await currentRide(of: passenger)?.view, notice: notice)
+        var page = PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: lastEventID,
+                                 places: try await store.savedPlaces(accountID: passenger.id),
+                                 current: try await currentRide(of: passenger)?.view, notice: notice)
+        page.notice += try await otherSignIns(of: passenger, current: token)
+        return page
+    }
+
+    /// The rider is told of every other sign-in to their account in the last 7 days (a code
+    /// redeemed elsewhere, a token an admin made), still working or not, so a sign-in they did
+    /// not make does not go unseen.
+    func otherSignIns(of account: Account, current: APITokenSecret) async throws -> [String] {
+        let currentID = try await store.token(secretHash: current.hash)?.id
+        let since = now().addingTimeInterval(-7 * 86_400)
+        return try await store.tokens(accountID: account.id).filter { $0.id != currentID && $0.createdAt > since }.map { token in
+            let when = String(WireDates.format(token.createdAt).prefix(16)).replacingOccurrences(of: "T", with: " ")
+            let state = token.revokedAt != nil ? "since signed out" : "still signed in"
+            return "Your account was also signed in on \(when) UTC, on another device or browser (\(state)). If that was not you, tell the ride service."
+        }
     }
 
     func passengerRender(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> Response {

@@ -97,9 +97,10 @@ extension RideAPI {
         if caller.role == .dispatcher && reason == nil {
             throw APIError.invalidField("reason", "a dispatcher must say why (it is kept in the request's history)")
         }
-        let requestID = try await self.requestID(from: try context.parameters.require("id"))
+        let asked = try context.parameters.require("id")
+        let requestID = try await self.requestID(from: asked)
         guard let existing = try await store.rideRequest(id: requestID), caller.role == .dispatcher || existing.passengerID == caller.id else {
-            throw APIError.notFound("ride request \(requestID)")
+            throw APIError.notFound("ride request \(ShortCode.normalized(asked) ?? asked)")
         }
         do {
             let cancelled = try await store.cancelRideRequest(id: requestID, by: caller.id, reason: reason, idempotency: key)

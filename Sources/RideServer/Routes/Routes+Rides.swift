@@ -14,11 +14,12 @@ extension RideAPI {
     }
 
     /// The ride and how the caller relates to it; 404 when the caller may not see it, exactly
-    /// as for a ride that does not exist.
+    /// as for a ride that does not exist: the answer names what was asked for, never the id a
+    /// short code resolved to (that told a code that exists from one that does not).
     func visibleRide(_ idOrCode: String, to account: Account) async throws -> (RideDetail, RideRelation) {
         let id = try await rideID(from: idOrCode)
         guard let detail = try await store.rideDetail(id: id), let relation = RideRelation(account, to: detail.ride) else {
-            throw APIError.notFound("ride \(id)")
+            throw APIError.notFound("ride \(ShortCode.normalized(idOrCode) ?? idOrCode)")
         }
         return (detail, relation)
     }

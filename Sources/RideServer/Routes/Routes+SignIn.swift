@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import RideStore
@@ -18,41 +19,64 @@ extension RideAPI {
     }
 
     @Sendable func issueSignInCode(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedSignInCode> {
-        let issuer = try context.caller(in: [.admin, .dispatcher], to: "issue sign-in codes")
+        let issuer = try context.caller()
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let accountID = try context.parameters.require("id")
+        // Refused before the account is looked up: the same 403 for every id, known or not.
+        guard SignInCodePolicy.mayIssue(by: issuer.role, for: .passenger) else { throw APIError.forbidden(SignInCodePolicy.refusal) }
         guard let account = try await store.account(id: accountID) else { throw APIError.notFound("account \(accountID)") }
-        // Dispatchers let passengers and drivers in; only admins may hand out staff access.
-        if issuer.role == .dispatcher && ![Role.passenger, .driver].contains(account.role) {
-            throw APIError.forbidden("a dispatcher may issue sign-in codes only for passengers and drivers")
-        }
+        guard SignInCodePolicy.mayIssue(by: issuer.role, for: account.role) else { throw APIError.forbidden(SignInCodePolicy.refusal) }
         let (record, digits) = SignInCodeHash.issue(accountID: accountID, by: issuer.id, now: now())
-        _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits), perDay: SignInCodeHash.perDay)
+        _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits, key: try signInKeyNow()), perDay: SignInCodeHash.perDay,
+                                          perIssuerPerDay: SignInCodeHash.perIssuerPerDay)
         AdminAudit.record(context.logger, action: "sign-in-code.issue", actor: issuer.id, via: .api,
-                          details: ["account_id": accountID, "code_id": record.id])
+                          details: ["account_id": accountID, "code_id": record.id, "issued_by": issuer.id])
         return EditedResponse(status: .created, response: IssuedSignInCode(code: SignInCodeText.grouped(digits), accountID: accountID,
                                                                             expiresAt: record.expiresAt))
     }
 
-    /// Each refusal (unknown, expired, used) has its own code and writes nothing; every refusal
-    /// counts as a failed authentication, so guessing eight digits is throttled per address.
+    /// Each refusal (unknown, expired, used) has its own code and writes nothing. The attempt
+    /// takes from the address's and the server's sign-in budgets before the lookup, and from the
+    /// code's account's once known; a good code gives them back (`AuthenticationReservation`).
     @Sendable func signIn(_ request: Request, context: RideContext) async throws -> EditedResponse<SignedIn> {
         let address = limits.clientAddress(request, context: context)
-        try limits.checkAuthentication(address: address, token: nil)
-        let body = try await request.decodeStrict(SignInBody.self, context: context)
-        guard let digits = SignInCodeText.normalized(body.code) else {
-            throw APIError.invalidField("code", "must be the eight digits of a sign-in code, like 4821 0937")
-        }
+        let reservation = try limits.reserveSignIn(address: address)
         let secret = APITokenSecret()
+        let signedIn = try await limits.attempt(reservation) {
+            let body = try await request.decodeStrict(SignInBody.self, context: context)
+            guard let digits = SignInCodeText.normalized(body.code) else {
+                throw APIError.invalidField("code", "must be the eight digits of a sign-in code, like 4821 0937")
+            }
+            return try await redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, context: context) { _ in }
+        }
+        return EditedResponse(status: .created, response: SignedIn(token: secret.text, tokenID: signedIn.token.id, account: signedIn.account))
+    }
+
+    /// The one way a code becomes a token (API and passenger page): the key's hash, the
+    /// per-account budget and `admit` before anything is written, the audit line after.
+    func redeem(_ digits: String, secret: APITokenSecret, reservation: AuthenticationReservation, expiresAt: Date?,
+                context: RideContext, admit: @escaping @Sendable (Account) throws -> Void) async throws -> SignIn {
+        let limits = self.limits
         do {
-            let signedIn = try await store.redeemSignInCode(codeHash: SignInCodeHash.of(digits), tokenSecretHash: secret.hash,
-                                                            tokenExpiresAt: nil, now: now())
+            let signedIn = try await store.redeemSignInCode(codeHash: SignInCodeHash.of(digits, key: try signInKeyNow()), tokenSecretHash: secret.hash,
+                                                            tokenExpiresAt: expiresAt, now: now()) { account in
+                try limits.reserveAccount(account.id, in: reservation)
+                try admit(account)
+            }
             AdminAudit.record(context.logger, action: "sign-in", actor: signedIn.account.id, via: .api,
-                              details: ["token_id": signedIn.token.id])
-            return EditedResponse(status: .created, response: SignedIn(token: secret.text, tokenID: signedIn.token.id, account: signedIn.account))
-        } catch let error as StoreError {
-            if case .signInRefused = error { limits.authenticationFailed(address: address, token: nil) }
-            throw error
+                              details: ["token_id": signedIn.token.id, "code_id": signedIn.codeID, "issued_by": signedIn.issuedBy])
+            return signedIn
+        } catch StoreError.signInRefused(let refusal) {
+            reservation.failed()
+            throw StoreError.signInRefused(refusal)
+        }
+    }
+
+    /// The sign-in key, or 503 when its file cannot be used (the log says why).
+    func signInKeyNow() throws -> SymmetricKey {
+        do { return try signInKey.current() } catch {
+            // The path stays out of the answer; `serve` checks the key at start and says why.
+            throw APIError.unavailable("sign-in is unavailable: the server's sign-in key cannot be read; tell the operator")
         }
     }
 

@@ -36,6 +36,7 @@ extension RideAPI {
         // retry after the ride was confirmed still gets its first answer back.
         if key == nil, ride.state != .arrived { throw Self.wrongState(ride.state) }
         let proof = try TouchProofVerifier(period: touch.identityPeriod).verify(body, side: side, ride: ride, accountID: account.id, now: now())
+        try await refuseResent(proof, exactCopiesToStore: key != nil)
         let outcome: TouchProofRecording
         do {
             outcome = try await store.recordTouchProof(proof, policy: touch.policy, idempotency: key)
@@ -52,6 +53,30 @@ extension RideAPI {
         let answer: TouchProofResult.Outcome = outcome.confirmed ? .confirmed
             : outcome.notSimultaneous == true ? .touchNotSimultaneous : .awaitingCounterpart
         return TouchProofResult(outcome: answer, side: side, ride: rideView(confirmedDetail, showKey: true))
+    }
+
+    /// The store's unique key stops an exact copy; a copy with `observedAt` (or its window)
+    /// shifted a little is the same touch sent again: same side, same slot, and an observation
+    /// that meets an accepted one's within `resentTolerance`. A real second touch is a new
+    /// gesture after the guide's prompt, seconds after the first ended.
+    /// With an Idempotency-Key an exact copy is left to the store, which answers a retry with
+    /// its first answer (and any other exact copy `replayed_proof`).
+    private func refuseResent(_ proof: VerifiedTouchProof, exactCopiesToStore: Bool) async throws {
+        let tolerance = Self.resentTolerance
+        let earlier = try await store.touchProofs(rideID: proof.rideID).filter { $0.side == proof.side && $0.slot == proof.slot }
+            .filter { !(exactCopiesToStore && Self.sameMillisecond($0.observedAt, proof.observedAt)
+                        && Self.sameMillisecond($0.observedFrom, proof.observedFrom) && Self.sameMillisecond($0.observedUntil, proof.observedUntil)) }
+        if earlier.contains(where: { proof.observedFrom.timeIntervalSince($0.observedUntil) <= tolerance
+                                      && $0.observedFrom.timeIntervalSince(proof.observedUntil) <= tolerance }) {
+            throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) repeats an accepted one (its observation meets that one's)")
+        }
+    }
+
+    static let resentTolerance: TimeInterval = 1
+
+    /// The store keeps whole milliseconds.
+    private static func sameMillisecond(_ a: Date, _ b: Date) -> Bool {
+        (a.timeIntervalSince1970 * 1000).rounded(.down) == (b.timeIntervalSince1970 * 1000).rounded(.down)
     }
 
     private static func wrongState(_ state: RideState) -> APIError {
