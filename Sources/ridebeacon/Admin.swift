@@ -7,14 +7,16 @@ import RideStore
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage accounts and tokens directly in the database.",
-        subcommands: [CreateAccount.self, CreateToken.self, Invite.self, ListAccounts.self, ListTokens.self, RevokeToken.self, RevokeTokens.self,
+        subcommands: [CreateAccount.self, CreateToken.self, Invite.self, RotateSignInKey.self, ListAccounts.self, ListTokens.self, RevokeToken.self, RevokeTokens.self,
                       ConfirmRide.self, PurgeLocations.self, Backup.self]
     )
 }
 
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database.")
-    var database = StoreLocation.defaultValue
+    @Option(name: .customLong("database"), help: "sqlite:PATH or postgres://user:password@host:port/database. Default: RIDEBEACON_DATABASE, then sqlite:./ridebeacon.sqlite (prefer the variable for a URL with a password: a command line is visible to every user in ps).")
+    var databaseOption: String?
+
+    var database: String { DatabaseLocation.resolve(databaseOption) }
 
     /// Runs `body` on the opened store and closes it, reporting store errors as one line.
     func withStore<T>(_ body: (any Store) async throws -> T) async throws -> T {
@@ -44,6 +46,38 @@ struct TokenExpiryOption: ParsableArguments {
     }
 
     var expiresAt: Date? { expiresInDays.map { TokenExpiry.date(afterDays: $0) } }
+}
+
+/// Where the database is: `--database`, else RIDEBEACON_DATABASE (so a PostgreSQL password
+/// need not be on the command line, which every user sees in ps), else the default file.
+enum DatabaseLocation {
+    static func resolve(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        option ?? environment["RIDEBEACON_DATABASE"].flatMap { $0.isEmpty ? nil : $0 } ?? StoreLocation.defaultValue
+    }
+}
+
+/// The sign-in key file (`SignInKey`): `--sign-in-key-file`, else RIDEBEACON_SIGN_IN_KEY_FILE,
+/// else beside a SQLite database (`PATH.sign-in-key`), else ./ridebeacon.sign-in-key. Servers
+/// sharing one PostgreSQL database must share one key file too.
+struct SignInKeyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The sign-in code key file (created 0600 when missing). Default: RIDEBEACON_SIGN_IN_KEY_FILE, else beside a sqlite: database (PATH.sign-in-key), else ./ridebeacon.sign-in-key.", valueName: "PATH"))
+    var signInKeyFile: String?
+
+    func path(database: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let signInKeyFile { return signInKeyFile }
+        if let configured = environment["RIDEBEACON_SIGN_IN_KEY_FILE"], !configured.isEmpty { return configured }
+        if database.hasPrefix("sqlite:"), database.count > "sqlite:".count, database != "sqlite::memory:" {
+            return String(database.dropFirst("sqlite:".count)) + ".sign-in-key"
+        }
+        return "./ridebeacon.sign-in-key"
+    }
+
+    /// The key, or a one-line reason it cannot be used.
+    func key(database: String) throws -> SignInKey {
+        let key = SignInKey.file(path(database: database))
+        do { _ = try key.current() } catch { throw ValidationError(String(describing: error)) }
+        return key
+    }
 }
 
 func printToStandardError(_ line: String) {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import RideStore
 
@@ -22,7 +27,13 @@ extension Admin {
         func run() async throws {
             try await options.withStore { store in
                 guard let sqlite = store as? SQLiteStore else { throw StoreError.invalid("admin backup needs a sqlite: database") }
+                // The copy holds ride keys, notes and code hashes: the owner's alone, whatever
+                // the shell's umask (022 made it 0644). Files made from here on are 0600, and
+                // the finished copy is set to exactly that.
+                let previous = umask(0o077)
+                defer { umask(previous) }
                 let summary = try await sqlite.backup(to: to)
+                guard chmod(to, 0o600) == 0 else { throw StoreError.invalid("cannot make \(to) private (chmod 600 failed)") }
                 printToStandardError("backed up \(summary.accounts) accounts, \(summary.rideRequests) ride requests, "
                                      + "\(summary.rides) rides and \(summary.events) events (\(summary.bytes) bytes); integrity check ok")
                 print(to)

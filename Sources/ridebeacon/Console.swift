@@ -47,7 +47,8 @@ enum StandardOutputBytes {
 
 enum StandardError {
     static func writeLine(_ line: String) {
-        FileDescriptor.writeAll(STDERR_FILENO, Array((line + "\n").utf8))
+        // Error messages quote the service's answers: the terminal sink applies.
+        FileDescriptor.writeAll(STDERR_FILENO, Array((SinkText.terminal(line) + "\n").utf8))
     }
 }
 

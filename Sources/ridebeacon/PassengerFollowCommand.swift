@@ -200,10 +200,11 @@ actor RideAnnouncer {
         guard words != last else { return }
         last = words
         Say.line(words.spoken)
-        player.say(words.spoken, urgent: true)
+        player.say(SinkText.speech(words.spoken), urgent: true)
         guard let notifications else { return }
         do {
-            notificationID = try await notifications.notify(summary: words.summary, body: words.body, replacing: notificationID)
+            notificationID = try await notifications.notify(summary: SinkText.notificationSummary(words.summary),
+                                                            body: SinkText.notificationBody(words.body), replacing: notificationID)
         } catch {
             if !notificationFailureReported { StandardError.writeLine("ridebeacon: desktop notification failed: \(error)") }
             notificationFailureReported = true
@@ -213,6 +214,6 @@ actor RideAnnouncer {
     func repeatLast() {
         guard let last else { return }
         Say.line(last.spoken)
-        player.say(last.spoken, urgent: true)
+        player.say(SinkText.speech(last.spoken), urgent: true)
     }
 }

@@ -15,8 +15,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on.")
     var port = 8080
 
-    @Option(help: "sqlite:PATH (one server) or postgres://user:password@host:port/database (several servers).")
-    var database = StoreLocation.defaultValue
+    @Option(name: .customLong("database"), help: "sqlite:PATH (one server) or postgres://user:password@host:port/database (several servers). Default: RIDEBEACON_DATABASE (use it for a URL with a password: command lines are visible in ps), then sqlite:./ridebeacon.sqlite.")
+    var databaseOption: String?
+
+    var database: String { DatabaseLocation.resolve(databaseOption) }
+
+    @OptionGroup var signInKey: SignInKeyOptions
+
+    @Option(help: "Hours a passenger page sign-in lasts after its last use (1 to 720).")
+    var webSessionHours = 12
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
@@ -74,6 +81,9 @@ struct Serve: AsyncParsableCommand {
         guard (1...1000).contains(maxStreamsPerToken) else {
             throw ValidationError("--max-streams-per-token must be 1 to 1000, not \(maxStreamsPerToken)")
         }
+        guard (1...720).contains(webSessionHours) else {
+            throw ValidationError("--web-session-hours must be 1 to 720, not \(webSessionHours)")
+        }
         guard (0...1).contains(tokenCacheSeconds) else {
             throw ValidationError("--token-cache-seconds must be 0 to 1, not \(tokenCacheSeconds)")
         }
@@ -96,8 +106,12 @@ struct Serve: AsyncParsableCommand {
                                metadata: ["file": .string(file.path), "mode": .string(file.mode)])
             }
         }
+        // Before the store: a key file that cannot be used stops the server with its reason.
+        let codeKey = try signInKey.key(database: database)
         let store = try await openStore(database)
         var configuration = RideServerConfiguration(host: host, port: port)
+        configuration.signInKey = codeKey
+        configuration.webSessionLifetime = Double(webSessionHours) * 3600
         configuration.closesStoreOnShutdown = true
         configuration.secureCookies = secureCookies
         configuration.benchmarkRoutes = benchRoutes

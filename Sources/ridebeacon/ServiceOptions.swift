@@ -108,8 +108,10 @@ func describe(_ error: RideClientError, server: String) -> String {
 
 /// Unbuffered standard output: progress lines of commands that run for a while must reach a
 /// pipe or a screen reader as they happen, not when a buffer fills.
+/// Everything goes through the terminal sink (`SinkText.terminal`): lines carry the service's
+/// text (names, places, reasons), which must not drive the terminal.
 enum Say {
     static func line(_ text: String) {
-        StandardOutputBytes.write(Array((text + "\n").utf8))
+        StandardOutputBytes.write(Array((SinkText.terminal(text) + "\n").utf8))
     }
 }

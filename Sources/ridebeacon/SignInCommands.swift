@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Foundation
 import Guide
@@ -11,39 +14,69 @@ extension Admin {
         static let configuration = CommandConfiguration(
             abstract: "Issue a one-time sign-in code for an account (prints the code: eight digits, valid 24 hours).",
             discussion: """
-                Hand the code over (read it out, or send it); its holder runs `ridebeacon sign-in CODE`. \
-                It works once, for 24 hours; at most 10 are issued per account per day. Only its hash is stored.
+                Hand the code over (read it out, or send it); its holder runs `ridebeacon sign-in` and types it. \
+                It works once, for 24 hours; at most 10 are issued per account per day. Only its keyed hash is stored \
+                (the key is the server's sign-in key file, which this command must be able to read).
                 """)
 
         @Argument(help: "Account id (from `ridebeacon admin list-accounts`).")
         var account: String
         @OptionGroup var options: DatabaseOptions
+        @OptionGroup var signInKey: SignInKeyOptions
 
         func run() async throws {
+            let key = try signInKey.key(database: options.database).current()
             try await options.withStore { store in
                 let (record, digits) = SignInCodeHash.issue(accountID: account, by: AdminAudit.cliOperator, now: Date())
-                _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits), perDay: SignInCodeHash.perDay)
-                audit("sign-in-code.issue", ["account_id": account, "code_id": record.id])
+                _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits, key: key), perDay: SignInCodeHash.perDay,
+                                                  perIssuerPerDay: SignInCodeHash.perIssuerPerDay)
+                audit("sign-in-code.issue", ["account_id": account, "code_id": record.id, "issued_by": AdminAudit.cliOperator])
                 print(SignInCodeText.grouped(digits))
                 printToStandardError("Sign-in code for account \(account), valid until \(PlainTable.time(record.expiresAt)) tomorrow; "
-                                     + "run `ridebeacon sign-in \(SignInCodeText.grouped(digits)) --server URL` on the new device.")
+                                     + "run `ridebeacon sign-in --server URL` on the new device and type it.")
             }
+        }
+    }
+
+    /// `ridebeacon admin rotate-sign-in-key`: a new key; codes issued before stop working.
+    struct RotateSignInKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-sign-in-key",
+            abstract: "Replace the sign-in code key (after a leak, or routinely); every code issued before stops working.",
+            discussion: """
+                Writes a new random key to the key file (mode 0600, replaced atomically). Running servers use it from \
+                their next sign-in. Codes not yet used are refused from then on: issue new ones. Tokens are not affected.
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+        @OptionGroup var signInKey: SignInKeyOptions
+
+        func run() async throws {
+            let path = signInKey.path(database: options.database)
+            do { try SignInKey.rotate(path) } catch { throw ValidationError(String(describing: error)) }
+            audit("sign-in-key.rotate", ["key_file": path])
+            printToStandardError("New sign-in key in \(path); codes issued before no longer work.")
         }
     }
 }
 
-/// `ridebeacon sign-in CODE`: exchanges a sign-in code for a token kept in the settings file.
+/// `ridebeacon sign-in`: exchanges a sign-in code for a token kept in the settings file. The
+/// code is read from standard input (typed at a prompt, or piped) or from `--code-file`, never
+/// from the command line, where every user of the machine can read it in ps.
 struct SignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign-in",
         abstract: "Sign in with a one-time code; the token is saved in your settings file (readable only by you).",
         discussion: """
-            The code is the eight digits an admin or dispatcher gave you (spaces and hyphens are fine). \
-            The server comes from --server, RIDEBEACON_SERVER or the settings file, and is saved with the token.
+            Type the eight digits an admin gave you when asked (spaces and hyphens are fine), or pipe them in, \
+            or name a file holding them with --code-file. The server comes from --server, RIDEBEACON_SERVER or \
+            the settings file, and is saved with the token.
             """)
 
-    @Argument(help: ArgumentHelp("The eight-digit sign-in code.", valueName: "CODE"))
-    var code: [String]
+    @Argument(help: ArgumentHelp("Not accepted: the code on the command line is visible to every user (ps). Type it when asked, pipe it in, or use --code-file.", valueName: "CODE"))
+    var code: [String] = []
+    @Option(help: ArgumentHelp("Read the code from this file instead of standard input.", valueName: "PATH"))
+    var codeFile: String?
     @Option(help: ArgumentHelp("Ride service URL. Default: RIDEBEACON_SERVER, then the settings file.", valueName: "URL"))
     var server: String?
     @Flag(help: "Allow a plain http:// server URL other than this machine.")
@@ -53,7 +86,18 @@ struct SignInCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var settings: Settings
         do { settings = try loadSettings(environment: environment) } catch { fail(error.message) }
-        guard let digits = SignInCodeText.normalized(code.joined()) else {
+        guard code.isEmpty else {
+            fail("do not put the sign-in code on the command line (other users can read command lines); run `ridebeacon sign-in` and type it when asked, pipe it in, or use --code-file PATH")
+        }
+        let typed: String
+        if let codeFile {
+            guard let text = try? String(contentsOfFile: codeFile, encoding: .utf8) else { fail("cannot read the code file \(codeFile)") }
+            typed = text
+        } else {
+            if isatty(STDIN_FILENO) != 0 { FileDescriptor.writeAll(STDERR_FILENO, Array("Sign-in code: ".utf8)) }
+            typed = readLine(strippingNewline: true) ?? ""
+        }
+        guard let digits = SignInCodeText.normalized(typed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             fail("the sign-in code must be eight digits, like 4821 0937")
         }
         guard let server = server ?? environment["RIDEBEACON_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? settings.server else {

@@ -1,0 +1,81 @@
+/// Text from the ride service (names, vehicles, places, cancel reasons) escaped for the place it
+/// is shown or said. The server refuses control characters at its edge (`FreeText`), but rows
+/// written before that, or by another writer, still arrive, and each sink has its own dangers:
+/// a terminal obeys escape sequences (window title, clearing the screen, colours, a fake "YOUR
+/// RIDE IS CONFIRMED"), a notification daemon renders `<a href>` and `<img src>` in the body,
+/// and a voice reads out whatever it is given. HTML is the server's sink: its templates escape
+/// every value (Mustache `{{ }}`, never `{{{ }}}`).
+enum SinkText {
+    /// For a terminal: every C0 and C1 control, DEL, and the bidirectional overrides and isolates
+    /// (which make a line read differently from what it says) become U+FFFD, visibly; newline
+    /// stays and tab becomes a space.
+    static func terminal(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out.append(scalar)
+            case "\t": out.append(" ")
+            case _ where isDangerous(scalar): out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// For speech: controls and format characters become spaces (nothing is read out as a code
+    /// or swallowed into a word), runs of white space one space.
+    static func speech(_ text: String) -> String {
+        var out = ""
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            let space = isDangerous(scalar) || scalar.properties.isWhitespace
+            if space {
+                if !lastWasSpace { out.unicodeScalars.append(" ") }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            lastWasSpace = space
+        }
+        return out.trimmingWhitespace()
+    }
+
+    /// For a desktop notification's summary (plain text by the specification): one line.
+    static func notificationSummary(_ text: String) -> String {
+        speech(text)
+    }
+
+    /// For a desktop notification's body, which notification daemons read as markup (`<b>`,
+    /// `<a href>`, `<img src>`): one line of text with `& < > " '` as entities.
+    static func notificationBody(_ text: String) -> String {
+        var out = ""
+        for character in speech(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    private static func isDangerous(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: true
+        case 0x2028, 0x2029: true
+        default: false
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        var scalars = Substring(self).unicodeScalars
+        while let first = scalars.first, first == " " { scalars.removeFirst() }
+        while let last = scalars.last, last == " " { scalars.removeLast() }
+        return String(scalars)
+    }
+}
