@@ -97,18 +97,26 @@ if let seed = traceSeed {
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     if let scene = walk.world.scene {
+        print("tick levels at 1 m, dB(A) by band: \(scene.tickLevels.map { Int($0.rounded()) }), tick spectrum \(StreetSounds.tickSpectrum.map { Int($0.rounded()) })")
+        for d in [1.0, 5, 10, 20] {
+            let open = scene.margin(scene.tickLevels.map { $0 - 20 * log10(d) })
+            let closed = scene.margin(scene.tickLevels.map { $0 - 20 * log10(d) - scene.closedCarLoss })
+            var channel = ChannelModel(parameters: scene.channel, rng: SeededRandom(seed: 1))
+            let received = (0..<200).compactMap { channel.receive(at: Double($0), receiver: Point(x: d, y: 0), facing: .pi, extraLoss: scene.carBodyLoss) }
+            print(String(format: "  at %4.0f m: tick margin open %.1f dB, closed car %.1f dB; radio mean %.1f dBm, through the car body %d/200 received", d, open, closed, ChannelModel(parameters: scene.channel, rng: SeededRandom(seed: 1)).meanRSSI(atDistance: d), received.count))
+        }
         print("street: \(scene.street.placement), device \(scene.street.device), walker at \(walk.world.walker.position), device at \(walk.world.device), noise \(scene.streetNoise) dB(A), reports \(scene.passengerReports.receiver.trace)")
     }
     let policy = MutualProofPolicy()
     let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
         guard cue.kind != "pulse" else { return }
         print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
+    }, onDriver: { action, time in
+        if case .locator(let sound) = action { print(String(format: "%6.2f driver: locator %@", time, String(describing: sound))) }
     }, onStep: { world in
         if Int((world.time * 20).rounded()) % 20 == 0 {
             print(String(format: "%6.2f   walker (%.1f, %.1f) device (%.1f, %.1f) roadway events %d", world.time, world.walker.position.x, world.walker.position.y, world.device.x, world.device.y, world.walker.safetyEvents))
         }
-    }, onDriver: { action, time in
-        if case .locator(let sound) = action { print(String(format: "%6.2f driver: locator %@", time, String(describing: sound))) }
     }, prove: { side, observation in policy.prove(side, observation) })
     print(summary)
     exit(0)
@@ -211,11 +219,31 @@ func printBreakdown(_ samples: [SpokenSample]) {
             samples.filter { $0.estimate / $0.truth >= ratios[i] && $0.estimate / $0.truth < ratios[i + 1] })
     }
 }
-var breakdown: [SpokenSample] = []
+
+/// What every configuration's walks share, copied out of the command line.
+struct Settings: Sendable {
+    var firstSeed: UInt64, seeds: Int, startDistance: Double, otherCars: Int, aids: GuideAids
+    var listener: LocatorListener.Parameters, calibratedChannel: Bool, compass: SimulatedCompass.Parameters?
+    var walker: Walker.Parameters, truthBreakdown: Bool, verbose: Bool, baselines: Bool
+    var ride: GuideRide, base: Double
+}
+let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: startDistance, otherCars: otherCars, aids: aids,
+                        listener: listener, calibratedChannel: calibratedChannel, compass: simulatedCompass,
+                        walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines,
+                        ride: ride, base: base)
 
 /// The walks of one configuration (and, with --baselines, HandiGo's and the one-sided rule's).
-@MainActor func run(street: StreetParameters?) async -> (ours: Tally, handiGo: Tally, oneSided: Tally, extra: [String]) {
-    var ours = Tally(), handiGo = Tally(), oneSided = Tally()
+/// One configuration's walks.
+struct RunResult: Sendable {
+    var ours: Tally, handiGo: Tally, oneSided: Tally, extra: [String], breakdown: [SpokenSample]
+}
+
+func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
+    let (firstSeed, seeds, startDistance, otherCars, aids) = (settings.firstSeed, settings.seeds, settings.startDistance, settings.otherCars, settings.aids)
+    let (listener, calibratedChannel, simulatedCompass, walkerParameters) = (settings.listener, settings.calibratedChannel, settings.compass, settings.walker)
+    let (truthBreakdown, verbose, baselines, ride, base) = (settings.truthBreakdown, settings.verbose, settings.baselines, settings.ride, settings.base)
+    var breakdown: [SpokenSample] = []
+        var ours = Tally(), handiGo = Tally(), oneSided = Tally()
     var holds: [Double] = []
     var touches = 0
     var notSimultaneous = 0
@@ -277,10 +305,10 @@ var breakdown: [SpokenSample] = []
                    + "(held median %.2f s, max %.2f s); proofs answered not simultaneous: %d",
                touches, holds.count, holds.isEmpty ? 0 : median(holds), holds.max() ?? 0, notSimultaneous),
     ]
-    return (ours, handiGo, oneSided, extra)
+    return RunResult(ours: ours, handiGo: handiGo, oneSided: oneSided, extra: extra, breakdown: breakdown)
 }
 
-func header(_ street: StreetParameters?) -> String {
+@MainActor func header(_ street: StreetParameters?) -> String {
     "seeds \(firstSeed)...\(firstSeed + UInt64(seeds) - 1), start \(startDistance) m, world \(street == nil ? "open field" : "street"), other cars \(otherCars), aids \(aids.rawValue), "
         + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s"
 }
@@ -291,7 +319,7 @@ if let sweep {
         for value in entry.values {
             var parameters = StreetParameters()
             entry.set(&parameters, value)
-            let result = await run(street: parameters)
+            let result = await run(street: parameters, settings)
             let t = result.ours
             print(String(format: "sweep %@ = %g: touch ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d, claims true %.1f %%, contradictions %d",
                          entry.name, value, median(t.touchRatios), quantile(t.touchRatios, 0.9), 100 * t.confirmed.reduce(0, +) / Double(t.walks),
@@ -301,12 +329,15 @@ if let sweep {
     exit(0)
 }
 
-let result = await run(street: street)
-print(header(street))
-for line in result.ours.lines { print("ridebeacon: " + line) }
-if truthBreakdown { printBreakdown(breakdown) }
-if baselines {
-    for line in result.handiGo.lines.prefix(3) { print("handigo:    " + line) }
-    for line in result.oneSided.lines.prefix(3) { print("one-sided:  " + line + "  (before issue 12)") }
+func report(_ result: RunResult, header: String) {
+    print(header)
+    for line in result.ours.lines { print("ridebeacon: " + line) }
+    if settings.truthBreakdown { printBreakdown(result.breakdown) }
+    if settings.baselines {
+        for line in result.handiGo.lines.prefix(3) { print("handigo:    " + line) }
+        for line in result.oneSided.lines.prefix(3) { print("one-sided:  " + line + "  (before issue 12)") }
+    }
+    for line in result.extra { print(line) }
 }
-for line in result.extra { print(line) }
+
+report(await run(street: street, settings), header: header(street))

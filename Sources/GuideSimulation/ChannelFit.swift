@@ -52,7 +52,7 @@ public struct ChannelFit: Decodable, Sendable, Equatable {
     /// `fixtures/channel-fit.json`, verbatim.
     public static let committedJSON = #"""
 {
- "source": "scripts/fit_channel.py over ../shared/data/philotuxo (9 walks x 6 receivers, 48 static points) and ../shared/data/herald (phone pairs 0-3.4 m)",
+ "source": "scripts/fit_channel.py over ../shared/data/philotuxo (9 walks x 6 receivers, 41 static points) and ../shared/data/herald (phone pairs 0-3.4 m)",
  "path_loss": {
   "exponent_min": 1.131,
   "exponent_max": 2.104,
@@ -86,15 +86,52 @@ public struct ChannelFit: Decodable, Sendable, Equatable {
    0.06,
    0.034
   ],
-  "walking_speed_m_s": 0.414
+  "autocorrelation_1_over_e_s": 3.729,
+  "moved_m": [
+   0.2,
+   0.45,
+   0.8,
+   1.25,
+   1.85,
+   2.6
+  ],
+  "correlation_by_moved": [
+   0.147,
+   0.123,
+   0.112,
+   0.078,
+   0.064,
+   0.083
+  ],
+  "pairs_by_moved": [
+   5473,
+   7935,
+   6595,
+   5905,
+   5866,
+   1750
+  ],
+  "moving_along_line_share": 0.7,
+  "walk_speed_m_s": {
+   "track-rectangular_with_rotation": 0.42,
+   "track-rectangular_without_rotation": 0.419,
+   "track-straight_01": 0.332,
+   "track-straight_02": 0.351,
+   "track-straight_03": 0.449,
+   "track-straight_04": 0.993,
+   "track-straight_05": 0.123,
+   "track-zigzagging_with_rotation": 0.362,
+   "track-zigzagging_without_rotation": 0.345
+  },
+  "correlated_share": 0.146
  },
  "shadowing": {
-  "sigma_db": 2.065,
-  "decorrelation_m": 1.543
+  "sigma_db": 1.905,
+  "decorrelation_m": 2.598
  },
  "fast_fading": {
-  "sigma_db": 4.541,
-  "rician_k_db": 2.46
+  "sigma_db": 4.611,
+  "rician_k_db": 2.2
  },
  "at_rest": {
   "sigma_db": 2.208,

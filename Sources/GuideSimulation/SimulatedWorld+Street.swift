@@ -33,7 +33,7 @@ public struct StreetScene: Sendable {
             txPowerAt1m: near.pair.levelAt1m, exponent: rng.uniform(p.exponent),
             shadowingSigma: rng.uniform(p.shadowingSigma), shadowingDecorrelation: rng.uniform(p.shadowingDecorrelation),
             ricianK: pow(10, rng.uniform(p.ricianKdB) / 10), scatterDecorrelationDistance: 0.06, scatterDecorrelationTime: 0.5,
-            bodyLoss: rng.uniform(p.bodyLoss), baseLoss: 0, sensitivity: p.sensitivity, nearField: near)
+            bodyLoss: rng.uniform(p.bodyLoss), baseLoss: 0, sensitivity: rng.uniform(p.sensitivity), nearField: near)
         driverReports = ReportProcess.draw(&rng)
         passengerReports = ReportProcess.draw(&rng)
         carBodyLoss = max(0, p.carBodyLossMean + p.carBodyLossSigma * rng.gaussian())

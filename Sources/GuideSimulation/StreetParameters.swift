@@ -40,8 +40,10 @@ public struct StreetParameters: Sendable, Equatable {
     /// The passenger's body between phone and car, dB (published 2.4 GHz body-shadowing
     /// measurements, as the corridor fit used).
     public var bodyLoss: ClosedRange<Double> = 10.0...15.0
-    /// The scanning phone's sensitivity, dBm (assumed; phones report down to about −100).
-    public var sensitivity = -100.0
+    /// The weakest level the scanning phone reports, dBm, drawn per walk: from the 0.1th
+    /// percentile of what the shared sets' receivers reported (herald −96, philotuxo −95) to
+    /// that of the carried phones (pcng −111); `scripts/report_floor.py` prints them.
+    public var sensitivity: ClosedRange<Double> = -111.0...(-95.0)
 
     // MARK: Sounds (dB(A) at 1 m unless said)
 
@@ -91,7 +93,7 @@ public struct StreetParameters: Sendable, Equatable {
     public init() {}
 
     /// The values `--sweep NAME` moves to (low, mid, high); mid is the default.
-    public static let sweeps: [(name: String, set: (inout StreetParameters, Double) -> Void, values: [Double])] = [
+    public static let sweeps: [(name: String, set: @Sendable (inout StreetParameters, Double) -> Void, values: [Double])] = [
         ("car-body-loss", { $0.carBodyLossMean = $1 }, [4, 9, 14]),
         ("parked-car-loss-cap", { $0.parkedCarsLossCap = $1 }, [6, 15, 25]),
         ("exponent-mid", { $0.exponent = ($1 - 0.4)...($1 + 0.4) }, [1.8, 2.2, 2.6]),
@@ -102,6 +104,7 @@ public struct StreetParameters: Sendable, Equatable {
         ("detection-snr-mid", { $0.detectionSNR = ($1 - 3)...($1 + 3) }, [-6, -3, 0]),
         ("kerb-share", { $0.kerbShare = $1; $0.doubleParkedShare = (1 - $1) / 2 }, [0.5, 0.7, 0.9]),
         ("driver-hold-out-mid", { $0.driverHoldOut = max(0, $1 - 3)...($1 + 3) }, [2, 5, 10]),
+        ("sensitivity-mid", { $0.sensitivity = ($1 - 8)...($1 + 8) }, [-111, -103, -95]),
         ("step-off-chance", { $0.stepOffChance = $1 }, [0.2, 0.5, 0.8]),
         ("walking-speed-mid", { $0.walkingSpeed = ($1 - 0.2)...($1 + 0.2) }, [0.8, 1.0, 1.2]),
     ]

@@ -23,8 +23,11 @@ public struct ReportIntervalFit: Decodable, Sendable {
         public var reportsPerSecond: Double
         /// 101 quantiles (0th…100th percentile), s.
         public var quantiles: [Double]
+        /// How the set timed its reports: `recorded`, or spread evenly inside a logged second
+        /// (herald) or over 100 s (two pcng traces, where only the rate is real).
+        public var times: String?
         enum CodingKeys: String, CodingKey {
-            case set, trace, reportsPerSecond = "reports_per_s", quantiles = "quantiles_s"
+            case set, trace, reportsPerSecond = "reports_per_s", quantiles = "quantiles_s", times
         }
     }
     public var receivers: [Receiver]
@@ -58,9 +61,19 @@ public struct ReportProcess: Sendable {
 
     public init(receiver: ReportIntervalFit.Receiver) { self.receiver = receiver }
 
-    /// One receiver drawn from the fit, every receiver equally likely.
-    public static func draw(_ rng: inout SeededRandom, fit: ReportIntervalFit = CommittedFits.reportIntervals) -> ReportProcess {
-        ReportProcess(receiver: fit.receivers[Int(rng.unit() * Double(fit.receivers.count)) % fit.receivers.count])
+    /// The receivers a walk may draw: all but those whose intervals were made up from a rate
+    /// (`spread_in_100s`) and the one that heard a phone that cannot advertise (under 0.1/s).
+    public static let drawable: [ReportIntervalFit.Receiver] = CommittedFits.reportIntervals.receivers.filter {
+        $0.times != "spread_in_100s" && $0.reportsPerSecond >= 0.1
+    }
+
+    /// One receiver drawn from `receivers`: a set first (each set equally likely, so the 95
+    /// fixed philotuxo receivers do not outvote the phone sets), then a receiver in it.
+    public static func draw(_ rng: inout SeededRandom, from receivers: [ReportIntervalFit.Receiver] = drawable) -> ReportProcess {
+        let sets = Array(Set(receivers.map(\.set))).sorted()
+        let set = sets[Int(rng.unit() * Double(sets.count)) % sets.count]
+        let members = receivers.filter { $0.set == set }
+        return ReportProcess(receiver: members[Int(rng.unit() * Double(members.count)) % members.count])
     }
 
     /// The next interval, s (inverse-CDF sampling between the quantiles; never under 20 ms).
