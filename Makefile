@@ -10,7 +10,9 @@ BUILD_APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng
 # template); chromium (the dispatcher page's browser test); wrk (`make bench-server`); nginx, openssl
 # (`make deploy-check` runs deploy/nginx's TLS proxy on its own ports; the packaged nginx service is
 # not used: in a container apt does not start it).
-TEST_APT_PACKAGES := python3-venv postgresql curl dbus python3-dbusmock chromium wrk nginx openssl
+# fuse3 + python3-pyfuse3: powerfs, the power-loss harness's FUSE filesystem (run by /usr/bin/python3,
+# Debian's pyfuse3 is built against its libfuse3: nothing to compile).
+TEST_APT_PACKAGES := python3-venv postgresql curl dbus python3-dbusmock chromium wrk nginx openssl fuse3 python3-pyfuse3
 APT_PACKAGES := $(BUILD_APT_PACKAGES) $(TEST_APT_PACKAGES)
 # Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
 BUMBLE_VERSION := 0.0.236
@@ -22,7 +24,7 @@ SHARED ?= ../shared
 
 # Reliability (RELIABILITY.md): crash durability, many servers, load, deploy checks.
 .PHONY: fuzz-api-build fuzz-api-run
-.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke load-soak deploy-check
+.PHONY: reliability reliability-smoke durability durability-smoke load load-smoke load-soak deploy-check power-loss power-loss-smoke
 
 .PHONY: demo demo-ranging bench-guide sim-fidelity test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval ranging-carried clean
 
@@ -222,8 +224,32 @@ deploy-check:
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) scripts/reliability/deploy_check.sh
 	scripts/reliability/proxy_check.sh
 
+# Power loss (scripts/reliability/power_loss.py): the database on powerfs (a FUSE mount that
+# forgets what was not fsync'd), cut at random moments, remounted, restarted and checked; the
+# negative controls (SQLite synchronous = NORMAL, PostgreSQL fsync = off) must lose writes.
+# Run as root; its private PostgreSQL listens on POWER_LOSS_PG_PORT.
+POWER_LOSS_PG_PORT ?= 55435
+POWER_LOSS_CUTS ?= 200
+POWER_LOSS := python3 scripts/reliability/power_loss.py --pg-port $(POWER_LOSS_PG_PORT)
+power-loss-smoke:
+	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/test_powerfs.py
+	$(POWER_LOSS) --backend sqlite --cuts 8 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
+	$(POWER_LOSS) --backend postgres --cuts 4 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
+	$(POWER_LOSS) --backend sqlite --synchronous NORMAL --expect-loss --cuts 20 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
+	$(POWER_LOSS) --backend postgres --fsync off --expect-loss --cuts 5 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
+
+power-loss: deps
+	$(SWIFT) build -c release --product ridebeacon
+	@mkdir -p $(RELIABILITY_RESULTS)
+	python3 scripts/reliability/test_powerfs.py
+	$(POWER_LOSS) --binary .build/release/ridebeacon --backend sqlite --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --binary .build/release/ridebeacon --backend postgres --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --binary .build/release/ridebeacon --backend sqlite --synchronous NORMAL --expect-loss --cuts 50 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --binary .build/release/ridebeacon --backend postgres --fsync off --expect-loss --cuts 10 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+
 # What `make test` runs after the unit and integration tests (short, bounded versions).
-reliability-smoke: durability-smoke load-smoke deploy-check
+reliability-smoke: durability-smoke load-smoke deploy-check power-loss-smoke
 
 # The full versions; their last results are in RELIABILITY.md.
 reliability: durability load

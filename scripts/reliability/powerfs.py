@@ -91,7 +91,7 @@ def make_operations(pyfuse3, backing):
             self.dirty = {}
             self.last_write = None                 # (inode, offset, data) of the last unsynced write
             self.names = []                        # [{"dirs": set of dir inodes not yet synced, "undo": [...], "what": str}]
-            self.counts = {"writes": 0, "fsyncs": 0, "dir_fsyncs": 0, "name_ops": 0}
+            self.counts = {"ops": 0, "writes": 0, "fsyncs": 0, "dir_fsyncs": 0, "name_ops": 0}
 
         # --- bookkeeping -------------------------------------------------------------------
         def path(self, inode):
@@ -131,6 +131,7 @@ def make_operations(pyfuse3, backing):
             """Every mutating operation starts here: refused after a cut; may fire the armed cut."""
             if self.frozen:
                 raise FUSEError(errno.EIO)
+            self.counts["ops"] += 1
             if self.trigger is not None and self.trigger.matches(kind, os.path.relpath(path, self.backing)):
                 trigger, self.trigger = self.trigger, None
                 self.cut(trigger.tear, trigger.seed, reason=f"armed: {kind} {os.path.relpath(path, self.backing)}")

@@ -15,8 +15,8 @@ extension SQLiteStore {
     /// writing. All pages are copied in one step inside one read transaction, so the copy is a
     /// consistent snapshot (in WAL mode a reader never blocks the writer, and a single step
     /// cannot be restarted by a concurrent write). The copy is written beside `path` and renamed
-    /// only after `PRAGMA integrity_check` passes, so a crash never leaves a half backup under
-    /// the final name. Refuses to overwrite an existing file.
+    /// only after `PRAGMA integrity_check` passes and the copy is fsync'd, so neither a crash nor a
+    /// power cut leaves a half backup under the final name. Refuses to overwrite an existing file.
     public func backup(to path: String) async throws -> BackupSummary {
         let fileManager = FileManager.default
         guard !fileManager.fileExists(atPath: path) else {
@@ -37,7 +37,12 @@ extension SQLiteStore {
                                      rides: try count("ride"), events: try count("rideEvent"), bytes: 0)
             }
             try destination.close()
+            // On disk before it takes the final name, and the name itself durable afterwards:
+            // after a power cut the backup is either absent or whole.
+            try Self.syncFile(partial)
+            try Self.syncDirectory(containing: partial)
             try fileManager.moveItem(atPath: partial, toPath: path)
+            try Self.syncDirectory(containing: path)
             var result = summary
             result.bytes = (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             return result

@@ -20,12 +20,39 @@ extension SQLiteStore {
             // open() applied the umask; fchmod sets exactly 0600 (the umask can only narrow it,
             // but a 0 umask must not widen anything either).
             fchmod(fd, fileMode)
+            // The new name must survive power loss before anything is acknowledged in the file.
+            fsync(fd)
             closeDescriptor(fd)
+            try syncDirectory(containing: path)
             return
         }
         guard errno == EEXIST else {
             throw StoreError.unavailable("cannot create \(path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// fsyncs the directory holding `path`, so a file created or renamed there keeps its name
+    /// through power loss (fsync of the file alone does not persist its directory entry).
+    static func syncDirectory(containing path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { closeDescriptor(fd) }
+            throw StoreError.unavailable("cannot sync the directory of \(path): \(reason)")
+        }
+        closeDescriptor(fd)
+    }
+
+    /// fsyncs one file's data (a finished backup before it is renamed into place).
+    static func syncFile(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { closeDescriptor(fd) }
+            throw StoreError.unavailable("cannot sync \(path): \(reason)")
+        }
+        closeDescriptor(fd)
     }
 
     /// The database file and its -wal and -shm companions that group or others may read or

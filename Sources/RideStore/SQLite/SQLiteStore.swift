@@ -13,13 +13,18 @@ public final class SQLiteStore: Store {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
+        let synchronous = try Self.synchronousMode()
         config.prepareDatabase { db in
             // FULL: a write acknowledged to a client survives power loss, not just a crash.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         if path != ":memory:" { try Self.createPrivately(path) }
         do {
             pool = try DatabasePool(path: path, configuration: config)
+            // GRDB turns WAL on after prepareDatabase and then sets the writer to synchronous =
+            // NORMAL (commits not fsync'd: acknowledged writes lost on power loss, found by
+            // scripts/reliability/power_loss.py). The writer commits every write: set it again.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             writes = GroupCommit(pool: pool)
             try SQLiteMigrations.migrate(pool, path: path)
         } catch {
@@ -33,6 +38,17 @@ public final class SQLiteStore: Store {
 
     func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do { return try await writes.write(body) } catch { throw Self.mapped(error) }
+    }
+
+    /// FULL, unless RIDEBEACON_SQLITE_SYNCHRONOUS=NORMAL: the power-loss harness's negative
+    /// control (scripts/reliability/power_loss.py), which must then see acknowledged writes lost.
+    static func synchronousMode(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        switch environment["RIDEBEACON_SQLITE_SYNCHRONOUS"] {
+        case nil, "", "FULL": return "FULL"
+        case "NORMAL": return "NORMAL"
+        case let other?:
+            throw StoreError.invalid("RIDEBEACON_SQLITE_SYNCHRONOUS is \(other); it may be FULL (the default) or NORMAL (loses acknowledged writes on power loss: for tests only)")
+        }
     }
 
     static func mapped(_ error: any Error) -> any Error {
