@@ -240,13 +240,13 @@ power-loss-smoke:
 	$(POWER_LOSS) --backend postgres --fsync off --expect-loss --cuts 5 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
 
 power-loss: deps
-	$(SWIFT) build -c release --product ridebeacon
+	$(SWIFT) build --product ridebeacon
 	@mkdir -p $(RELIABILITY_RESULTS)
 	python3 scripts/reliability/test_powerfs.py
-	$(POWER_LOSS) --binary .build/release/ridebeacon --backend sqlite --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
-	$(POWER_LOSS) --binary .build/release/ridebeacon --backend postgres --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
-	$(POWER_LOSS) --binary .build/release/ridebeacon --backend sqlite --synchronous NORMAL --expect-loss --cuts 50 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
-	$(POWER_LOSS) --binary .build/release/ridebeacon --backend postgres --fsync off --expect-loss --cuts 10 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --backend sqlite --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --backend postgres --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --backend sqlite --synchronous NORMAL --expect-loss --cuts 50 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --backend postgres --fsync off --expect-loss --cuts 10 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
 
 # What `make test` runs after the unit and integration tests (short, bounded versions).
 reliability-smoke: durability-smoke load-smoke deploy-check power-loss-smoke

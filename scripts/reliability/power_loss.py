@@ -138,13 +138,14 @@ class Client:
 
 
 class Mount:
-    def __init__(self, work):
+    def __init__(self, work, model="posix"):
+        self.model = model
         self.backing = os.path.join(work, "disk")
         self.path = os.path.join(work, "mnt")
         os.makedirs(self.backing, exist_ok=True)
 
     def start(self):
-        powerfs.start(self.backing, self.path)
+        powerfs.start(self.backing, self.path, model=self.model)
 
     def send(self, command):
         return powerfs.send(self.path, command)
@@ -295,7 +296,7 @@ class Run:
         self.rng = random.Random(args.seed)
         self.work = tempfile.mkdtemp(prefix=f"rb-powerloss-{args.backend}-")
         os.chmod(self.work, 0o755)
-        self.mount = Mount(self.work)
+        self.mount = Mount(self.work, args.names or ("posix" if args.backend == "sqlite" else "linux"))
         self.env = dict(os.environ)
         if args.synchronous:
             self.env["RIDEBEACON_SQLITE_SYNCHRONOUS"] = args.synchronous
@@ -334,6 +335,10 @@ class Run:
                                            for i in range(1, 4)],
                   "drivers": [create_account(self.args.binary, self.database, "driver", f"Driver {i}", vehicle="van")
                               for i in range(4)]}
+        if self.args.expect_loss:
+            # The negative controls never fsync (or too late): without a sync(1) here their cut
+            # would take the whole setup (the database itself) with it, and count nothing.
+            self.mount.send({"command": "sync"})
         self.client = Client(self.args.seed, people)
         self.server = Serve(self.args.binary, self.database, os.path.join(self.work, "serve.log"), self.env)
         self.server.start()
@@ -416,6 +421,9 @@ class Run:
         info.update({"writes_dropped": report["unsynced_writes_dropped"], "names_undone": report["names_undone"],
                      "torn": bool(report["torn"]), "reason": report["reason"],
                      "acknowledged_this_cycle": len(self.client.acks) - acked_before})
+        if self.args.keep:
+            with open(os.path.join(self.work, "cuts.jsonl"), "a") as f:
+                f.write(json.dumps({"cut": number, **report}) + "\n")
         if report["undo_errors"]:
             self.problems.append(f"cut {number}: powerfs undo errors {report['undo_errors']}")
         self.mount.remount()
@@ -534,6 +542,8 @@ def main():
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], help="SQLite: RIDEBEACON_SQLITE_SYNCHRONOUS")
     parser.add_argument("--fsync", choices=["on", "off"], default="on", help="PostgreSQL: fsync setting")
     parser.add_argument("--pg-port", type=int, default=int(os.environ.get("RIDEBEACON_POWERLOSS_PG_PORT", "55435")))
+    parser.add_argument("--names", choices=["posix", "linux"],
+                        help="powerfs's rule for names (default: posix for SQLite; linux for PostgreSQL, which relies on it)")
     parser.add_argument("--expect-loss", action="store_true", help="negative control: fail unless writes are lost")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--seed", type=int, default=int(time.time()))
@@ -544,7 +554,7 @@ def main():
 
     run = Run(args)
     started = time.monotonic()
-    summary = {"backend": args.backend, "seed": args.seed, "work": run.work,
+    summary = {"backend": args.backend, "seed": args.seed, "work": run.work, "names": run.mount.model,
                "config": {"sqlite_synchronous": args.synchronous or "FULL"} if args.backend == "sqlite" else {"fsync": args.fsync}}
     failure = None
     try:

@@ -10,7 +10,10 @@ each write at once), and powerfs keeps what it needs to undo the operation:
               file's last fsync/fdatasync; fsync of the file forgets them (the data is "on disk");
   names       create, mkdir, mknod, symlink, link, unlink, rmdir and rename are logged with
               their undo; one becomes durable once every directory it touched has been fsync'd
-              after it (a rename touches both its directories); until then it is undone.
+              after it (a rename touches both its directories); until then it is undone. That
+              is POSIX's promise (`--names posix`, the default). `--names linux` adds what ext4
+              and XFS do and PostgreSQL relies on: fsync of a newly created or renamed file or
+              directory also makes its own name durable (and its new parents', upwards).
 A cut freezes the filesystem at once (every later operation fails with EIO, as on a dead
 machine), then rolls the backing directory back: file data to its synced sectors and size,
 then non-durable names in reverse order. `--tear` keeps a 512-byte-aligned prefix of the last
@@ -18,10 +21,11 @@ unsynced write (a torn write). After a cut the harness kills what ran on the mou
 and mounts again (a fresh kernel cache, like a reboot).
 
 Commands (the state beside MOUNT in MOUNT.powerfs/: control socket, pid, log):
-    powerfs.py start BACKING MOUNT       mount in the background; returns when mounted
+    powerfs.py start BACKING MOUNT [--names posix|linux]   mount in the background
     powerfs.py cut MOUNT [--tear] [--seed N]
     powerfs.py arm MOUNT JSON            cut by itself at a chosen operation (see Trigger)
     powerfs.py status MOUNT
+    powerfs.py sync MOUNT                sync(1): everything written so far becomes durable
     powerfs.py remount MOUNT             unmount (after a cut) and mount the same backing again
     powerfs.py stop MOUNT                unmount and end the daemon
     powerfs.py serve BACKING MOUNT       the daemon itself (foreground)
@@ -69,7 +73,7 @@ class Trigger:
         return True
 
 
-def make_operations(pyfuse3, backing):
+def make_operations(pyfuse3, backing, model="posix"):
     FUSEError = pyfuse3.FUSEError
 
     class PowerFS(pyfuse3.Operations):
@@ -78,6 +82,7 @@ def make_operations(pyfuse3, backing):
         def __init__(self):
             super().__init__()
             self.backing = backing
+            self.model = model
             self.trash = backing.rstrip("/") + ".trash"
             os.makedirs(self.trash, exist_ok=True)
             self.trash_counter = 0
@@ -146,9 +151,35 @@ def make_operations(pyfuse3, backing):
             os.link(path, spot, follow_symlinks=False)
             return spot
 
-        def log_name(self, what, dirs, undo, trash=()):
+        def log_name(self, what, dirs, undo, trash=(), inode=None):
             self.counts["name_ops"] += 1
-            self.names.append({"what": what, "dirs": set(dirs), "undo": undo, "trash": list(trash)})
+            self.names.append({"what": what, "dirs": set(dirs), "undo": undo, "trash": list(trash), "inode": inode})
+
+        def names_synced(self, directory=None, inode=None):
+            """A directory's fsync makes every earlier entry in it durable. Under the "linux"
+            model (ext4/XFS: fsync of a newly created or renamed file or directory also persists
+            its name, and its new parents' names), syncing `inode` makes durable the entries
+            that named it, then those that named their directories, upwards."""
+            kept, parents = [], set()
+            for item in self.names:
+                if directory is not None:
+                    item["dirs"].discard(directory)
+                if inode is not None and item["inode"] == inode and item["dirs"]:
+                    parents |= item["dirs"]
+                    item["dirs"] = set()
+                if item["dirs"]:
+                    kept.append(item)
+                else:
+                    for spot in item["trash"]:
+                        try:
+                            os.unlink(spot)
+                        except OSError:
+                            pass
+            self.names = kept
+            if self.model == "linux":
+                for parent in parents:
+                    if any(item["inode"] == parent for item in self.names):
+                        self.names_synced(inode=parent)
 
         # --- file data ----------------------------------------------------------------------
         def dirty_entry(self, inode, fd=None):
@@ -207,6 +238,8 @@ def make_operations(pyfuse3, backing):
                 if not item["dirs"]:
                     continue
                 report["names_undone"] += 1
+                if len(report.setdefault("undone", [])) < 40:
+                    report["undone"].append(item["what"])
                 for step in item["undo"]:
                     try:
                         undo_step(step)
@@ -290,18 +323,7 @@ def make_operations(pyfuse3, backing):
                 raise FUSEError(errno.EIO)
             self.check("fsyncdir", self.path(fh))
             self.counts["dir_fsyncs"] += 1
-            kept = []
-            for item in self.names:
-                item["dirs"].discard(fh)
-                if item["dirs"]:
-                    kept.append(item)
-                else:
-                    for spot in item["trash"]:
-                        try:
-                            os.unlink(spot)
-                        except OSError:
-                            pass
-            self.names = kept
+            self.names_synced(directory=fh, inode=fh if self.model == "linux" else None)
 
         async def statfs(self, ctx):
             st = os.statvfs(self.backing)
@@ -326,8 +348,8 @@ def make_operations(pyfuse3, backing):
             except OSError as e:
                 raise FUSEError(e.errno)
             self.owned(path, ctx)
-            self.log_name(f"mknod {path}", [parent_inode], [("unlink", path)])
             entry = self.attrs(path)
+            self.log_name(f"mknod {path}", [parent_inode], [("unlink", path)], inode=entry.st_ino)
             self.remember(entry.st_ino, path)
             return entry
 
@@ -340,8 +362,8 @@ def make_operations(pyfuse3, backing):
             except OSError as e:
                 raise FUSEError(e.errno)
             self.owned(path, ctx)
-            self.log_name(f"mkdir {path}", [parent_inode], [("rmtree", path)])
             entry = self.attrs(path)
+            self.log_name(f"mkdir {path}", [parent_inode], [("rmtree", path)], inode=entry.st_ino)
             self.remember(entry.st_ino, path)
             return entry
 
@@ -379,8 +401,8 @@ def make_operations(pyfuse3, backing):
             except OSError as e:
                 raise FUSEError(e.errno)
             self.owned(path, ctx, is_link=True)
-            self.log_name(f"symlink {path}", [parent_inode], [("unlink", path)])
             entry = self.attrs(path)
+            self.log_name(f"symlink {path}", [parent_inode], [("unlink", path)], inode=entry.st_ino)
             self.remember(entry.st_ino, path)
             return entry
 
@@ -392,7 +414,7 @@ def make_operations(pyfuse3, backing):
                 os.link(source, path, follow_symlinks=False)
             except OSError as e:
                 raise FUSEError(e.errno)
-            self.log_name(f"link {path}", [new_parent_inode], [("unlink", path)])
+            self.log_name(f"link {path}", [new_parent_inode], [("unlink", path)], inode=inode)
             entry = self.attrs(path)
             self.remember(inode, path)
             return entry
@@ -432,7 +454,7 @@ def make_operations(pyfuse3, backing):
                         if p.startswith(old + "/"):
                             paths.discard(p)
                             paths.add(new + p[len(old):])
-            self.log_name(f"rename {old} -> {new}", {parent_old, parent_new}, undo, trash=trash)
+            self.log_name(f"rename {old} -> {new}", {parent_old, parent_new}, undo, trash=trash, inode=st.st_ino)
 
         async def setattr(self, inode, attr, fields, fh, ctx):
             path = self.path(inode) if fh is None else None
@@ -494,7 +516,7 @@ def make_operations(pyfuse3, backing):
             entry = self.attrs(fd=fd)
             self.remember(entry.st_ino, path)
             self.fd_inode[fd] = entry.st_ino
-            self.log_name(f"create {path}", [parent_inode], [("unlink", path)])
+            self.log_name(f"create {path}", [parent_inode], [("unlink", path)], inode=entry.st_ino)
             # A new file's synced size is 0: its data is on disk only once fsync'd.
             self.dirty_entry(entry.st_ino, fd)
             return pyfuse3.FileInfo(fh=fd, keep_cache=False), entry
@@ -526,9 +548,11 @@ def make_operations(pyfuse3, backing):
             self.check("fsync", self.path(inode) if inode in self.paths else self.backing)
             self.counts["fsyncs"] += 1
             self.synced(inode)
+            if self.model == "linux":
+                self.names_synced(inode=inode)
 
         def status(self):
-            return {"frozen": self.frozen, "cut": self.cut_report, "unsynced_files": len(self.dirty),
+            return {"model": self.model, "frozen": self.frozen, "cut": self.cut_report, "unsynced_files": len(self.dirty),
                     "unsynced_names": sum(1 for n in self.names if n["dirs"]), "armed": self.trigger is not None,
                     **self.counts}
 
@@ -557,7 +581,7 @@ def undo_step(step):
 
 # --- the daemon ---------------------------------------------------------------------------------
 
-def serve(backing, mount):
+def serve(backing, mount, model="posix"):
     import pyfuse3
     import trio
 
@@ -566,7 +590,7 @@ def serve(backing, mount):
     state = state_dir(mount)
     os.makedirs(state, exist_ok=True)
     control = os.path.join(state, "control.sock")
-    ops = make_operations(pyfuse3, backing)
+    ops = make_operations(pyfuse3, backing, model)
 
     async def handle(conn):
         with conn:
@@ -587,6 +611,14 @@ def serve(backing, mount):
                 elif kind == "disarm":
                     ops.trigger = None
                     answer = {"armed": False}
+                elif kind == "sync":
+                    # sync(1): everything so far is on disk.
+                    for inode in list(ops.dirty):
+                        ops.synced(inode)
+                    ops.names = []
+                    shutil.rmtree(ops.trash, ignore_errors=True)
+                    os.makedirs(ops.trash, exist_ok=True)
+                    answer = {"synced": True}
                 elif kind == "status":
                     answer = ops.status()
                 else:
@@ -648,13 +680,13 @@ def mounted(mount):
         return any(line.split()[1] == mount for line in f)
 
 
-def start(backing, mount, timeout=30):
+def start(backing, mount, timeout=30, model="posix"):
     mount = os.path.abspath(mount)
     state = state_dir(mount)
     os.makedirs(state, exist_ok=True)
     os.makedirs(mount, exist_ok=True)
     log = open(os.path.join(state, "log"), "ab")
-    process = subprocess.Popen(["/usr/bin/python3", os.path.abspath(__file__), "serve", backing, mount],
+    process = subprocess.Popen(["/usr/bin/python3", os.path.abspath(__file__), "serve", backing, mount, model],
                                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
     log.close()
     with open(os.path.join(state, "pid"), "w") as f:
@@ -727,24 +759,29 @@ def main():
         sys.exit(2)
     command = args[0]
     if command == "serve":
-        serve(args[1], args[2])
+        serve(args[1], args[2], args[3] if len(args) > 3 else "posix")
     elif command == "start":
         backing, mount = os.path.abspath(args[1]), os.path.abspath(args[2])
         os.makedirs(state_dir(mount), exist_ok=True)
         with open(os.path.join(state_dir(mount), "backing"), "w") as f:
             f.write(backing)
-        print(start(backing, mount))
+        model = args[args.index("--names") + 1] if "--names" in args else "posix"
+        with open(os.path.join(state_dir(mount), "model"), "w") as f:
+            f.write(model)
+        print(start(backing, mount, model=model))
     elif command == "cut":
         tear = "--tear" in args
         seed = int(args[args.index("--seed") + 1]) if "--seed" in args else None
         print(json.dumps(send(args[1], {"command": "cut", "tear": tear, "seed": seed})))
     elif command == "arm":
         print(json.dumps(send(args[1], {"command": "arm", "trigger": json.loads(args[2])})))
-    elif command == "status":
-        print(json.dumps(send(args[1], {"command": "status"})))
+    elif command in ("status", "sync"):
+        print(json.dumps(send(args[1], {"command": command})))
     elif command == "remount":
         stop(args[1])
-        print(start(backing_of(args[1]), args[1]))
+        with open(os.path.join(state_dir(args[1]), "model")) as f:
+            model = f.read()
+        print(start(backing_of(args[1]), args[1], model=model))
     elif command == "stop":
         stop(args[1])
         shutil.rmtree(state_dir(args[1]), ignore_errors=True)

@@ -4,6 +4,7 @@ Run as root (FUSE mount with allow_other); `make power-loss-smoke` runs it first
 
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -125,6 +126,24 @@ def main():
     finally:
         powerfs.stop(mount)
     expect(not powerfs.mounted(mount), "nothing left mounted")
+
+    # The "linux" rule for names: fsync of a new file (or directory) keeps its own name too.
+    backing, mount = os.path.join(work, "disk2"), os.path.join(work, "mnt2")
+    os.makedirs(backing)
+    powerfs.start(backing, mount, model="linux")
+    try:
+        os.mkdir(f"{mount}/d")
+        write(f"{mount}/d/f", b"f", sync=True)     # the file synced: its name and d's name kept
+        write(f"{mount}/g", b"g")                    # neither the file nor the directory synced
+        powerfs.send(mount, {"command": "cut"})
+        powerfs.stop(mount)
+        powerfs.start(backing, mount, model="linux")
+        expect(os.path.exists(f"{mount}/d/f") and read(f"{mount}/d/f") == b"f",
+               "linux rule: a synced new file keeps its name and its new directory's")
+        expect(not os.path.exists(f"{mount}/g"), "linux rule: an unsynced new file is still gone")
+    finally:
+        powerfs.stop(mount)
+    shutil.rmtree(work, ignore_errors=True)
     if failures:
         print(f"test_powerfs: {len(failures)} FAILED")
         sys.exit(1)
