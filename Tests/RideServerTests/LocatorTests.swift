@@ -40,10 +40,10 @@ struct LocatorTests {
             #expect(try await refusal(path, as: world.dispatcher) == (403, "forbidden"))
             #expect(try await refusal(path, as: world.admin) == (403, "forbidden"))
             #expect(try await refusal(path, as: nil) == (401, "unauthenticated"))
-            // A passenger, but not this ride's.
+            // A passenger, but not this ride's: exactly as if the ride did not exist (issue 24).
             let stranger = try await client.call(.post, path, as: world.otherPassenger)
-            #expect(stranger.status == .forbidden && stranger.errorCode == "not_your_ride")
-            #expect(stranger.errorMessage.contains("not this ride's passenger"))
+            #expect(stranger.status == .notFound && stranger.errorCode == "not_found")
+            #expect(!stranger.text.contains("passenger"))
             #expect(try await refusal("/v1/rides/no-such-ride/locator", as: world.passenger) == (404, "not_found"))
             // Before the arrival and after the end: the state is named.
             let early = try await client.call(.post, "/v1/rides/\(accepted.id)/locator", as: world.passenger)

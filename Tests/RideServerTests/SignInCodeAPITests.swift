@@ -13,12 +13,12 @@ struct SignInCodeAPITests {
         let world = try await World.make(kind)
         let clock = ManualTestClock(Date())
         try await world.app(configure: { $0.now = { clock.now } }).test(.live) { client in
-            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.dispatcher)
+            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin)
             #expect(issued.status == .created)
             let code = try #require(issued.string("code"))
             #expect(code.count == 9 && code.filter(\.isNumber).count == 8, "eight digits in two groups: \(code)")
             #expect(try await client.call(.post, "/v1/accounts/\(world.admin.id)/sign-in-codes", as: world.dispatcher).status == .forbidden,
-                    "dispatchers do not hand out admin access")
+                    "dispatchers issue no codes (SignInCodePolicy)")
             #expect(try await client.call(.post, "/v1/accounts/\(world.admin.id)/sign-in-codes", as: world.passenger).status == .forbidden)
             let tokensBefore = try await world.store.tokens(accountID: world.passenger.id).count
 

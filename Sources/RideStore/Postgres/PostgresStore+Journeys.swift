@@ -45,7 +45,9 @@ extension PostgresStore {
 
     public func redeemSignInCode(codeHash: Data, tokenSecretHash: Data, tokenExpiresAt: Date?, now: Date,
                                  admit: @escaping @Sendable (Account) throws -> Void) async throws -> SignIn {
-        try await transaction { conn in
+        // An `admit` refusal leaves the transaction as a value, not an error: thrown through
+        // `transaction` it would be mapped to `unavailable` and counted as an outage.
+        let redemption: Redemption = try await transaction { conn in
             guard let found = try await conn.query("SELECT id, account_id, issued_by, expires_at, used_at FROM sign_in_code WHERE code_hash = \(codeHash) FOR UPDATE", logger: self.logger).all({ try $0.decode((String, String, String, Date, Date?).self) }).first else {
                 throw StoreError.signInRefused(.unknown)
             }
@@ -54,14 +56,23 @@ extension PostgresStore {
                 throw StoreError.signInRefused(.unknown)
             }
             // Before the used and expired checks: the per-account limit counts tries of used codes too.
-            try admit(account)
+            do { try admit(account) } catch { return .refused(error) }
             guard usedAt == nil else { throw StoreError.signInRefused(.used) }
             guard expiresAt > now else { throw StoreError.signInRefused(.expired) }
             try await conn.query("UPDATE sign_in_code SET used_at = \(now) WHERE id = \(id)", logger: self.logger)
             let token = APIToken(id: StoreID.make(), accountID: accountID, createdAt: .storeNow, revokedAt: nil, expiresAt: tokenExpiresAt)
             try await conn.query("INSERT INTO api_token (id, account_id, secret_hash, created_at, expires_at) VALUES (\(token.id), \(accountID), \(tokenSecretHash), \(token.createdAt), \(tokenExpiresAt))", logger: self.logger)
-            return SignIn(account: account, token: token, codeID: id, issuedBy: issuedBy)
+            return .signedIn(SignIn(account: account, token: token, codeID: id, issuedBy: issuedBy))
         }
+        switch redemption {
+        case .signedIn(let signIn): return signIn
+        case .refused(let error): throw error
+        }
+    }
+
+    private enum Redemption: Sendable {
+        case signedIn(SignIn)
+        case refused(any Error)
     }
 
     public func extendToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
