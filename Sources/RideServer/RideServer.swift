@@ -88,6 +88,7 @@ public enum RideServer {
         api.addRideRequestRoutes(v1)
         api.addRideRoutes(v1)
         api.addLocatorRoutes(v1)
+        api.addMeetingRoutes(v1)
         api.addEventRoutes(v1)
         api.addSignInCodeRoutes(v1)
         api.addPlaceRoutes(v1)

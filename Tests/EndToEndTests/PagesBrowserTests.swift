@@ -28,7 +28,7 @@ struct PagesBrowserTests {
 
         // axe: no WCAG 2.2 AA violation on any page at either width; nothing scrolls sideways on a phone.
         let audits = try #require(report["audits"] as? [String: [String: Any]])
-        #expect(audits.count == 11, "pages audited: \(audits.keys.sorted())")
+        #expect(audits.count == 13, "pages audited: \(audits.keys.sorted())")
         for (page, audit) in audits {
             for width in ["1280", "390"] {
                 let violations = try #require(audit[width] as? [Any], "\(page) at \(width) px was not audited")
@@ -51,8 +51,16 @@ struct PagesBrowserTests {
         #expect(accepted.hasPrefix("Ben in a blue Toyota Prius accepted your ride") && accepted.contains("in 7 minutes"), "\(accepted)")
         #expect(passenger["liveRegion"] as? [String: String] == ["role": "status", "live": "polite"])
         #expect(passenger["sameDocument"] as? Bool == true, "the page reloaded instead of following the stream")
-        #expect((passenger["guideCommand"] as? String)?.hasPrefix("ridebeacon passenger guide ") == true)
-        #expect(passenger["stateBeforeConfirm"] as? String == "accepted", "the first Enter on Cancel already cancelled")
+        // Issue 22: the arrival says what to do in a sentence, with no command anywhere.
+        let arrived = try #require(passenger["arrivalStatus"] as? String)
+        #expect((passenger["arrived"] as? String)?.contains("Stay at the pickup: your phone cannot guide you here, so Ben is asked to come to you.") == true,
+                "\(passenger["arrived"] ?? "")")
+        #expect(passenger["arrivalCode"] as? Int == 0 && !arrived.contains("ridebeacon") && !arrived.contains("--radio"), "\(arrived)")
+        let guiding = try #require(passenger["guidingStatus"] as? String)
+        #expect((passenger["guiding"] as? String)?.contains("Your phone is guiding you to the car.") == true, "\(passenger["guiding"] ?? "")")
+        #expect(!guiding.contains("ridebeacon") && !guiding.contains("cannot guide"), "\(guiding)")
+        #expect(passenger["sameDocumentArrived"] as? Bool == true, "the page reloaded at the arrival")
+        #expect(passenger["stateBeforeConfirm"] as? String == "arrived", "the first Enter on Cancel already cancelled")
         #expect(passenger["cancelNotice"] as? String == "Your ride was cancelled.")
         #expect(passenger["stateAfterConfirm"] as? String == "cancelled")
 

@@ -101,9 +101,25 @@ def passenger_journey(b, report):
     journey["liveRegion"] = b.js("({role: document.getElementById('ride-live').getAttribute('role'),"
                                  " live: document.getElementById('ride-live').getAttribute('aria-live')})")
     journey["sameDocument"] = b.js("window.__sameDocument") == "yes"
-    journey["guideCommand"] = b.js("document.querySelector('#ride-status code')?.textContent")
     audit(b, report, "passenger accepted")
     report["screenshots"].append(b.screenshot("passenger-390.png"))
+
+    # Issue 22: the arrival says what to do in one sentence, never a command line; once the
+    # phone's guide reports in, the page says so (heard through the live region, no reload).
+    api("POST", f"/v1/rides/{ride['id']}/arrive", TOKENS["driver"])
+    journey["arrived"] = b.wait("document.getElementById('ride-state')?.dataset.state === 'arrived' && "
+                                "document.getElementById('ride-live').textContent.includes('arrived') && "
+                                "document.getElementById('ride-live').textContent", "the arrival")
+    journey["arrivalStatus"] = b.js("document.getElementById('ride-status').textContent")
+    journey["arrivalCode"] = b.js("document.querySelectorAll('#ride-status code, #ride-status pre, #ride-status kbd').length")
+    audit(b, report, "passenger arrived")
+    passenger_token = CONFIG["tokens"]["passenger"]
+    api("POST", f"/v1/rides/{ride['id']}/guide", passenger_token, {"report": "started"})
+    journey["guiding"] = b.wait("document.getElementById('ride-live').textContent.includes('guiding you') && "
+                                "document.getElementById('ride-live').textContent", "the guide reporting in")
+    journey["guidingStatus"] = b.js("document.getElementById('ride-status').textContent")
+    journey["sameDocumentArrived"] = b.js("window.__sameDocument") == "yes"
+    audit(b, report, "passenger guided")
 
     # Cancel asks first; "No" is a link back, "Yes" cancels.
     b.tab_to("cancel-link"); b.key("Enter")

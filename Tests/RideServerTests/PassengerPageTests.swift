@@ -68,7 +68,16 @@ struct PassengerPageTests {
             let ride = try await world.store.accept(requestID: request.id, driverID: world.driver.id, rideKey: Data(repeating: 1, count: 32), idempotency: nil)
             let status = try await client.form(.get, "/ride/status", cookie: cookie)
             #expect(status.text.contains("Ben in a blue Prius accepted your ride \(shortCode).") && status.text.contains(#"data-ride-id="\#(ride.id)""#))
-            #expect(status.text.contains("<code>ridebeacon passenger guide \(shortCode) --radio bluez</code>"))
+            #expect(!status.text.contains("<code>") && !status.text.contains("ridebeacon passenger"), "no command line on the page")
+            // Issue 22: arrived, the page says what to do in one sentence; once the guide reports in, that it guides.
+            _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
+            let arrivedPage = try await client.form(.get, "/ride/status", cookie: cookie).text
+            #expect(arrivedPage.contains("Ben is asked to come to you.") && !arrivedPage.contains("<code>") && !arrivedPage.contains("--radio"),
+                    "\(arrivedPage)")
+            let started = try await client.call(.post, "/v1/rides/\(ride.id)/guide", as: world.passenger, json: #"{"report":"started"}"#)
+            #expect(started.status == .created, "\(started.text)")
+            let guidingPage = try await client.form(.get, "/ride/status", cookie: cookie).text
+            #expect(guidingPage.contains("Your phone is guiding you to the car.") && !guidingPage.contains("cannot guide"), "\(guidingPage)")
             #expect(try await client.form(.get, "/ride/status").status == .unauthorized)
 
             // Cancelling: a question first; a post without the confirmation changes nothing.
@@ -76,7 +85,7 @@ struct PassengerPageTests {
             #expect(question.status == .ok && question.text.contains("Yes, cancel ride \(shortCode)") && question.text.contains("No, keep my ride"))
             let unconfirmed = try await client.form(.post, "/ride/cancel", "csrf=\(csrf)", cookie: cookie)
             #expect(unconfirmed.status == .seeOther && unconfirmed.headers[.location] == "/ride/cancel")
-            #expect(try await world.store.ride(id: ride.id)?.state == .accepted)
+            #expect(try await world.store.ride(id: ride.id)?.state == .arrived)
             let cancelled = try await client.form(.post, "/ride/cancel", "csrf=\(csrf)&confirm=yes", cookie: cookie)
             #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/?cancelled=1")
             #expect(try await world.store.ride(id: ride.id)?.state == .cancelled)

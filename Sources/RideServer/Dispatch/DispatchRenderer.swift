@@ -12,6 +12,8 @@ struct DispatchBoard: Sendable {
         var eta: [String]
         /// Why the ride needs a dispatcher's eye (`RideWatch`), when it does.
         var attention: [String]
+        /// How a confirmed ride was confirmed, when by the weaker ride word.
+        var proof: [String] = []
     }
 
     struct RequestRow: Sendable {
@@ -39,7 +41,8 @@ struct DispatchBoard: Sendable {
     var lastEventID: Int64
     var notice: [String]
 
-    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], freeDrivers: [Account], pageSize: Int, after: String?,
+    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], wordConfirmed: Set<String> = [], freeDrivers: [Account],
+         pageSize: Int, after: String?,
          csrf: String, dispatcher: Account, lastEventID: Int64, notice: String?, now: Date = Date()) {
         func minutes(since date: Date) -> String { String(max(0, Int(now.timeIntervalSince(date) / 60))) }
         self.rides = rides.map { detail in
@@ -49,7 +52,8 @@ struct DispatchBoard: Sendable {
                            pickup: detail.pickup ?? "—", dropoff: detail.dropoff ?? "—", notes: detail.accessibilityNotes ?? "—",
                            minutes: minutes(since: ride.stateChangedAt),
                            eta: ride.state == .accepted ? ride.etaMinutes.map { ["\($0) min"] } ?? [] : [],
-                           attention: RideWatch.isStuck(ride, now: now) ? [Self.attention(ride)] : [])
+                           attention: RideWatch.isStuck(ride, now: now) ? [Self.attention(ride)] : [],
+                           proof: wordConfirmed.contains(ride.id) ? ["by ride word, weaker than touch"] : [])
         }
         self.requests = requests.map { request in
             RequestRow(id: request.id, code: request.shortCode ?? "—", passenger: request.passengerName, pickup: request.pickup,

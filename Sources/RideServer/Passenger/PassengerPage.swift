@@ -30,8 +30,13 @@ struct PassengerPage: Sendable {
         var driver: [String]
         var vehicle: [String]
         var eta: [String]
-        /// How to start the radio guide, once there is a ride to be guided to.
-        var guideCommand: [String]
+        /// What to do to find the car, once the driver has arrived: one sentence, no command.
+        var guideHint: [String]
+    }
+
+    /// Whether the passenger's phone is guiding (its guide's `guide_started` / `guide_stopped`).
+    enum GuideState: Sendable {
+        case notStarted, guiding, stopped
     }
 
     var passengerName: String
@@ -69,11 +74,11 @@ extension PassengerPage.Current {
         let code = request.shortCode ?? "—"
         self.init(code: code, state: "requested",
                   sentence: "Your ride \(code) is waiting for a driver. Pickup: \(request.pickup). Drop-off: \(request.dropoff).",
-                  pickup: request.pickup, dropoff: request.dropoff, rideID: [], driver: [], vehicle: [], eta: [], guideCommand: [])
+                  pickup: request.pickup, dropoff: request.dropoff, rideID: [], driver: [], vehicle: [], eta: [], guideHint: [])
     }
 
     /// An active ride, in plain words with the driver's name first.
-    init(ride detail: RideDetail) {
+    init(ride detail: RideDetail, guide: PassengerPage.GuideState = .notStarted) {
         let code = detail.ride.shortCode ?? String(detail.ride.id.prefix(8))
         let driver = detail.driver.name
         let vehicle = detail.driver.vehicle.map { " in a \($0)" } ?? ""
@@ -84,15 +89,26 @@ extension PassengerPage.Current {
             let when = eta.map { $0 == 0 ? " They are at the pickup now." : " They expect to reach the pickup in \($0) minute\($0 == 1 ? "" : "s")." } ?? ""
             sentence = "\(driver)\(vehicle) accepted your ride \(code).\(when)"
         case .arrived:
-            sentence = "\(driver)\(vehicle) has arrived at the pickup for ride \(code). Start the guide to find the car."
+            sentence = "\(driver)\(vehicle) has arrived at the pickup for ride \(code)."
         case .confirmed:
             sentence = "You found \(driver)'s car for ride \(code). Have a good trip."
         default:
             sentence = "Your ride \(code) is \(detail.ride.state.rawValue)."
         }
-        self.init(code: code, state: detail.ride.state.rawValue, sentence: sentence,
+        // The live region reads the sentence: what to do is part of it.
+        let hint = detail.ride.state == .arrived ? Self.guideHint(driver: driver, guide) : nil
+        self.init(code: code, state: detail.ride.state.rawValue, sentence: sentence + (hint.map { " " + $0 } ?? ""),
                   pickup: detail.pickup ?? "", dropoff: detail.dropoff ?? "", rideID: [detail.ride.id], driver: [driver],
                   vehicle: detail.driver.vehicle.map { [$0] } ?? [], eta: eta.map { ["\($0) min"] } ?? [],
-                  guideCommand: ["ridebeacon passenger guide \(code) --radio bluez"])
+                  guideHint: [])
+    }
+
+    /// Issue 22: what the passenger does now, in one sentence without a command. The phone's
+    /// guide starts by itself (`passenger follow`); where it has not, the driver comes to them.
+    static func guideHint(driver: String, _ guide: PassengerPage.GuideState) -> String {
+        switch guide {
+        case .guiding: "Your phone is guiding you to the car."
+        case .notStarted, .stopped: NoGuide.sentence(driver: driver)
+        }
     }
 }

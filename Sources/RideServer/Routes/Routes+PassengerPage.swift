@@ -159,7 +159,7 @@ extension RideAPI {
             switch current {
             case .waiting(let open):
                 _ = try await store.cancelRideRequest(id: open.id, by: passenger.id, reason: "cancelled by the passenger on the passenger page", idempotency: nil)
-            case .riding(let detail):
+            case .riding(let detail, _):
                 _ = try await store.transition(rideID: detail.ride.id, to: .cancelled, by: passenger.id,
                                                detail: "cancelled by the passenger on the passenger page", idempotency: nil)
             }
@@ -183,12 +183,13 @@ extension RideAPI {
 
     enum PassengerCurrent {
         case waiting(RideRequestRecord)
-        case riding(RideDetail)
+        /// `guide`: whether the passenger's guide reported in (`GuideState`).
+        case riding(RideDetail, guide: PassengerPage.GuideState)
 
         var view: PassengerPage.Current {
             switch self {
             case .waiting(let request): PassengerPage.Current(request: request)
-            case .riding(let detail): PassengerPage.Current(ride: detail)
+            case .riding(let detail, let guide): PassengerPage.Current(ride: detail, guide: guide)
             }
         }
     }
@@ -202,6 +203,16 @@ extension RideAPI {
 
     /// The passenger's open request or active ride. One ride at a time means it can only be
     /// their newest request, so only that one is looked at.
+    /// What the passenger's guide last reported on this ride (`guide_started`, `guide_stopped`).
+    func guideState(rideID: String) async throws -> PassengerPage.GuideState {
+        let last = try await store.events(rideID: rideID, after: 0).last { $0.kind == .guideStarted || $0.kind == .guideStopped }
+        switch last?.kind {
+        case .guideStarted?: return .guiding
+        case .guideStopped?: return .stopped
+        default: return .notStarted
+        }
+    }
+
     func currentRide(of passenger: Account) async throws -> PassengerCurrent? {
         var newest: RideRequestRecord?
         var after: String?
@@ -220,7 +231,7 @@ extension RideAPI {
         case .accepted:
             guard let rideID = newest.rideID, let detail = try await store.rideDetail(id: rideID),
                   ![.completed, .cancelled].contains(detail.ride.state) else { return nil }
-            return .riding(detail)
+            return .riding(detail, guide: detail.ride.state == .arrived ? try await guideState(rideID: rideID) : .notStarted)
         case .cancelled:
             return nil
         }

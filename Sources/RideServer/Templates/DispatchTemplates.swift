@@ -54,7 +54,7 @@ enum DispatchTemplates {
         <tbody>
         {{#rides}}
         <tr data-ride-id="{{id}}" data-request-id="{{requestID}}" data-passenger="{{passenger}}" data-state="{{state}}" data-code="{{code}}"{{#attention}} data-attention="{{.}}" class="attention"{{/attention}}>
-        <td class="state" data-label="State">{{state}}</td><th scope="row" data-label="Passenger">{{passenger}}</th><td data-label="Driver">{{driver}}</td><td data-label="Vehicle">{{vehicle}}</td><td class="minutes" data-label="Minutes in state">{{minutes}}{{#eta}} (estimate {{.}}){{/eta}}{{#attention}}<strong class="flag"> ⚠ {{.}}</strong>{{/attention}}</td>
+        <td class="state" data-label="State">{{state}}{{#proof}} <span class="proof">({{.}})</span>{{/proof}}</td><th scope="row" data-label="Passenger">{{passenger}}</th><td data-label="Driver">{{driver}}</td><td data-label="Vehicle">{{vehicle}}</td><td class="minutes" data-label="Minutes in state">{{minutes}}{{#eta}} (estimate {{.}}){{/eta}}{{#attention}}<strong class="flag"> ⚠ {{.}}</strong>{{/attention}}</td>
         <td class="code" data-label="Code">{{code}}</td><td data-label="Pickup">{{pickup}}</td><td data-label="Drop-off">{{dropoff}}</td><td data-label="Notes">{{notes}}</td>
         <td data-label="Action"><a class="button" href="/dispatch/rides/{{id}}/cancel" id="cancel-{{id}}" aria-label="Cancel the ride for {{passenger}}, code {{code}}">Cancel…</a></td>
         </tr>

@@ -91,7 +91,8 @@ enum PassengerAssets {
             source.addEventListener('open', () => { document.documentElement.dataset.stream = 'open'; });
             source.addEventListener('error', () => { document.documentElement.dataset.stream = 'retrying'; });
             // State changes, and the driver's ETA (an event that changes no state).
-            for (const state of ['accepted', 'arrived', 'confirmed', 'completed', 'cancelled', 'eta_given']) {
+            // The guide reporting in changes what the page says to do at the kerb.
+            for (const state of ['accepted', 'arrived', 'confirmed', 'completed', 'cancelled', 'eta_given', 'guide_started', 'guide_stopped']) {
               source.addEventListener(state, refresh);
             }
           }

@@ -136,7 +136,7 @@ enum PassengerTemplates {
         <dt>Pickup</dt><dd>{{pickup}}</dd>
         <dt>Drop-off</dt><dd>{{dropoff}}</dd>
         </dl>
-        {{#guideCommand}}<p>To be guided to the car by sound, run on your Linux computer with Bluetooth: <code>{{.}}</code></p>{{/guideCommand}}
+        {{#guideHint}}<p class="guide-hint" id="guide-hint">{{.}}</p>{{/guideHint}}
         </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">You have no open ride.</p></div>{{/current}}
         """
 
