@@ -3,6 +3,7 @@ import BeaconCore
 import RadioCore
 import RideSession
 import Foundation
+import Guide
 import GuideAudio
 import RideClient
 #if canImport(Glibc)
@@ -20,9 +21,16 @@ struct DriverArriveCommand: AsyncParsableCommand {
             switching to the next identity at every slot boundary. It also listens for the \
             passenger's beacon: when the two devices touch it says "Touch detected" and, after you \
             press Enter (or at once with --auto-confirm), sends the touch proof.
-            When the passenger asks for the car's locator sound (key s in `passenger guide`, or \
-            the guide by itself near the car), it says why and plays loud ticks once a second \
-            on --audio-out for 30 s or until the touch.
+            When the passenger asks for a sound to find the car by (key s in `passenger guide`, \
+            or the guide by itself), it tells you, printed and aloud, what to do, chosen by how far \
+            the passenger is and what --locator-sounds allows: two short taps on the horn, call \
+            the passenger's name from the kerb or through the open window; press y once done, or \
+            n if you can't (the passenger is told of the sound only after y). Near, with \
+            `device` allowed, this device ticks once a second on --audio-out instead, and the \
+            passenger is told only once the ticks reached an audio output.
+            Keys: Enter confirms a touch, y / n answer a sound request, c tells the passenger \
+            you are walking to them, x that the car is across the street (you go round), w \
+            shows and says the ride word.
             Ends when the ride is confirmed (exit 0) or cancelled (exit 1), or on Ctrl-C.
             If the ride service cannot be reached it says "Cannot reach the ride service, \
             retrying", keeps advertising and keeps trying.
@@ -54,9 +62,14 @@ struct DriverArriveCommand: AsyncParsableCommand {
             help: ArgumentHelp("Where the locator sound goes: FILE.wav, - (raw PCM on stdout), auto (system player) or none.",
                                valueName: "OUT"))
     var audioOut = "auto"
+    @Option(name: .customLong("locator-sounds"),
+            help: ArgumentHelp("Sounds you may be asked to make, comma-separated: horn, voice, device (the deployment's rule; horn only where lawful).",
+                               valueName: "LIST"))
+    var locatorSounds = "horn,voice,device"
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
+        do { _ = try LocatorSoundName.list(parsing: locatorSounds) } catch { throw ValidationError("--locator-sounds: \(error)") }
         _ = try parseRadio(radio)
         guard (20...10_240).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 20 to 10240") }
         guard AdvertisingKind(rawValue: advertisingType) != nil else { throw ValidationError("--adv-type must be nonconn, conn or scannable") }
@@ -82,23 +95,29 @@ struct DriverArriveCommand: AsyncParsableCommand {
                 throw CommandLineFailure("ride \(ride): \(error)")
             }
             Say.line("Arrived. Ride \(arrived.handle) for \(arrived.passenger.name).")
+            let meeting = DriverMeeting(passengerName: arrived.passenger.name, sounds: (try? LocatorSoundName.list(parsing: locatorSounds)) ?? [],
+                                        rideWord: RideWord.phrase(rideKey: key.bytes), notes: arrived.accessibilityNotes)
             let radio = try await openRadio(selection)
             let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
                                                intervalMilliseconds: intervalMilliseconds,
                                                type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
             let locator = LocatorOutput(audioOut: audioOut)
             defer { locator.close() }
+            let driverKeys = DriverKeys.open()
             let session = DriverSession(
                 rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
                 template: template, service: client, clock: SystemClock(),
-                confirmations: autoConfirm ? AsyncStream { $0.finish() } : KeyPresses.enter(),
+                confirmations: driverKeys.confirmations(autoConfirm: autoConfirm),
                 say: { line in
                     Say.line(line)
                     // Spoken too: the driver may be outside the car, away from the screen.
-                    if line == DriverPhrase.passengerLookingForCar.rawValue { locator.announce(line) }
+                    if DriverArriveCommand.spoken(line) { locator.speak(line) }
                 },
                 log: { StandardError.writeLine("ridebeacon: \($0)") },
-                locator: { locator.play($0) })
+                locator: { locator.play($0) },
+                locatorPlayed: { await locator.played() },
+                keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
+                claims: DriverDistanceClaims(calibration: touch))
             let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
                 group.addTask { await session.run() }
                 group.addTask { await Signals.next(); return nil }
@@ -115,6 +134,22 @@ struct DriverArriveCommand: AsyncParsableCommand {
             case .cancelled: throw CommandLineFailure("ride \(arrived.id) was cancelled")
             case .failed(let message): throw CommandLineFailure(message)
             }
+        }
+    }
+
+    /// Lines the driver's device speaks as well as prints: what to do, not the touch's progress
+    /// (the driver is at the screen for Enter).
+    static func spoken(_ line: String) -> Bool {
+        !DriverPhrase.allCases.contains { $0.rawValue == line } || line == DriverPhrase.passengerLookingForCar.rawValue
+    }
+
+    /// The passenger's distance bounds from the guide's own claim code (`DistanceUncertainty`).
+    static func bounds(_ calibration: Calibration) -> @Sendable (RangeEstimate) -> (low: Double, high: Double) {
+        let uncertainty = DistanceUncertainty(calibration: calibration)
+        let model = calibration.model
+        return { estimate in
+            let bounds = uncertainty.bounds(level: estimate.filteredRSSI, model: model)
+            return (bounds.low, bounds.high)
         }
     }
 
@@ -148,11 +183,35 @@ final class LocatorOutput: @unchecked Sendable {
     // Guarded by `lock`.
     private var ticker: LocatorTicker?
     private var announcement: String?
+    private var reporting: PlaybackReportingSink?
+    /// Sounding samples written before the latest ticks started.
+    private var startedAt = 0
 
     init(audioOut: String) { self.audioOut = audioOut }
 
     /// Spoken before the next ticks start.
     func announce(_ text: String) { lock.withLock { announcement = text } }
+
+    /// Spoken now (the instruction for a sound, the ride word).
+    func speak(_ text: String) {
+        lock.withLock {
+            guard let ticker = ticker ?? open() else { return }
+            self.ticker = ticker
+            ticker.say(text)
+        }
+    }
+
+    /// After the ticks start: nil once sounding samples reached an audio output, else why not.
+    /// Waits for the first tick to be rendered (the player renders ahead by its lookahead).
+    func played() async -> String? {
+        guard let report = lock.withLock({ reporting }) else { return "no audio output could be opened" }
+        let before = lock.withLock { startedAt }
+        for _ in 0..<30 {
+            if report.playedSince(before) == nil { return nil }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return report.playedSince(before)
+    }
 
     func play(_ sound: DriverCore.LocatorSound) {
         lock.withLock {
@@ -160,6 +219,7 @@ final class LocatorOutput: @unchecked Sendable {
             case .start(let seconds):
                 guard let ticker = ticker ?? open() else { return }
                 self.ticker = ticker
+                startedAt = reporting?.soundingSamples ?? 0
                 ticker.start(seconds: seconds, announcement: announcement)
                 announcement = nil
             case .stop:
@@ -178,11 +238,12 @@ final class LocatorOutput: @unchecked Sendable {
     /// Must be called with the lock held.
     private func open() -> LocatorTicker? {
         let report: @Sendable (String) -> Void = { StandardError.writeLine("ridebeacon: \($0)") }
-        let sink: any AudioSink
-        do { sink = try AudioOutput.open(audioOut, log: report) } catch {
+        let sink: PlaybackReportingSink
+        do { sink = PlaybackReportingSink(try AudioOutput.open(audioOut, log: report)) } catch {
             report("locator sound is off: \(error)")
             return nil
         }
+        reporting = sink
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { report("speech is off: \(error)") }
         return LocatorTicker(player: LiveCuePlayer(speech: speech, sink: sink, log: report))

@@ -24,6 +24,10 @@ struct GuideLaunch {
     /// The passenger's keys (KeyboardKeys, routed past the wait for a driver).
     let keys: AsyncStream<GuideKey>
     var compass = CompassChoice.auto
+    /// `passenger follow`: the radio it already opened, and its own player (kept open after
+    /// the guide ends, for the announcements that follow).
+    var openedRadio: (any Radio)?
+    var sharedPlayer: LiveCuePlayer?
 
     func run() async throws {
         Say.line("Ride \(ride.handle): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
@@ -33,27 +37,34 @@ struct GuideLaunch {
         do { identity = try key.identity(fallbackPeriod: fallbackIdentityPeriod) } catch {
             throw CommandLineFailure("ride \(ride.id): \(error)")
         }
-        let sink: any AudioSink
-        do { sink = try AudioOutput.open(audioOut) { StandardError.writeLine("ridebeacon: \($0)") } } catch {
-            throw CommandLineFailure(error.description)
+        let player: LiveCuePlayer
+        if let sharedPlayer {
+            player = sharedPlayer
+        } else {
+            let sink: any AudioSink
+            do { sink = try AudioOutput.open(audioOut) { StandardError.writeLine("ridebeacon: \($0)") } } catch {
+                throw CommandLineFailure(error.description)
+            }
+            var speech: (any SpeechEngine)?
+            do {
+                let engine = try EspeakSpeech.shared()
+                if let fallback = try engine.resolveVoice(settings.voice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
+                speech = engine
+            } catch {
+                StandardError.writeLine("ridebeacon: speech is off: \(error)")
+            }
+            player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
         }
-        var speech: (any SpeechEngine)?
-        do {
-            let engine = try EspeakSpeech.shared()
-            if let fallback = try engine.resolveVoice(settings.voice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
-            speech = engine
-        } catch {
-            StandardError.writeLine("ridebeacon: speech is off: \(error)")
-        }
-        let player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
-        let radio = try await openRadio(self.radio)
+        let radio: any Radio
+        if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
         let compass = await openCompass()
         var guide = LiveGuide(
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
-                            identity: identity),
+                            identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
             calibration: calibration, radio: radio, service: client, player: player, keys: keys) { Say.line($0) }
         guide.compass = compass
+        guide.ownsPlayer = sharedPlayer == nil
         let outcome = await guide.run()
         await compass?.release()
         await radio.shutdown()

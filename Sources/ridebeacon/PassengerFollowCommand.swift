@@ -1,6 +1,8 @@
 import ArgumentParser
+import BeaconCore
 import BlueZ
 import Foundation
+import RadioCore
 import Guide
 import GuideAudio
 import RideClient
@@ -18,6 +20,11 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             terminal or lines on a pipe: r repeats the last announcement, q quits. Ends when the \
             ride is confirmed, completed or cancelled; the audio (--audio-out FILE.wav) is always \
             written, also after q or Ctrl-C.
+            When the driver arrives it starts the guide on --radio by itself (the keys are then \
+            the guide's, as in `passenger guide`; q stops the guide, a second q following), \
+            which ends when the ride is confirmed or cancelled. Without a radio (--radio none, or \
+            one that cannot be opened) it says in one sentence what to do and asks the driver \
+            for a sound.
             """)
 
     @Argument(help: ArgumentHelp("The ride's short code (default: your open request or active ride).", valueName: "RIDE"))
@@ -26,10 +33,21 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     var audioOut = "auto"
     @Flag(name: .customLong("no-notifications"), help: "Do not show desktop notifications.")
     var noNotifications = false
+    @Option(help: ArgumentHelp("The radio the guide uses on arrival: bluez, hci:hci0, h4:..., sim, or none (no guide).",
+                               valueName: "RADIO"))
+    var radio = "bluez"
+    @Option(name: .customLong("identity-period"),
+            help: ArgumentHelp("Identity slot period in seconds (10 to 900), used only when the ride service does not send one.",
+                               valueName: "S"))
+    var identityPeriod = RotatingIdentity.defaultPeriod
     @OptionGroup var voiceOptions: VoiceOptions
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
+        if radio != "none" { _ = try parseRadio(radio) }
+        guard RotatingIdentity.periodRange.contains(identityPeriod) else {
+            throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
+        }
         guard audioOut == "-" || audioOut == "auto" || audioOut == "none" || audioOut.hasSuffix(".wav") else {
             throw ValidationError("--audio-out must be a .wav file, -, auto or none, not \"\(audioOut)\"")
         }
@@ -65,23 +83,27 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             // Whatever ended the follow (q, the ride ending, Ctrl-C, an error): the audio is written.
             do { try player.stop() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
         }
+        let guide = FollowGuide(radio: radio == "none" ? nil : try RadioSelection(parsing: radio), settings: settings,
+                                audioOut: audioOut, identityPeriod: identityPeriod, player: player)
         try await withService(service, waits: true) { client in
-            try await Self.follow(rideArgument: ride, client: client, announcer: announcer)
+            try await Self.follow(rideArgument: ride, client: client, announcer: announcer, guide: guide)
         }
         await notifications?.close()
     }
 
     /// Races the ride's events against the keys (Ctrl-C and SIGTERM arrive as `q`: see
     /// KeyboardKeys); the first to end ends both.
-    static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer) async throws {
+    static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
         let keys = KeyboardKeys.stream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 let ride = try await resolve(rideArgument, client: client, announcer: announcer)
-                try await followEvents(of: ride, client: client, announcer: announcer)
+                try await followEvents(of: ride, client: client, announcer: announcer, guide: guide)
             }
             group.addTask {
                 for await key in keys {
+                    // While the guide runs, the keys are its own.
+                    if let guide, guide.forward(key) { continue }
                     switch key {
                     case .quit: Say.line("Stopped following."); return
                     case .repeatLast: await announcer.repeatLast()
@@ -120,21 +142,38 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
     }
 
-    static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer) async throws {
+    static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
         var ride = start
-        await announcer.announce(RideAnnouncement.current(ride))
+        await announcer.announce(RideAnnouncement.current(ride, guiding: guide?.canGuide ?? false))
         if ride.state.isFinal || ride.state == .confirmed { return }
+        var guided = false
+        /// The guide ran (a radio opened): the meeting's news was its to tell.
+        var guideRan = false
+        /// On arrival: the guide, until the ride is confirmed or cancelled (or q); without a
+        /// radio, the sentence of what to do and a sound asked of the driver.
+        func arrival() async {
+            guard let guide, !guided else { return }
+            guided = true
+            guideRan = await guide.run(ride: ride, client: client, announcer: announcer)
+        }
+        if ride.state == .arrived { await arrival() }
         // The stream replays the history first; what happened before `start` was summed up above.
         let summarizedUpTo = max(ride.stateChangedAt, ride.etaGivenAt ?? .distantPast)
         for try await update in client.rideEvents(ride.id) {
             guard case .event(let event) = update, event.at > summarizedUpTo else { continue }
+            // Without a guide, the driver's answer and moves are said here (issue 22).
+            if !guideRan, let words = RideAnnouncement.meeting(event, ride: ride) {
+                await announcer.announce(words)
+                continue
+            }
             // The guide's business (touch, locator), not news for a passenger waiting.
             guard event.kind.isStateChange || event.kind == .etaGiven else { continue }
             if event.state != ride.state || event.detail != nil {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }
-            await announcer.announce(RideAnnouncement.change(event, ride: ride))
+            await announcer.announce(RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false))
             if event.state.isFinal || event.state == .confirmed { return }
+            if event.state == .arrived { await arrival() }
         }
     }
 }
@@ -151,15 +190,35 @@ enum RideAnnouncement {
         Words(summary: "Waiting for a driver", body: "Ride \(ShortCode.spoken(request.handle)), from \(request.pickup) to \(request.dropoff).")
     }
 
-    static func current(_ ride: Ride) -> Words {
-        change(state: ride.state, detail: ride.state == .accepted ? ride.etaMinutes.map { ETAText.detail(minutes: $0) } : nil, ride: ride)
+    /// The driver's answer to a sound request, or move, for a passenger without a guide.
+    static func meeting(_ event: RideEvent, ride: Ride) -> Words? {
+        let name = ride.driver.name
+        switch event.kind {
+        case .locatorAnswered:
+            switch event.locatorAnswer {
+            case .horn?: return Words(summary: "\(name) is sounding the horn", body: "Walk towards the sound.")
+            case .voice?: return Words(summary: "\(name) is calling your name", body: "Walk towards the voice.")
+            case .device?: return Words(summary: "\(name)'s phone is ticking", body: "Walk towards the sound.")
+            case LocatorSoundName.none?: return Words(summary: "\(name) cannot make a sound now", body: "Stay at the pickup.")
+            case nil: return nil
+            }
+        case .driverComing: return Words(summary: "\(name) is walking to you", body: "Stay where you are.")
+        case .carAcross: return Words(summary: "Your car is across the street", body: "Stay on the pavement; \(name) is coming to your side.")
+        default: return nil
+        }
     }
 
-    static func change(_ event: RideEvent, ride: Ride) -> Words {
-        change(state: event.state, detail: event.detail, ride: ride)
+    static func current(_ ride: Ride, guiding: Bool = false) -> Words {
+        change(state: ride.state, detail: ride.state == .accepted ? ride.etaMinutes.map { ETAText.detail(minutes: $0) } : nil, ride: ride,
+               guiding: guiding)
     }
 
-    private static func change(state: RideState, detail: String?, ride: Ride) -> Words {
+    static func change(_ event: RideEvent, ride: Ride, guiding: Bool = false) -> Words {
+        change(state: event.state, detail: event.detail, ride: ride, guiding: guiding)
+    }
+
+    /// `guiding`: the phone's guide starts on arrival (a radio is there).
+    private static func change(state: RideState, detail: String?, ride: Ride, guiding: Bool) -> Words {
         let driver = RideWords.driver(ride.driver)
         let code = "Ride \(ShortCode.spoken(ride.handle))."
         switch state {
@@ -172,7 +231,9 @@ enum RideAnnouncement {
             }
             return Words(summary: "\(ride.driver.name) is on the way", body: "\(driver). \(code)")
         case .arrived:
-            return Words(summary: "\(ride.driver.name) has arrived", body: "\(driver). Start the guide: ridebeacon passenger guide.")
+            // One sentence of what to do, never a command (issue 22).
+            return Words(summary: "\(ride.driver.name) has arrived",
+                         body: "\(driver). " + (guiding ? "Your phone is guiding you to the car." : NoGuide.sentence(driver: ride.driver.name)))
         case .confirmed:
             return Words(summary: "Ride confirmed", body: "You found \(ride.driver.name)'s car. \(code)")
         case .completed:
@@ -215,5 +276,70 @@ actor RideAnnouncer {
         guard let last else { return }
         Say.line(last.spoken)
         player.say(SinkText.speech(last.spoken), urgent: true)
+    }
+}
+
+/// `passenger follow`'s guide on arrival: the radio opened then (none, or one that fails: the
+/// no-radio sentence and a sound asked of the driver), the guide run with the follow's own
+/// player, and the keys routed to it while it runs.
+final class FollowGuide: @unchecked Sendable {
+    let radio: RadioSelection?
+    let settings: Settings
+    let audioOut: String
+    let identityPeriod: Int
+    let player: LiveCuePlayer
+    private let lock = NSLock()
+    // Guarded by `lock`: the running guide's keys.
+    private var keys: AsyncStream<GuideKey>.Continuation?
+
+    init(radio: RadioSelection?, settings: Settings, audioOut: String, identityPeriod: Int, player: LiveCuePlayer) {
+        self.radio = radio
+        self.settings = settings
+        self.audioOut = audioOut
+        self.identityPeriod = identityPeriod
+        self.player = player
+    }
+
+    /// Whether a radio is configured (it may still fail to open: then the no-radio words follow).
+    var canGuide: Bool { radio != nil }
+
+    /// Passes `key` to the running guide; false when none runs.
+    func forward(_ key: GuideKey) -> Bool {
+        guard let keys = lock.withLock({ keys }) else { return false }
+        keys.yield(key)
+        return true
+    }
+
+    /// Runs the guide; false when no radio could be opened (then the words and the request).
+    func run(ride: Ride, client: RideServiceClient, announcer: RideAnnouncer) async -> Bool {
+        let opened: (any Radio)?
+        if let radio {
+            do { opened = try await openRadio(radio) } catch { opened = nil }
+        } else {
+            opened = nil
+        }
+        guard let opened else {
+            if radio != nil {
+                await announcer.announce(RideAnnouncement.Words(summary: "\(ride.driver.name) has arrived",
+                                                                body: NoGuide.sentence(driver: ride.driver.name)))
+            }
+            // The driver is asked for a sound, and told the passenger waits (the answer is the driver's).
+            do { _ = try await client.requestLocator(ride.id) } catch {
+                StandardError.writeLine("ridebeacon: asking the driver for a sound: \(error)")
+            }
+            return false
+        }
+        let (stream, feed) = AsyncStream<GuideKey>.makeStream()
+        lock.withLock { keys = feed }
+        defer { lock.withLock { keys = nil } }
+        let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: radio ?? .sim, audioOut: audioOut,
+                                 fallbackIdentityPeriod: identityPeriod, calibration: Calibration(model: .default), keys: stream,
+                                 compass: .auto, openedRadio: opened, sharedPlayer: player)
+        do { try await launch.run() } catch let failure as CommandLineFailure {
+            StandardError.writeLine("ridebeacon: guide: \(failure.message)")
+        } catch {
+            // Quit or cancelled: following goes on, and says how the ride ends.
+        }
+        return true
     }
 }

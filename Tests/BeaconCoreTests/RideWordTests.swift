@@ -22,7 +22,7 @@ struct RideWordTests {
         #expect(RideWord.phrase(rideKey: (0..<32).map { UInt8($0) }) == "pillow biscuit")
         var seen = Set<String>()
         for seed in 0..<400 {
-            let key = (0..<32).map { UInt8(($0 * 31 + seed * 7) % 256) }
+            let key = [UInt8](repeating: 9, count: 30) + [UInt8(seed & 0xff), UInt8(seed >> 8)]
             let (a, b) = RideWord.words(rideKey: key)
             #expect(a != b)
             seen.insert(RideWord.phrase(rideKey: key))

@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 import Guide
 import GuideAudio
 import GuideSimulation
@@ -100,12 +101,12 @@ struct MeetingGuideTests {
 
     @Test("the judge itself: evidence over the window, walking, never within reach, not closing")
     func acrossTheStreetJudge() {
-        func judge(walking: Bool?, distance: (Double) -> Double, low: (Double) -> Double = { $0 * 0.8 }) -> Bool {
+        func judge(walking: Bool?, distance: (Double) -> Double) -> Bool {
             var judge = AcrossTheStreet()
             if let walking { judge.walking(time: 0, walking) }
             var t = 0.0
             while t <= 25 {
-                judge.note(time: t, distance: distance(t), low: low(distance(t)))
+                judge.note(time: t, distance: distance(t))
                 t += 0.5
             }
             return judge.isAcross(at: 25)
@@ -114,10 +115,10 @@ struct MeetingGuideTests {
         #expect(!judge(walking: true) { t in 30 - t }, "closing")
         #expect(!judge(walking: false) { _ in 10 }, "standing")
         #expect(!judge(walking: nil) { _ in 10 }, "no step detector: the driver's key only")
-        #expect(!judge(walking: true, distance: { _ in 4 }, low: { _ in 3 }), "within reach of the kerb: on the passenger's side")
+        #expect(!judge(walking: true) { t in 4 + 0.01 * t }, "within a few metres: on the passenger's side")
         var short = AcrossTheStreet()
         short.walking(time: 0, true)
-        for step in 0..<20 { short.note(time: Double(step) * 0.5, distance: 12, low: 10) }
+        for step in 0..<20 { short.note(time: Double(step) * 0.5, distance: 12) }
         #expect(!short.isAcross(at: 10), "10 s of evidence is not enough")
     }
 
@@ -158,5 +159,65 @@ struct MeetingGuideTests {
         let before = none.cues.count
         none.press(.rideWord)
         #expect(none.cues.count == before && none.core.takeOutbox().isEmpty)
+    }
+}
+
+/// The passenger's distance as the driver's device says it (part 2): the guide's claim code,
+/// so only what the level supports; a nearer claim after a farther one is "getting closer".
+@Suite("Driver's device: the passenger's distance")
+struct DriverDistanceClaimsTests {
+    /// The level of the ideal line (−59 dBm at 1 m, n = 2) at `distance`, through a ranger.
+    static func estimate(_ ranger: inout Ranger, _ distance: Double, at time: Double) -> RangeEstimate {
+        ranger.update(time: time, rssi: (-59 - 20 * Foundation.log10(distance)).rounded())
+    }
+
+    @Test func claimsAreTrueBoundsSaidOnChangeAndCloserIsSaid() {
+        var claims = DriverDistanceClaims(calibration: ScriptedGuide.matchedLine)
+        var ranger = Ranger(calibration: ScriptedGuide.matchedLine)
+        var said: [(Double, String)] = []
+        var t = 0.0
+        // 16 m for 8 s, then 6 m for 8 s.
+        while t < 16 {
+            if let words = claims.claim(Self.estimate(&ranger, t < 8 ? 16 : 6, at: t), at: t) { said.append((t, words)) }
+            t += 0.1
+        }
+        // What is said is a claim of the guide's own code (its words, its numbers), said on a
+        // change only, spaced, and a nearer one after a farther one is "getting closer".
+        #expect(said.count == 2, "\(said)")
+        if said.count == 2 {
+            #expect(said[1].0 - said[0].0 >= 5, "spaced: \(said)")
+            #expect(!said[0].1.hasPrefix("getting closer") && said[1].1.hasPrefix("getting closer, "), "\(said)")
+            let numbers = said.map { Int($0.1.split(whereSeparator: { !$0.isNumber }).first ?? "") ?? 0 }
+            #expect(numbers[1] < numbers[0], "\(said)")
+        }
+        #expect(said.allSatisfy { $0.1.hasSuffix("meters away") || $0.1.hasSuffix("within reach") }, "\(said)")
+        // Without a calibration the level supports only a bound, never a number it cannot stand behind.
+        var guessed = DriverDistanceClaims(calibration: Calibration(model: .default))
+        var guessedRanger = Ranger(calibration: Calibration(model: .default))
+        var words: [String] = []
+        for step in 0..<30 {
+            let time = Double(step) * 0.1
+            if let w = guessed.claim(Self.estimate(&guessedRanger, 16, at: time), at: time) { words.append(w) }
+        }
+        #expect(words.allSatisfy { !$0.hasPrefix("about") }, "\(words)")
+    }
+
+    @Test func theDriversCoreSaysItWithTheNotesOnce() {
+        var core = DriverCore(identity: ScriptedGuide.identity, calibration: ScriptedGuide.matchedLine, autoConfirm: true,
+                              meeting: DriverMeeting(passengerName: "Ana", notes: "white cane, guide dog"),
+                              claims: DriverDistanceClaims(calibration: ScriptedGuide.matchedLine))
+        var told: [String] = []
+        var t = 0.0
+        while t < 16 {
+            let unix = ScriptedGuide.base + t
+            let beacon = ScriptedGuide.identity.identity(of: .passenger, slot: ScriptedGuide.identity.slot(at: unix)).beacon(measuredPower: -59)
+            let rssi = (-59 - 20 * Foundation.log10(t < 8 ? 16.0 : 6.0)).rounded()
+            for action in core.handle(.sighting(time: t, unixTime: unix, rssi: rssi, beacon: beacon)) {
+                if case .tell(let words) = action { told.append(words) }
+            }
+            t += 0.1
+        }
+        #expect(told.first?.hasPrefix("Ana is ") == true && told.first?.hasSuffix("meters away. Look for: white cane, guide dog.") == true, "\(told)")
+        #expect(told.dropFirst().allSatisfy { !$0.contains("Look for") } && told.last?.hasPrefix("Ana is getting closer") == true, "\(told)")
     }
 }

@@ -2,11 +2,14 @@ import AsyncHTTPClient
 import Foundation
 import GuideAudio
 import RideBeaconTesting
+import RideStore
 import Testing
 
-/// `driver arrive` hears the passenger's locator request on the ride's event stream, tells the
-/// driver why and what to do, and ticks into its audio output until the ride ends.
-@Suite("driver arrive: the locator sound", .timeLimit(.minutes(3)))
+/// Issue 22, end to end over HTTP (`serve`, `passenger guide`, `driver arrive` as processes):
+/// the passenger's request reaches the driver's device, which tells the driver in words what to
+/// do; the driver's one key (or the tick's playback) is the `locator_answered` event; the
+/// passenger hears of the sound only after it, and "cannot" on n or when nothing comes in 10 s.
+@Suite("driver arrive: a sound the street can hear", .timeLimit(.minutes(4)))
 struct DriverLocatorCLITests {
     static func requestLocator(_ service: RideServiceFixture, _ rideID: String) async throws -> UInt {
         var request = HTTPClientRequest(url: "\(service.url)/v1/rides/\(rideID)/locator")
@@ -15,25 +18,47 @@ struct DriverLocatorCLITests {
         return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code
     }
 
-    @Test func thePassengersRequestIsExplainedAndTicksIntoTheWAVUntilTheRideEnds() async throws {
-        let service = try await RideServiceFixture()
+    static func acceptedRide(_ service: RideServiceFixture) throws -> String {
         let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The `locator_answered` events' sounds, in order.
+    static func answers(_ service: RideServiceFixture, _ rideID: String) async throws -> [String] {
+        try await service.events(rideID).filter { $0.kind == .locatorAnswered }.compactMap(\.detail)
+    }
+
+    /// Polls the history until an answer is there (bounded by the suite's time limit).
+    static func waitForAnswer(_ service: RideServiceFixture, _ rideID: String) async throws {
+        var tries = 0
+        while try await answers(service, rideID).isEmpty, tries < 300 {
+            tries += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Near with only the device allowed: the device ticks into the WAV, and only once it did is
+    /// the answer `device`; the ticks end with the ride.
+    @Test func theDevicesTickIsAnsweredOnlyOnceItPlayed() async throws {
+        let service = try await RideServiceFixture()
+        let rideID = try Self.acceptedRide(service)
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("car.wav").path
-        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", wav],
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", wav,
+                                            "--locator-sounds", "device"],
                                            environment: service.environment(token: service.driverToken))
         defer { arrive.stop() }
         #expect(await arrive.wait { _, err in err.contains("advertising driver identity") }, "\(arrive.stderr)")
         #expect(!FileManager.default.fileExists(atPath: wav), "no audio is opened before a request")
 
         #expect(try await Self.requestLocator(service, rideID) == 202)
-        #expect(await arrive.wait { out, _ in
-            out.contains("Your passenger is looking for the car: open the window, or step out to the kerb with the device.")
-        }, "\(arrive.stdout)\n\(arrive.stderr)")
-        // Let a few seconds of ticks play (the announcement comes first), bounded generously.
+        #expect(await arrive.wait { out, _ in out.contains("Ana is looking for the car. Open the window: this device is ticking.") },
+                "\(arrive.stdout)\n\(arrive.stderr)")
+        try await Self.waitForAnswer(service, rideID)
+        #expect(try await Self.answers(service, rideID) == ["device"])
+        // Let a few seconds of ticks play, bounded generously.
         for _ in 0..<600 {
             let size = (try? FileManager.default.attributesOfItem(atPath: wav)[.size] as? Int) ?? 0
             if size > 44 + 2 * AudioFormat.sampleRate * 12 { break }
@@ -44,34 +69,68 @@ struct DriverLocatorCLITests {
         #expect(await arrive.exitStatus() == 1, "\(arrive.stderr)")
 
         let audio = try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: wav)))
-        // The ticks are the only sound louder than speech ever peaks: count bursts above it.
         let loud = PCMAnalysis.soundingSpans(audio.samples.map { abs(Int($0)) > Int(0.8 * Double(Int16.max)) ? $0 : 0 },
                                              threshold: 0.05, bridging: 0.005)
         #expect(loud.count >= 3, "\(loud.count) ticks in \(audio.duration) s of audio")
         let speech = PCMAnalysis.soundingSpans(Array(audio.samples[..<(loud.first?.lowerBound ?? 0)]))
-        #expect(!speech.isEmpty, "the announcement is spoken before the ticks")
+        #expect(!speech.isEmpty, "the instruction is spoken before the ticks")
     }
 
-    /// Both commands together: the passenger's key `s` in `passenger guide` reaches `driver
-    /// arrive` through the server; a second press within 10 s is told the car already ticks.
-    @Test func keySInTheGuideMakesTheDriversDeviceTick() async throws {
+    /// No audio output: the tick does not play, so the answer is `none`, never `device`.
+    @Test func silenceIsNeverAnnouncedAsASound() async throws {
         let service = try await RideServiceFixture()
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
+        let rideID = try Self.acceptedRide(service)
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none",
+                                            "--locator-sounds", "device"],
+                                           environment: service.environment(token: service.driverToken))
+        defer { arrive.stop() }
+        #expect(await arrive.wait { _, err in err.contains("advertising driver identity") }, "\(arrive.stderr)")
+        #expect(try await Self.requestLocator(service, rideID) == 202)
+        #expect(await arrive.wait { out, _ in out.contains("This device cannot play its tick") }, "\(arrive.stdout)\n\(arrive.stderr)")
+        try await Self.waitForAnswer(service, rideID)
+        #expect(try await Self.answers(service, rideID) == ["none"])
+    }
+
+    /// Both commands, on each store: `s` in the guide → the driver is asked for two taps on the
+    /// horn → `y` → "Ben is sounding the horn"; then `n` → "Ben cannot make a sound now"; then
+    /// no answer → the same after 10 s.
+    @Test(arguments: StoreKind.available)
+    func requestAnswerSentenceAndTheCannotAndNoAnswerPaths(kind: StoreKind) async throws {
+        let service = try await RideServiceFixture(kind: kind)
+        let rideID = try Self.acceptedRide(service)
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off"],
                                           environment: service.environment(token: service.passengerToken), interactive: true)
         defer { guide.stop() }
         let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none"],
-                                           environment: service.environment(token: service.driverToken))
+                                           environment: service.environment(token: service.driverToken), interactive: true)
         defer { arrive.stop() }
         #expect(await guide.wait { out, _ in out.contains("Your driver has arrived.") }, "\(guide.stdout)\n\(guide.stderr)")
+        func count(_ text: String, in output: String) -> Int { output.components(separatedBy: text).count - 1 }
+        let horn = "Ana is looking for the car. Give two short taps on the horn, then press y; n if you can't."
+
         guide.type("s\n")
-        #expect(await guide.wait { out, _ in out.contains("The car is ticking. Walk towards the sound.") }, "\(guide.stdout)\n\(guide.stderr)")
-        #expect(await arrive.wait { out, _ in out.contains("Your passenger is looking for the car") }, "\(arrive.stdout)\n\(arrive.stderr)")
+        #expect(await guide.wait { out, _ in out.contains("Asking Ben for a sound.") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(await arrive.wait { out, _ in out.contains(horn) }, "\(arrive.stdout)\n\(arrive.stderr)")
+        #expect(!guide.stdout.contains("Ben is sounding the horn"), "not promised before the driver answers")
+        arrive.type("y\n")
+        #expect(await guide.wait { out, _ in out.contains("Ben is sounding the horn. Walk towards the sound.") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(try await Self.answers(service, rideID) == ["horn"])
+
+        // "Can't": after the server's 10 s between requests.
+        try await Task.sleep(for: .seconds(10.5))
         guide.type("s\n")
-        #expect(await guide.wait { out, _ in out.contains("The car is already ticking. Walk towards the sound.") },
-                "\(guide.stdout)\n\(guide.stderr)")
-        #expect(arrive.stdout.components(separatedBy: "Your passenger is looking for the car").count == 2, "announced once")
+        #expect(await arrive.wait { out, _ in count(horn, in: out) == 2 }, "\(arrive.stdout)\n\(arrive.stderr)")
+        arrive.type("n\n")
+        let cannot = "Ben cannot make a sound now; let's turn to find the car."
+        #expect(await guide.wait { out, _ in out.contains(cannot) }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(try await Self.answers(service, rideID) == ["horn", "none"])
+
+        // No answer at all: the guide says so by itself 10 s after asking.
+        try await Task.sleep(for: .seconds(10.5))
+        guide.type("s\n")
+        #expect(await arrive.wait { out, _ in count(horn, in: out) == 3 }, "\(arrive.stdout)\n\(arrive.stderr)")
+        #expect(await guide.wait(seconds: 40) { out, _ in count(cannot, in: out) == 2 }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(try await Self.answers(service, rideID) == ["horn", "none"], "nothing was answered")
+        #expect(count("Ben is sounding the horn", in: guide.stdout) == 1)
     }
 }

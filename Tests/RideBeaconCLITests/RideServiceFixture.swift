@@ -2,6 +2,7 @@ import BeaconCore
 import AsyncHTTPClient
 import Foundation
 import RideBeaconTesting
+import RideStore
 import Testing
 
 /// A real `ridebeacon serve` on a temp SQLite database with one account per role, and the
@@ -15,8 +16,9 @@ final class RideServiceFixture: Sendable {
     private let server: ServeProcess
     var port: Int { server.port }
 
-    init() async throws {
-        let database = try await StoreKind.sqlite.makeDatabase(prefix: "cli")
+    /// `kind`: the store `serve` runs on (PostgreSQL when the suite's fixture gives one).
+    init(kind: StoreKind = .sqlite) async throws {
+        let database = try await kind.makeDatabase(prefix: "cli")
         self.database = database
         func account(_ role: String, _ name: String, _ extra: [String] = []) throws -> String {
             let created = try CLI.run(["admin", "create-account", "--role", role, "--name", name] + extra + ["--database", database])
@@ -32,6 +34,16 @@ final class RideServiceFixture: Sendable {
 
     var url: String { "http://127.0.0.1:\(port)" }
 
+    /// The ride's history as the server stored it, read from its database.
+    func events(_ rideID: String) async throws -> [RideEvent] {
+        let store = try await StoreLocation.open(database)
+        defer { Task { await store.close() } }
+        // The role commands print short codes.
+        var id = rideID
+        if let code = ShortCode.normalized(rideID), let held = try await store.rideRequest(code: code)?.rideID { id = held }
+        return try await store.events(rideID: id, after: 0)
+    }
+
     /// The role commands' environment: this server, `token`, and an empty config directory.
     func environment(token: String?, server: String? = nil) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
@@ -44,6 +56,19 @@ final class RideServiceFixture: Sendable {
 
     func run(_ arguments: [String], as token: String?) throws -> CLI.Result {
         try CLI.run(arguments, environment: environment(token: token))
+    }
+
+    /// POSTs `json` to `path` as `token`; the status and the body decoded loosely.
+    @discardableResult
+    func post(_ path: String, json: String = "{}", as token: String) async throws -> (UInt, [String: Any]) {
+        var request = HTTPClientRequest(url: "\(url)\(path)")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(Data(json.utf8))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (response.status.code, (try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) ?? [:])
     }
 
     /// A ride as its driver sees it, decoded loosely (key and period for identity checks).

@@ -12,9 +12,11 @@ struct DriverLocatorTests {
     typealias Support = DriverCoreTests
 
     static func core(sounds: [LocatorSoundName] = LocatorSoundName.makeable, bounds: (low: Double, high: Double)? = nil) -> DriverCore {
-        DriverCore(identity: Support.identity, calibration: Support.calibration, autoConfirm: true,
-                   meeting: DriverMeeting(passengerName: "Ana", sounds: sounds, rideWord: "river candle", notes: "white cane"),
-                   distanceBounds: bounds.map { fixed in { _ in fixed } })
+        var fixedBounds: (@Sendable (RangeEstimate) -> (low: Double, high: Double))?
+        if let bounds { fixedBounds = { @Sendable _ in bounds } }
+        return DriverCore(identity: Support.identity, calibration: Support.calibration, autoConfirm: true,
+                          meeting: DriverMeeting(passengerName: "Ana", sounds: sounds, rideWord: "river candle", notes: "white cane"),
+                          distanceBounds: fixedBounds)
     }
 
     static func request(_ core: inout DriverCore, at time: Double, age: Double = 0) -> [DriverCore.Action] {
@@ -26,7 +28,7 @@ struct DriverLocatorTests {
     }
 
     @Test("the quietest allowed sound that reaches the passenger's farthest distance; the loudest when unheard")
-    func theSoundIsChosenByDistanceAndWhatIsAllowed() {
+    func theSoundIsChosenByDistanceAndWhatIsAllowed() throws {
         let all = LocatorSoundName.makeable
         #expect(LocatorInstruction.choose(farthest: nil, allowed: all) == .horn)
         #expect(LocatorInstruction.choose(farthest: 4, allowed: all) == .device)
@@ -64,8 +66,9 @@ struct DriverLocatorTests {
         #expect(core.handle(.key(time: 3, .cannot)).first == .answerLocator(.none))
 
         var late = Self.core(sounds: [.voice], bounds: (2, 9))
-        #expect(Self.told(Self.request(&late, at: 0)).first?.contains("through the open window") == true)
-        let answer = late.handle(.key(time: 11, .done))
+        _ = Support.feed(&late, rssi: -75, from: 0, to: 1)
+        #expect(Self.told(Self.request(&late, at: 1)).first?.contains("through the open window") == true)
+        let answer = late.handle(.key(time: 12, .done))
         #expect(!answer.contains { if case .answerLocator = $0 { true } else { false } })
         #expect(Self.told(answer).first?.hasPrefix("Too late") == true)
     }
@@ -73,17 +76,20 @@ struct DriverLocatorTests {
     @Test("near, the device ticks; the passenger hears of it only once samples reached an output")
     func deviceTickIsAnsweredByItsPlayback() {
         var core = Self.core(bounds: (1, 4))
+        _ = Support.feed(&core, rssi: -75, from: 0, to: 2)
         let asked = Self.request(&core, at: 2)
         #expect(asked.contains(.locator(.start(seconds: 30))))
         #expect(!asked.contains { if case .answerLocator = $0 { true } else { false } })
         #expect(core.handle(.locatorPlayed(time: 3, played: true, reason: "")) == [.answerLocator(.device)])
 
         var silent = Self.core(bounds: (1, 4))
+        _ = Support.feed(&silent, rssi: -75, from: 0, to: 2)
         _ = Self.request(&silent, at: 2)
         let answer = silent.handle(.locatorPlayed(time: 3, played: false, reason: "no audio output was found (none)"))
         #expect(answer.first == .locator(.stop))
         #expect(answer.contains(.answerLocator(.none)) && !answer.contains(.answerLocator(.device)), "silence is never announced as a sound")
         // The keys do not answer for the device.
+        _ = Support.feed(&silent, rssi: -75, from: 2, to: 20)
         #expect(Self.request(&silent, at: 20).contains(.locator(.start(seconds: 30))))
         #expect(!silent.handle(.key(time: 21, .done)).contains(.answerLocator(.device)))
     }
@@ -112,7 +118,8 @@ struct DriverLocatorTests {
         let touching = Support.feed(&core, rssi: -30, from: 2, to: 4).map(\.action)
         #expect(touching.first == .locator(.stop))
         var ending = Self.core(bounds: (1, 4))
-        _ = Self.request(&ending, at: 0)
+        _ = Support.feed(&ending, rssi: -75, from: 0, to: 1)
+        _ = Self.request(&ending, at: 1)
         #expect(ending.handle(.ride(.cancelled)) == [.locator(.stop), .finished(.cancelled)])
     }
 

@@ -5,8 +5,8 @@
 /// A car across the street is as close as the street is wide: walking along the kerb, the
 /// passenger passes it with the distance falling to the street's width and rising again, never
 /// to arm's reach. So: over the last `window` seconds of guiding, the passenger walked most of
-/// the time, the distance's lower bound never came under `nearest` (a car on the passenger's
-/// own side is reached along the kerb; one across stays a carriageway away), and the distance
+/// the time, the estimated distance never came under `nearest` (a car on the passenger's own
+/// side is reached along the kerb; one across stays a carriageway away), and the distance
 /// did not close by `closing` or more (walking towards a car at 1 m/s closes metres a few
 /// seconds). Without walking readings (no step detector) it never judges by itself: standing
 /// still and not closing is a passenger waiting, not a car across; the driver's key `x` says it.
@@ -16,8 +16,10 @@ public struct AcrossTheStreet: Sendable, Equatable {
         public var window = 20.0
         /// Least share of the window spent walking.
         public var walkingShare = 0.6
-        /// The distance's lower bound stays at least this, m (a two-lane street with parking,
-        /// kerb to kerb, is 10–15 m; the car at the far kerb is farther than 5 m from the near one).
+        /// The estimated distance stays at least this, m (a two-lane street with parking, kerb to
+        /// kerb, is 10–15 m; the car at the far kerb is farther than 5 m from the near one). The
+        /// point estimate, not a bound: the lower bound of an uncalibrated level is a few metres
+        /// at any distance, and would never let the judge speak.
         public var nearest = 5.0
         /// The mean distance of the window's last quarter must be no more than this below its first
         /// quarter's, m.
@@ -26,8 +28,8 @@ public struct AcrossTheStreet: Sendable, Equatable {
     }
 
     public let parameters: Parameters
-    /// (time, distance, lower bound), oldest first, trimmed to the window.
-    private var estimates: [(time: Double, distance: Double, low: Double)] = []
+    /// (time, distance), oldest first, trimmed to the window.
+    private var estimates: [(time: Double, distance: Double)] = []
     /// Walking readings, oldest first, trimmed to the window (the last one before it kept).
     private var walking: [(time: Double, walking: Bool)] = []
     /// Guiding began (or resumed after a signal loss) at this time.
@@ -45,10 +47,10 @@ public struct AcrossTheStreet: Sendable, Equatable {
         estimates = []
     }
 
-    public mutating func note(time: Double, distance: Double, low: Double) {
-        guard distance.isFinite, low.isFinite else { return }
+    public mutating func note(time: Double, distance: Double) {
+        guard distance.isFinite else { return }
         if since == nil { since = time }
-        estimates.append((time, distance, low))
+        estimates.append((time, distance))
         estimates.removeAll { $0.time < time - parameters.window }
     }
 
@@ -62,7 +64,7 @@ public struct AcrossTheStreet: Sendable, Equatable {
         let start = time - parameters.window
         guard let since, since <= start, !walking.isEmpty, estimates.count >= 8,
               let first = estimates.first, first.time <= start + 2 else { return false }
-        guard estimates.allSatisfy({ $0.low >= parameters.nearest }) else { return false }
+        guard estimates.allSatisfy({ $0.distance >= parameters.nearest }) else { return false }
         guard walkingShare(from: start, to: time) >= parameters.walkingShare else { return false }
         let quarter = parameters.window / 4
         let early = estimates.filter { $0.time < start + quarter }.map(\.distance)

@@ -75,12 +75,9 @@ extension GuideCore {
         }
     }
 
-    /// Feeds the across-the-street judge an estimate while guiding (bounds by the guide's own
-    /// uncertainty, `DistanceUncertainty`).
+    /// Feeds the across-the-street judge an estimate while guiding.
     mutating func noteAcross(_ estimate: RangeEstimate, at time: Double) {
-        guard estimate.distance.isFinite else { return }
-        let bounds = uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel)
-        acrossJudge.note(time: time, distance: estimate.distance, low: bounds.low)
+        acrossJudge.note(time: time, distance: estimate.distance)
     }
 
     /// "Ask the driver for the ride word. Your ride word is river candle. If the driver says it, press w."

@@ -215,6 +215,8 @@ public struct GuideCore: Sendable {
     }
 
     private mutating func tick(_ out: inout [GuideAction], _ time: Double) {
+        // The driver's answer is awaited, and the ride word offered, whatever the signal does.
+        if state != .waiting { meetingTick(&out, time) }
         switch state {
         case .searching:
             if time - lastSearchingPhrase >= timing.searchingRepeat {
@@ -232,7 +234,6 @@ public struct GuideCore: Sendable {
                 touchFrom = nil
             }
             if state == .guiding || state == .holding { pulse(&out, time, estimate) }
-            meetingTick(&out, time)
             if state == .guiding, !meetingHeld, !isOver { turnToFind(&out, time, estimate) }
         default:
             break

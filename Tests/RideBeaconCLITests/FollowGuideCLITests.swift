@@ -1,0 +1,93 @@
+import BeaconCore
+import Foundation
+import RideBeaconTesting
+import RideStore
+import Testing
+
+/// Issue 22, part 3: `passenger follow` starts the guide by itself when the driver arrives
+/// (`--radio sim`), the guide reports in (`guide_started`), and stops when the ride is
+/// confirmed (`guide_stopped`, here by the ride word, the passenger's key `w` twice) or
+/// cancelled; without a radio it says what to do in one sentence, with no command, and asks
+/// the driver for a sound.
+@Suite("passenger follow: the guide starts by itself", .timeLimit(.minutes(3)))
+struct FollowGuideCLITests {
+    static func acceptedRide(_ service: RideServiceFixture) throws -> String {
+        try DriverLocatorCLITests.acceptedRide(service)
+    }
+
+    static func kinds(_ service: RideServiceFixture, _ rideID: String) async throws -> [RideEventKind] {
+        try await service.events(rideID).map(\.kind)
+    }
+
+    static func waitFor(_ kind: RideEventKind, _ service: RideServiceFixture, _ rideID: String) async throws -> Bool {
+        for _ in 0..<300 {
+            if try await kinds(service, rideID).contains(kind) { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    @Test func startsOnArrivalReportsInAndStopsWhenTheRideWordConfirms() async throws {
+        let service = try await RideServiceFixture()
+        let rideID = try Self.acceptedRide(service)
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications",
+                                            "--rate", "200"],
+                                           environment: service.environment(token: service.passengerToken), interactive: true)
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await !Self.kinds(service, rideID).contains(.guideStarted), "no guide before the arrival")
+
+        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+        #expect(await follow.wait { out, _ in out.contains("Your phone is guiding you to the car.") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(await follow.wait { out, _ in out.contains("Your driver has arrived. Ben") }, "the guide speaks: \(follow.stdout)")
+        #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
+        #expect(!follow.stdout.contains("ridebeacon passenger guide"), "no command is said")
+
+        // The keys are the guide's now: w says the ride word, w again (the driver said it) confirms.
+        follow.type("w\n")
+        #expect(await follow.wait { out, _ in out.contains("Your ride word is ") }, "\(follow.stdout)")
+        let keyText = try #require(try await service.rideJSON(rideID)["key"] as? String)
+        let key = try #require(Data(base64Encoded: keyText))
+        #expect(follow.stdout.contains("Your ride word is \(RideWord.phrase(rideKey: key))."))
+        follow.type("w\n")
+        #expect(await follow.wait { out, _ in out.contains("Ride confirmed by the ride word.") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(await follow.exitStatus() == 0, "\(follow.stderr)")
+        let history = try await service.events(rideID)
+        let confirmed = try #require(history.first { $0.state == .confirmed && $0.kind == .stateChanged })
+        #expect(confirmed.detail?.contains("weaker than touch") == true)
+        #expect(try await Self.waitFor(.guideStopped, service, rideID), "the guide reported its stop")
+    }
+
+    @Test func theGuideStopsWhenTheRideIsCancelled() async throws {
+        let service = try await RideServiceFixture()
+        let rideID = try Self.acceptedRide(service)
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications"],
+                                           environment: service.environment(token: service.passengerToken))
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+        #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
+        let cancelled = try service.run(["passenger", "cancel", rideID], as: service.passengerToken)
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        #expect(await follow.wait { out, _ in out.contains("Your ride was cancelled.") }, "\(follow.stdout)")
+        #expect(await follow.exitStatus() != nil, "follow ends with the ride: \(follow.stderr)")
+    }
+
+    @Test func withoutARadioOneSentenceAndTheDriverIsAskedForASound() async throws {
+        let service = try await RideServiceFixture()
+        let rideID = try Self.acceptedRide(service)
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "none", "--audio-out", "none", "--no-notifications"],
+                                           environment: service.environment(token: service.passengerToken))
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+        #expect(await follow.wait { out, _ in out.contains("Stay at the pickup: your phone cannot guide you here, so Ben is asked to come to you.") },
+                "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await Self.waitFor(.locatorRequested, service, rideID), "the driver is asked for a sound")
+        #expect(try await !Self.kinds(service, rideID).contains(.guideStarted))
+        #expect(!follow.stdout.contains("ridebeacon") && !follow.stdout.contains("--radio"), "\(follow.stdout)")
+        // The driver's answer is said by follow itself.
+        #expect(try await service.post("/v1/rides/\(rideID)/locator/answer", json: #"{"sound":"voice"}"#, as: service.driverToken).0 == 201)
+        #expect(await follow.wait { out, _ in out.contains("Ben is calling your name. Walk towards the voice.") }, "\(follow.stdout)")
+    }
+}
