@@ -26,15 +26,27 @@ struct JourneyCLITests {
         #expect(code.count == 9 && code.filter(\.isNumber).count == 8, "eight digits, two groups: \(code)")
 
         let environment = service.environment(token: nil)
-        let bad = try CLI.run(["sign-in", "1234"], environment: environment)
+        // The code never goes on the command line (ps shows it to every user): refused, and
+        // nothing is sent, so the code still works afterwards.
+        let inArgv = try CLI.run(["sign-in"] + code.split(separator: " ").map(String.init), environment: environment)
+        #expect(inArgv.status != 0 && inArgv.stderrLines.count == 1 && inArgv.stderr.contains("not put the sign-in code on the command line"))
+        let directory = try CLI.temporaryDirectory()
+        let badFile = directory.appendingPathComponent("bad-code").path
+        try "1234\n".write(toFile: badFile, atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["sign-in", "--code-file", badFile], environment: environment)
         #expect(bad.status != 0 && bad.stderrLines.count == 1 && bad.stderr.contains("eight digits"))
-        let signedIn = try CLI.run(["sign-in"] + code.split(separator: " ").map(String.init), environment: environment)
-        #expect(signedIn.status == 0 && signedIn.stdout.contains("Signed in as Ana, passenger."), "\(signedIn.stderr)")
+        // Typed on standard input.
+        let typing = try BackgroundProcess(["sign-in"], environment: environment, interactive: true)
+        typing.type(code + "\n")
+        #expect(await typing.exitStatus(within: 60) == 0, "\(typing.stderr)")
+        #expect(typing.stdout.contains("Signed in as Ana, passenger."), "\(typing.stderr)")
         let settings = service.configHome.appendingPathComponent("ridebeacon/settings.json").path
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: settings)[.posixPermissions] as? Int)
         #expect(mode & 0o077 == 0, "settings with a token are private (mode \(String(mode, radix: 8)))")
 
-        let reused = try CLI.run(["sign-in", code], environment: environment)
+        let codeFile = directory.appendingPathComponent("code").path
+        try (code + "\n").write(toFile: codeFile, atomically: true, encoding: .utf8)
+        let reused = try CLI.run(["sign-in", "--code-file", codeFile], environment: environment)
         #expect(reused.status != 0 && reused.stderrLines.count == 1 && reused.stderr.contains("sign_in_code_used"))
 
         // The saved token works without --token; its own listing marks it.
