@@ -230,7 +230,8 @@ deploy-check:
 # Run as root; its private PostgreSQL listens on POWER_LOSS_PG_PORT.
 POWER_LOSS_PG_PORT ?= 55435
 POWER_LOSS_CUTS ?= 200
-POWER_LOSS := python3 scripts/reliability/power_loss.py --pg-port $(POWER_LOSS_PG_PORT)
+POWER_LOSS_BINARY ?= .build/debug/ridebeacon
+POWER_LOSS := python3 scripts/reliability/power_loss.py --binary $(POWER_LOSS_BINARY) --pg-port $(POWER_LOSS_PG_PORT)
 power-loss-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
 	python3 scripts/reliability/test_powerfs.py
