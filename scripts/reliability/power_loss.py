@@ -348,8 +348,10 @@ class Run:
 
     # --- one cycle ----------------------------------------------------------------------------
     def cycle(self, number):
-        mode = self.rng.choices(["load", "checkpoint", "migration", "backup"],
-                                weights=[50, 25, 15, 10] if self.args.backend == "sqlite" else [55, 30, 15, 0])[0]
+        weights = {"load": 50, "checkpoint": 25, "migration": 15, "backup": 10 if self.args.backend == "sqlite" else 0}
+        if self.args.modes:
+            weights = {m: (w if m in self.args.modes.split(",") else 0) for m, w in weights.items()}
+        mode = self.rng.choices(list(weights), weights=list(weights.values()))[0]
         tear = self.rng.random() < 0.5
         seed = self.rng.randrange(1 << 30)
         stop = threading.Event()
@@ -387,23 +389,35 @@ class Run:
                 second = Serve(self.args.binary, self.database_url(name), os.path.join(self.work, f"serve-{name}.log"), self.env)
                 self.extra.append(second)
             else:  # backup
+                # Three moments: while the copy is written, at its rename into place, and just
+                # after `admin backup` answered (the acknowledged backup must then be whole).
                 target = os.path.join(self.mount.path, f"backup-{number}.sqlite")
-                trigger = {"ops": ["write", "fsync", "rename", "fsyncdir"], "path_contains": f"backup-{number}",
-                           "skip": self.rng.randint(0, 40)}
-                entry = {"path": target, "acknowledged": False}
+                entry = {"path": target, "acknowledged": False, "done": threading.Event()}
+                moment = self.rng.choice(["copy", "rename", "answered"])
+                info["backup_moment"] = moment
+                trigger = ({"ops": ["write", "fsync"], "path_contains": f"backup-{number}", "skip": self.rng.randint(0, 40)}
+                           if moment == "copy" else
+                           {"ops": ["rename"], "path_contains": f"backup-{number}"} if moment == "rename" else None)
                 self.backups.append(entry)
                 helpers.append(threading.Thread(target=self.backup, args=(entry,)))
-            trigger.update({"tear": tear, "seed": seed})
-            self.mount.send({"command": "arm", "trigger": trigger})
+            if trigger is not None:
+                trigger.update({"tear": tear, "seed": seed})
+                self.mount.send({"command": "arm", "trigger": trigger})
             for thread in helpers:
                 thread.start()
             if second:
                 second.start()
-            deadline = time.monotonic() + self.args.armed_timeout
+            deadline = time.monotonic() + self.args.armed_timeout * (1 if trigger is not None else 5)
             while time.monotonic() < deadline and not self.mount.send({"command": "status"})["frozen"]:
+                if trigger is None and entry["done"].is_set():
+                    break
                 time.sleep(0.02)
             status = self.mount.send({"command": "status"})
-            if status["frozen"]:
+            if trigger is None:
+                report = self.mount.cut(tear, seed)
+                if not entry["acknowledged"]:
+                    info["backup_not_answered_in_time"] = True
+            elif status["frozen"]:
                 report = status["cut"]
             else:
                 info["armed_cut_not_reached"] = True
@@ -449,6 +463,7 @@ class Run:
     def backup(self, entry):
         code, _, _ = admin(self.args.binary, self.database, "backup", "--to", entry["path"], check=False)
         entry["acknowledged"] = code == 0
+        entry["done"].set()
 
     # --- after the cut ---------------------------------------------------------------------------
     def restart_and_check(self, number, info):
@@ -544,6 +559,7 @@ def main():
     parser.add_argument("--pg-port", type=int, default=int(os.environ.get("RIDEBEACON_POWERLOSS_PG_PORT", "55435")))
     parser.add_argument("--names", choices=["posix", "linux"],
                         help="powerfs's rule for names (default: posix for SQLite; linux for PostgreSQL, which relies on it)")
+    parser.add_argument("--modes", help="only these cut modes (comma-separated: load,checkpoint,migration,backup)")
     parser.add_argument("--expect-loss", action="store_true", help="negative control: fail unless writes are lost")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--seed", type=int, default=int(time.time()))
