@@ -7,6 +7,7 @@ Usage:
   claims.py [--data ...] cv --uncalibrated            # the same for the uncalibrated prior (A=-59, n=2)
   claims.py [--data ...] touch                        # touch false accepts / detection per carried-touch rule
   claims.py [--data ...] check BINARY                 # the port's claims against `BINARY range`, every run
+  claims.py selftest                                  # the scoring and the fold choice on made-up runs (no data)
 
 What is scored (ranging-eval's protocol, its own code imported): every other static position >= 0.2 m
 of each recording (600 samples replayed at 10 Hz, scored after 3 s), calibrated (A, n) on the other
@@ -250,7 +251,43 @@ def check(prep, binary):
     return diffs
 
 
+def selftest():
+    """The scoring and the leave-one-out choice on made-up numbers (Tests/BeaconCoreTests/ClaimScoringTests)."""
+    # Scoring: a run whose claims are "More than 2 m" at 1.5 m (false), "About 3" at 1.5 m (true),
+    # nothing, and "Very close" at 0.5 m (true, not beyond 1 m); the first sample is warm-up.
+    class FakePrep:
+        runs = {'s': [('src', 'p', {'tx_power_dbm': -60.0, 'exponent': 2.0}, [-70.0] * 5, [0, .1, .2, .3, .4],
+                       [9.0, 1.5, 1.5, 1.5, 0.5], 1, [-70.0] * 5, [0.0] * 5)]}
+    script = iter([('more', 2), ('more', 2), ('about', 3), None, ('vc', 0)])
+    original = port.Bands.claim
+    port.Bands.claim = lambda self, *a, **k: next(script)
+    try:
+        acc = score(FakePrep, lambda n: None)
+    finally:
+        port.Bands.claim = original
+    assert acc[('s', 'p')] == [2, 3, 2, 3, 4], acc
+    t = total(acc, [('s', 'p')])
+    assert abs(t['claims_true'] - 2 / 3) < 1e-12 and abs(t['coverage_1m'] - 2 / 3) < 1e-12, t
+    # The choice: 'wide' holds 99 % everywhere, 'narrow' only on a and b, 'wrong' nowhere.
+    def acc_of(true, claimed, far_claimed):
+        return [true, claimed, far_claimed, 100, 100]
+    results = {'wide': {('a', 1): acc_of(99, 99, 10), ('b', 1): acc_of(100, 100, 20), ('c', 1): acc_of(99, 99, 5)},
+               'narrow': {('a', 1): acc_of(100, 100, 60), ('b', 1): acc_of(100, 100, 70), ('c', 1): acc_of(50, 100, 90)},
+               'wrong': {('a', 1): acc_of(90, 100, 100), ('b', 1): acc_of(90, 100, 100), ('c', 1): acc_of(90, 100, 100)}}
+    units = {s: [(s, 1)] for s in 'abc'}
+    assert choose(results, [units['a'], units['b']])[1] == 'narrow', 'c held out: chosen on a and b only'
+    assert choose(results, [units['a'], units['b'], units['c']])[1] == 'wide', 'all in: must hold on c too'
+    # What is held out never moves the choice.
+    results['narrow'][('c', 1)] = acc_of(0, 100, 0)
+    assert choose(results, [units['a'], units['b']])[1] == 'narrow'
+    assert choose({'wrong': results['wrong']}, [units['a']]) is None
+    print('selftest: scoring and leave-one-out choice as specified')
+
+
 def main():
+    if sys.argv[1:] == ['selftest']:
+        selftest()
+        return
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--data', default=os.path.normpath(os.path.join(HERE, '..', '..', '..', 'shared', 'data')))
     ap.add_argument('--eval', default=None, help='ranging-eval path (default: DATA/../tools/ranging-eval)')
@@ -275,9 +312,11 @@ def main():
         print('constants: (dB below the guessed line, extra dB below per dB of spread, dB above); exponents 1.1-3.0')
         cross_validate(prep, grid, make, calibrated=False)
     else:
-        grid = [(b, c, st) for b in (8, 12, 16, 18, 20, 22, 24, 27, 30) for c in (6, 8, 10, 12, 14, 17, 20) for st in (2.0, 3.0)]
-        make = lambda c: (lambda n: port.line_uncertainty(n, c[0], c[1], c[2]))
-        print("constants: (dB below the pair's line, dB above it, steepest exponent for the lower bound)")
+        grid = [(b, bs, c, st) for b in (8, 12, 16, 18, 20, 22, 24, 27, 30) for bs in (0, 1, 2)
+                for c in (6, 8, 10, 12, 14, 17, 20) for st in (2.0, 3.0)]
+        make = lambda c: (lambda n: port.Uncertainty((n, max(n, c[3])), c[0], c[2], c[1]))
+        print("constants: (dB below the pair's line, extra dB below per dB of spread, dB above it, "
+              "steepest exponent for the lower bound)")
         cross_validate(prep, grid, make, calibrated=True)
 
 

@@ -1,11 +1,14 @@
 import BeaconCore
 import Guide
+import GuideSimulation
 import GuideAudio
 import Testing
 
 /// Scripted walks through the guide's state machine; each asserts the exact cue sequence. The
-/// walks that assert spoken numbers give the guide the scripted world's own line
-/// (`ScriptedGuide.matchedLine`): without it only bounds are true (`SpokenTruthTests`).
+/// walks that assert spoken distances give the guide the scripted world's own line
+/// (`ScriptedGuide.matchedLine`, a 1.5 dB fit): with the bounds the real sets call for (issue 23,
+/// `DistanceUncertainty.fitted`) it mostly supports bounds ("More than 5 meters"), and numbers
+/// only near; without it nothing is sure (`SpokenTruthTests`).
 @Suite struct GuideCoreTests {
     static let opening = ["\"Waiting for your driver.\"", "[attention]",
                           "\"Your driver has arrived. Ben, blue Toyota Prius. Follow the sound.\""]
@@ -17,8 +20,8 @@ import Testing
         // depends on the trend window's timing, BENCHMARKS.md part 4, and on when "Very close"
         // is true for the line, "What is said is true").
         #expect(guide.cues == Self.opening + [
-            "\"About 15 meters.\"", "[closer]", "[closer]", "\"About 10 meters.\"", "[closer]", "\"About 6 meters.\"",
-            "[closer]", "\"About 3 meters.\"", "[closer]", "\"Very close, reach out.\"", "[closer]",
+            "\"More than 5 meters.\"", "[closer]", "\"More than 3 meters.\"", "[closer]", "[closer]",
+            "\"More than 2 meters.\"", "[closer]", "[closer]", "\"Very close, reach out.\"", "[closer]",
         ])
         let intervals = guide.pulseChanges(after: 0).compactMap { $0 }
         #expect(intervals.first == 1.5)
@@ -31,10 +34,10 @@ import Testing
         var guide = ScriptedGuide(calibration: ScriptedGuide.matchedLine)
         guide.walk(seconds: 4) { _ in 2 }
         guide.walk(seconds: 12) { t in 2 + 0.8 * t }
-        // "About 10 meters" at the end (true: 11.6 m by then): "About 6" is left once a level
-        // allows more than 12 m, not only once the point estimate passes 9.6 m (issue 16).
-        #expect(guide.cues == Self.opening + ["\"About 3 meters.\"", "[farther]", "[farther]", "\"About 6 meters.\"", "[farther]", "[farther]",
-                                              "\"About 10 meters.\""])
+        // "About 3 meters" at 2 m, then nothing nearer while walking away (a nearer band against
+        // the trend is a contradiction, issue 21) until "More than 3 meters" holds.
+        #expect(guide.cues == Self.opening + ["[farther]", "\"About 3 meters.\"", "[farther]", "[farther]", "[farther]",
+                                              "\"More than 3 meters.\""])
         let intervals = guide.pulseChanges(after: 4).compactMap { $0 }
         #expect(intervals == intervals.sorted(), "the pulse only slows on a retreat")
     }
@@ -45,8 +48,8 @@ import Testing
         guide.walk(seconds: 5) { _ in nil }
         #expect(guide.core.state == .signalLost)
         guide.walk(seconds: 3) { _ in 5 }
-        #expect(guide.cues == Self.opening + ["\"About 6 meters.\"", "[signal_lost]", "\"Signal lost, keep still.\"",
-                                              "\"Signal back.\"", "\"About 6 meters.\""])
+        #expect(guide.cues == Self.opening + ["\"More than 2 meters.\"", "[signal_lost]", "\"Signal lost, keep still.\"",
+                                              "\"Signal back.\"", "\"More than 2 meters.\""])
         // Silence means "no signal": the pulse stops exactly when the loss is announced.
         let changes = guide.pulseChanges(after: 6)
         #expect(changes.first == .some(nil))
@@ -97,7 +100,7 @@ import Testing
         var guide = ScriptedGuide(calibration: ScriptedGuide.matchedLine)
         guide.walk(seconds: 40) { t in max(0.5, 30 - 0.7 * t) }
         #expect(!guide.cues.contains("[signal_lost]"))
-        #expect(guide.cues.contains("\"About 3 meters.\""))
+        #expect(guide.cues.contains("\"More than 2 meters.\""))
         var replayed = ScriptedGuide(calibration: ScriptedGuide.matchedLine)
         replayed.walk(seconds: 10, beacon: { ScriptedGuide.driverBeacon(at: $0, slotOffset: -2) }) { _ in 3 }
         #expect(replayed.cues == Self.opening)
@@ -111,8 +114,8 @@ import Testing
         guide.press(.repeatLast)
         guide.press(.whereIsDriver)
         guide.press(.quit)
-        #expect(Array(guide.cues.suffix(4)) == ["\"About 6 meters.\"", "\"About 6 meters.\"",
-                                                "\"Your driver is about 6 meters away.\"", "\"Guide stopped.\""])
+        #expect(Array(guide.cues.suffix(4)) == ["\"More than 2 meters.\"", "\"More than 2 meters.\"",
+                                                "\"Your driver is more than 2 meters away.\"", "\"Guide stopped.\""])
         #expect(guide.actions.last?.action == .finished)
         #expect(guide.core.state == .stopped)
     }
@@ -135,7 +138,7 @@ import Testing
     @Test func fullVerbosityAddsTheTrendToBands() {
         var guide = ScriptedGuide(verbosity: .full, calibration: ScriptedGuide.matchedLine)
         guide.walk(seconds: 14) { t in max(0.3, 14 - 0.8 * t) }
-        #expect(guide.cues.contains("\"About 6 meters. Getting closer.\""))
+        #expect(guide.cues.contains("\"More than 3 meters. Getting closer.\""))
     }
 
     @Test func standingStillGoesQuietOnceTheFilterHasSettled() {
@@ -147,7 +150,9 @@ import Testing
         #expect(!settled.contains { $0.hasPrefix("\"") }, "nothing spoken at rest: \(settled)")
         #expect(settled.filter { $0 == "[closer]" || $0 == "[farther]" }.count <= 1)
         #expect(guide.pulseChanges(after: 15).isEmpty)
-        #expect(guide.cues.filter { $0.hasPrefix("\"About") } == ["\"About 10 meters.\"", "\"About 6 meters.\""])
+        // What was said before it settled is true at 7 m (the strict reading).
+        let said = guide.cues.compactMap { DistanceClaimTests.band(in: String($0.dropFirst())) }
+        #expect(!said.isEmpty && said.count <= 2 && said.allSatisfy { $0.isTrue(atDistance: 7) }, "\(guide.cues)")
     }
 
     @Test func bandsHoldNearAnEdge() {

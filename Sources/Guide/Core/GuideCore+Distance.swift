@@ -26,9 +26,13 @@ extension GuideCore {
         let moving = estimate.trend == .closer || estimate.trend == .farther
         let due: Bool
         if let spoken = spokenBand, band != spoken {
+            // Never a nearer band while the trend says farther, nor a farther one while it says
+            // closer: a band moving against the way the passenger is going is a contradiction
+            // (issue 21), and the band spoken was true when it was said.
             due = time - lastBandSpeech >= timing.bandSpacing
-                && (band < spoken ? held >= timing.bandDwell
-                    : (held >= timing.bandDwell && estimate.trend == .farther) || held >= timing.awayDwell)
+                && (band < spoken ? held >= timing.bandDwell && estimate.trend != .farther
+                    : ((held >= timing.bandDwell && estimate.trend == .farther) || held >= timing.awayDwell)
+                        && estimate.trend != .closer)
         } else {
             due = spokenBand == nil
         }
