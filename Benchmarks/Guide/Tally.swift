@@ -36,6 +36,7 @@ struct Tally {
     var lenient = 0.0
     var contradictions: [Double] = []
     var placements: [String: Int] = [:]
+    var byWord = 0, wordOffered = 0, announced = 0, announcedNotMade = 0, driverOut = 0
 
     mutating func add(_ s: WalkSummary) {
         let limit = 300 / s.straightLineSeconds
@@ -50,6 +51,11 @@ struct Tally {
         lenient += Double(s.spokenDistancesWithin2x)
         contradictions.append(Double(s.contradictions))
         if let placement = s.placement { placements[placement, default: 0] += 1 }
+        if s.confirmedBy == "word" { byWord += 1 }
+        if s.rideWordOffered { wordOffered += 1 }
+        announced += s.soundsAnnounced
+        announcedNotMade += s.soundsAnnouncedNotMade
+        if s.secondsDriverOut != nil { driverOut += 1 }
     }
 
     var walks: Int { touchRatios.count }
@@ -91,6 +97,8 @@ struct Tally {
             String(format: "spoken distance claims: %d, true (strict) %.1f %% [%.1f, %.1f], within 2x (lenient, as before) %.1f %%",
                    Int(said), 100 * Self.ratio(claims), 100 * claimsCI.low, 100 * claimsCI.high, 100 * lenient / max(1, said)),
             String(format: "contradictions (strict): %d in all, walks with any %d", Int(contradictions.reduce(0, +)), contradictions.filter { $0 > 0 }.count),
+            String(format: "meeting: confirmed by the ride word %d, ride word offered in %d walks, driver walked over in %d; sounds announced %d, of them with no sound made %d",
+                   byWord, wordOffered, driverOut, announced, announcedNotMade),
         ] + (placements.isEmpty ? [] : ["placements: " + placements.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")])
     }
 }

@@ -22,6 +22,7 @@ var seeds = 100
 var firstSeed: UInt64 = 1
 var street: StreetParameters? = StreetParameters()
 var baselines = false
+var driverMode = DriverMode.legacy
 var sweep: String?
 var otherCars = 0
 var startDistance = 25.0
@@ -45,6 +46,9 @@ while let argument = arguments.popFirst() {
     case "--seeds": seeds = Int(arguments.popFirst() ?? "") ?? seeds
     case "--first-seed": firstSeed = UInt64(arguments.popFirst() ?? "") ?? firstSeed
     case "--baselines": baselines = true
+    case "--driver":
+        guard let value = arguments.popFirst().flatMap(DriverMode.init(rawValue:)) else { refuse(DriverMode.usage) }
+        driverMode = value
     case "--sweep": sweep = arguments.popFirst()
     case "--world":
         switch arguments.popFirst() {
@@ -82,8 +86,10 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let identity = try RotatingIdentity(rideKey: [UInt8](repeating: 7, count: 32))
-let ride = GuideRide(rideID: "bench", driverName: "Ben", vehicle: "blue Prius", identity: identity)
+let rideKey = [UInt8](repeating: 7, count: 32)
+let identity = try RotatingIdentity(rideKey: rideKey)
+let ride = GuideRide(rideID: "bench", driverName: "Ben", vehicle: "blue Prius", identity: identity,
+                     rideWord: RideWord.phrase(rideKey: rideKey))
 let base = 1_700_000_000.0
 
 if let seed = traceSeed {
@@ -94,6 +100,7 @@ if let seed = traceSeed {
     configuration.compass = simulatedCompass
     configuration.walker = walkerParameters
     configuration.street = street
+    configuration.driver = driverMode
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     if let scene = walk.world.scene {
@@ -112,7 +119,13 @@ if let seed = traceSeed {
         guard cue.kind != "pulse" else { return }
         print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
     }, onDriver: { action, time in
-        if case .locator(let sound) = action { print(String(format: "%6.2f driver: locator %@", time, String(describing: sound))) }
+        switch action {
+        case .tell(let words): print(String(format: "%6.2f driver's device: %@", time, words))
+        case .locator(let sound): print(String(format: "%6.2f driver: locator %@", time, String(describing: sound)))
+        case .answerLocator(let sound): print(String(format: "%6.2f driver answered: %@", time, sound.rawValue))
+        case .meeting(let move): print(String(format: "%6.2f driver: %@", time, move.rawValue))
+        default: break
+        }
     }, onStep: { world in
         if Int((world.time * 20).rounded()) % 20 == 0 {
             print(String(format: "%6.2f   walker (%.1f, %.1f) device (%.1f, %.1f) roadway events %d", world.time, world.walker.position.x, world.walker.position.y, world.device.x, world.device.y, world.walker.safetyEvents))
@@ -224,12 +237,12 @@ func printBreakdown(_ samples: [SpokenSample]) {
 struct Settings: Sendable {
     var firstSeed: UInt64, seeds: Int, startDistance: Double, otherCars: Int, aids: GuideAids
     var listener: LocatorListener.Parameters, calibratedChannel: Bool, compass: SimulatedCompass.Parameters?
-    var walker: Walker.Parameters, truthBreakdown: Bool, verbose: Bool, baselines: Bool
+    var walker: Walker.Parameters, truthBreakdown: Bool, verbose: Bool, baselines: Bool, driver: DriverMode
     var ride: GuideRide, base: Double
 }
 let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: startDistance, otherCars: otherCars, aids: aids,
                         listener: listener, calibratedChannel: calibratedChannel, compass: simulatedCompass,
-                        walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines,
+                        walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode,
                         ride: ride, base: base)
 
 /// The walks of one configuration (and, with --baselines, HandiGo's and the one-sided rule's).
@@ -257,6 +270,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
         configuration.compass = simulatedCompass
         configuration.walker = walkerParameters
         configuration.street = street
+        configuration.driver = settings.driver
         var walk = GuidedWalk(ride: ride, configuration: configuration)
         let policy = MutualProofPolicy()
         var holdingSince: Double?
@@ -309,7 +323,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
 }
 
 @MainActor func header(_ street: StreetParameters?) -> String {
-    "seeds \(firstSeed)...\(firstSeed + UInt64(seeds) - 1), start \(startDistance) m, world \(street == nil ? "open field" : "street"), other cars \(otherCars), aids \(aids.rawValue), "
+    "seeds \(firstSeed)...\(firstSeed + UInt64(seeds) - 1), start \(startDistance) m, world \(street == nil ? "open field" : "street"), driver \(driverMode.rawValue), other cars \(otherCars), aids \(aids.rawValue), "
         + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s"
 }
 

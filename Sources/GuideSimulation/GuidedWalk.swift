@@ -35,6 +35,14 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var secondsToContact: Double? = nil
     /// Where the car stopped (the street only).
     public var placement: String? = nil
+    /// How the ride was confirmed ("touch" or "word"), whether the ride word was offered,
+    /// sounds the guide announced and those of them no sound was made for, and when the driver
+    /// reached the pavement to walk over (issue 22).
+    public var confirmedBy: String? = nil
+    public var rideWordOffered = false
+    public var soundsAnnounced = 0
+    public var soundsAnnouncedNotMade = 0
+    public var secondsDriverOut: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case confirmed
@@ -55,6 +63,11 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case safetyEvents = "safety_events"
         case secondsToContact = "seconds_to_contact"
         case placement
+        case confirmedBy = "confirmed_by"
+        case rideWordOffered = "ride_word_offered"
+        case soundsAnnounced = "sounds_announced"
+        case soundsAnnouncedNotMade = "sounds_announced_not_made"
+        case secondsDriverOut = "seconds_driver_out"
     }
 
     /// Time to touch or confirmation over the straight-line walking time.
@@ -104,6 +117,8 @@ public struct GuidedWalk {
         /// The walker's phone reports compass headings and turn-to-find follows them; nil (the
         /// default, as on most phones this runs on) times the turn.
         public var compass: SimulatedCompass.Parameters?
+        /// Who drives (`SimulatedDriver`): `legacy` is the product before issue 22.
+        public var driver = DriverMode.legacy
         /// The street the walk happens in (`StreetScene`); nil: the open field of earlier
         /// rounds (no car body in the way, 10 Hz reports, the direct-path touch), kept as the
         /// baseline the street is compared with.
@@ -118,9 +133,12 @@ public struct GuidedWalk {
 
     public let ride: GuideRide
     public let configuration: Configuration
-    public private(set) var world: SimulatedWorld
-    public private(set) var guide: GuideCore
-    public private(set) var driver: DriverCore
+    public internal(set) var world: SimulatedWorld
+    public internal(set) var guide: GuideCore
+    public internal(set) var driver: DriverCore
+    /// The person behind `driver`, and the meeting's state (GuidedWalk+Meeting.swift).
+    var person: SimulatedDriver
+    var meeting = MeetingTally()
     private var cueCounts: [String: Int] = [:]
     private var wrongCues = 0
     private var secondsTo1m: Double?
@@ -131,13 +149,22 @@ public struct GuidedWalk {
     private var compass: SimulatedCompass?
 
     public init(ride: GuideRide, configuration: Configuration) {
+        var ride = ride
+        let legacy = configuration.driver == .legacy
+        // The product before issue 22 had no ride word.
+        if legacy { ride.rideWord = nil }
         self.ride = ride
         self.configuration = configuration
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
                                walker: configuration.walker, listener: configuration.listener, street: configuration.street)
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
-        driver = DriverCore(identity: ride.identity, autoConfirm: true)
+        let meeting = DriverMeeting(passengerName: "Ana", sounds: legacy ? [.device] : LocatorSoundName.makeable,
+                                    rideWord: ride.rideWord, notes: "white cane")
+        driver = DriverCore(identity: ride.identity, autoConfirm: true, meeting: meeting,
+                            claims: legacy ? nil : DriverDistanceClaims(calibration: Calibration(model: .default)))
+        person = SimulatedDriver(mode: configuration.driver, seed: configuration.seed)
+        world.driverHoldsOut = configuration.driver != .silent
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
         compass = configuration.compass.map { SimulatedCompass(parameters: $0, seed: configuration.seed) }
     }
@@ -187,6 +214,7 @@ public struct GuidedWalk {
                     if case .ticking = answer {
                         locatorRequests += 1
                         let actions = driver.handle(.locatorRequested(time: now, unixTime: unixTime(now), requestedAt: unixTime(now)))
+                        if let asking = driver.asking, asking.time == now { person.asked(asking.instruction, at: now) }
                         pending += await driverActs(actions, at: now, onDriver: onDriver, prove: prove)
                     }
                     pending += guide.handle(.locatorAnswered(time: now, answer))
@@ -217,6 +245,8 @@ public struct GuidedWalk {
                                                   rssi: sighting.rssi, beacon: sighting.beacon))
             }
             pending += guide.handle(.tick(time: now))
+            pending += await meetingStep(at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
+            if meeting.confirmedByWordAt != nil, guide.state == .confirmed { confirmedAt = now }
             if let at = world.walker.confirmAt, now >= at {
                 world.walkerConfirmed()
                 pending += guide.handle(.key(time: now, .confirm))
@@ -230,24 +260,36 @@ public struct GuidedWalk {
                            seed: configuration.seed, spokenDistances: truth.distances, spokenDistancesWithin2x: truth.within2x,
                            contradictions: truth.contradictions, spokenClaimsTrue: truth.claimsTrue,
                            safetyEvents: world.walker.safetyEvents, secondsToContact: world.contactAt.map(Self.rounded),
-                           placement: world.scene.map { "\($0.street.placement.rawValue), device at \($0.street.device.rawValue)" })
+                           placement: world.scene.map { "\($0.street.placement.rawValue), device at \($0.street.device.rawValue)" },
+                           confirmedBy: confirmedAt == nil ? nil : meeting.confirmedByWordAt != nil ? "word" : "touch",
+                           rideWordOffered: meeting.wordOffered, soundsAnnounced: meeting.soundsAnnounced,
+                           soundsAnnouncedNotMade: meeting.soundsNotMade, secondsDriverOut: meeting.driverCameAt.map(Self.rounded))
     }
 
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,
     /// or the driver's device felt the touch) reaches the guide as the ride's event stream
     /// would bring it.
-    private mutating func driverActs(_ actions: [DriverCore.Action], at time: Double, onDriver: (DriverCore.Action, Double) -> Void,
+    mutating func driverActs(_ actions: [DriverCore.Action], at time: Double, onDriver: (DriverCore.Action, Double) -> Void,
                                      prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
         var guideActions: [GuideAction] = []
         var queue = actions
         while !queue.isEmpty {
             let action = queue.removeFirst()
             onDriver(action, time)
-            if case .locator(let sound) = action {
-                switch sound {
-                case .start(let seconds): world.startLocator(seconds: seconds)
-                case .stop: world.stopLocator()
-                }
+            switch action {
+            case .locator(.start(let seconds)):
+                world.startLocator(seconds: seconds)
+                // The simulated device has a speaker and plays (the runtime's report).
+                queue += driver.handle(.locatorPlayed(time: time, played: true, reason: ""))
+            case .locator(.stop):
+                world.stopLocator()
+            case .answerLocator(let sound):
+                guideActions += answered(sound, at: time)
+            case .meeting(let move):
+                // The ride's event stream brings it to the passenger's guide.
+                guideActions += guide.handle(.driverMeeting(time: time, move))
+            default:
+                break
             }
             guard case .postProof(let observation, let repeating) = action else { continue }
             let answer = await prove(.driver, observation)
@@ -297,6 +339,7 @@ public struct GuidedWalk {
 
     private mutating func hearSpeech(_ utterance: Utterance) {
         guard let key = utterance.keys.first else { return }
+        noteMeetingSpeech(utterance)
         switch key {
         case .signalLost: world.hear(.keepStill)
         case .veryClose: world.hear(.veryClose)

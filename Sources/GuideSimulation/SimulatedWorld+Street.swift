@@ -1,5 +1,6 @@
 import Foundation
 import GuideAudio
+import RideSession
 
 /// Everything one walk draws for its street (`StreetParameters`): the layout, where the car
 /// and its device are, the radio channel (a real phone pair's last metre, outdoor losses), both
@@ -16,7 +17,8 @@ public struct StreetScene: Sendable {
     public let detectionSNR: Double
     public let closedCarLoss: Double
     public let windowDelay: Double
-    public let holdOutDelay: Double
+    /// When (after the cane finds the car) the driver holds the phone out; nil: never.
+    public let holdOutDelay: Double?
     public let walkingSpeed: Double
     let start: (depth: Double, side: Double, distance: Double)
     public var straightLine: Double
@@ -41,7 +43,8 @@ public struct StreetScene: Sendable {
         detectionSNR = rng.uniform(p.detectionSNR)
         closedCarLoss = rng.uniform(p.closedCarLoss)
         windowDelay = rng.uniform(p.windowDelay)
-        holdOutDelay = rng.uniform(p.driverHoldOut)
+        let holdOut = rng.uniform(p.driverHoldOut)
+        holdOutDelay = rng.chance(p.driverHoldsOutChance) ? holdOut : nil
         walkingSpeed = rng.uniform(p.walkingSpeed)
         let depth = rng.uniform(0.5...max(0.5, street.pavementWidth - 0.5))
         let side: Double = rng.chance(0.5) ? 1 : -1
@@ -49,11 +52,40 @@ public struct StreetScene: Sendable {
         straightLine = max(startDistance, abs(depth - street.deviceInCar.y))
     }
 
+    /// The sound the driver makes for `instruction` (the device's tick is the locator's), and
+    /// its bursts' offsets, s: two short taps on the horn at the car's front; three calls of
+    /// her name, raised through the open window or very loud from the kerb after stepping out.
+    public func sound(for instruction: LocatorInstruction) -> (sound: StreetSound, offsets: [Double])? {
+        let car = street.car
+        let front = street.placement == .acrossStreet ? car.maxX : car.minX
+        let middle = (car.minY + car.maxY) / 2
+        switch instruction {
+        case .device:
+            return nil
+        case .horn:
+            return (StreetSound(kind: .horn, levelsAt1m: StreetSounds.levels(total: parameters.hornAt1m, spectrum: StreetSounds.hornSpectrum),
+                                burstSeconds: 0.25, source: Point(x: front, y: middle)), [0, 0.5])
+        case .voiceWindow:
+            return (StreetSound(kind: .raisedVoice, levelsAt1m: StreetSounds.levels(total: parameters.raisedVoice - parameters.openWindowLoss,
+                                                                                     spectrum: StreetSounds.speechSpectrum),
+                                burstSeconds: 0.8, source: street.kerbWindow), [0, 2, 4])
+        case .voiceKerb:
+            let kerbY = street.placement == .acrossStreet ? car.minY - Street.kerbGap - 0.3 : 0.3
+            return (StreetSound(kind: .shout, levelsAt1m: StreetSounds.levels(total: parameters.shout, spectrum: StreetSounds.speechSpectrum),
+                                burstSeconds: 0.8, source: Point(x: street.kerbWindow.x, y: kerbY)), [3, 5, 7])
+        }
+    }
+
+    /// Where a driver who gets out to walk to the passenger reaches her pavement.
+    public var pavementAcross: Point { Point(x: street.kerbWindow.x, y: 0.3) }
+
     func makeWalker(rng: SeededRandom) -> Walker {
         var parameters = Walker.Parameters()
         parameters.speed = walkingSpeed
         parameters.slowSpeed = 0.4 * walkingSpeed
         parameters.stepOffChance = self.parameters.stepOffChance
+        parameters.veer = self.parameters.veer
+        parameters.reaction = self.parameters.reaction
         return Walker(street: street, target: street.deviceInCar, distance: start.distance, depth: start.depth, side: start.side,
                       parameters: parameters, rng: rng)
     }
@@ -95,7 +127,7 @@ extension SimulatedWorld {
         let end = time + Self.step
         walker.step(to: end, dt: Self.step)
         if walker.atCar {
-            if holdOutAt == nil { holdOutAt = end + scene.holdOutDelay }
+            if holdOutAt == nil, driverHoldsOut, let delay = scene.holdOutDelay { holdOutAt = end + delay }
             if let at = holdOutAt, end >= at, walker.target == scene.street.deviceInCar, let window = walker.approach {
                 walker.retarget(window)
             }
@@ -120,7 +152,31 @@ extension SimulatedWorld {
         time = end
         history.append(walker.distance)
         tickOnStreet(scene, until: end)
+        hearSounds(scene, until: end)
         return (atPassenger, atDriver)
+    }
+
+    /// The driver makes `sound` now: its bursts at these offsets, s.
+    public mutating func play(_ sound: StreetSound, offsets: [Double]) {
+        for offset in offsets { pendingSounds.append((time + offset, sound)) }
+        soundsMade.append((time, sound.kind))
+    }
+
+    /// The driver carries the device (walking to the passenger).
+    public mutating func moveDevice(to point: Point) { walker.retarget(point) }
+
+    /// The driver's sounds due before `end`: each burst heard (or not) over the street.
+    mutating func hearSounds(_ scene: StreetScene, until end: Double) {
+        let due = pendingSounds.filter { $0.time < end }
+        pendingSounds.removeAll { $0.time < end }
+        for (time, sound) in due {
+            let penalty = 10 * log10(min(1, sound.burstSeconds / scene.parameters.integrationWindow))
+            let levels = sound.levels(atDistance: walker.position.distance(to: sound.source), insertionLoss: -penalty)
+            let bearing = wrapAngle(walker.position.bearing(to: sound.source) - walker.heading)
+            guard let heard = listener.localise(bearing: bearing, margin: scene.margin(levels)) else { continue }
+            soundsHeard += 1
+            walker.hear(.soundFrom(heading: walker.heading + heard), at: time)
+        }
     }
 
     /// The device's ticks on the street: through the closed car until the driver has opened the

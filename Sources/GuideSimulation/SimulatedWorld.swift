@@ -30,6 +30,16 @@ public struct SimulatedWorld: Sendable {
     public internal(set) var contactAt: Double?
     /// When the driver holds the phone out of the window (the passenger being at the car).
     var holdOutAt: Double?
+    /// The driver's sounds still to come (horn taps, calls), and every one made and heard.
+    var pendingSounds: [(time: Double, sound: StreetSound)] = []
+    public internal(set) var soundsMade: [(time: Double, kind: StreetSound.Kind)] = []
+    public internal(set) var soundsHeard = 0
+    /// Whether the driver holds the phone out of the window for a passenger at the car.
+    public var driverHoldsOut = true
+    /// How far the walker moved in the last step, m.
+    public internal(set) var lastMove = 0.0
+    /// Whether the walker is walking (moved in the last step).
+    public var isWalking: Bool { lastMove > 0.005 }
 
     /// `channel` fixes the channel; otherwise one is drawn per seed from the fit to real traces
     /// (`ChannelModel.Parameters.calibrated`), or with `calibrated: false` from the ranges used
@@ -78,6 +88,8 @@ public struct SimulatedWorld: Sendable {
 
     /// Moves one step; returns what each side received during it.
     public mutating func advance() -> (atPassenger: [Reception], atDriver: [Reception]) {
+        let before = walker.position
+        defer { lastMove = walker.position.distance(to: before) }
         if scene != nil { return advanceOnStreet() }
         let end = time + Self.step
         walker.step(to: end, dt: Self.step)

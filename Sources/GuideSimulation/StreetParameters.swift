@@ -54,10 +54,10 @@ public struct StreetParameters: Sendable, Equatable {
     public var phoneMaxLevel = 75.0
     public var phoneCutoff = 500.0
     public var phoneRollOff = 12.0
-    /// Raised voice and shouting at 1 m (ISO 9921:2003, Table: vocal effort, raised 66, shouting 84;
-    /// a caller out of a car window is between: raised), dB(A).
+    /// A driver's voice at 1 m, dB(A), from ISO 9921:2003's vocal-effort table: raised (66)
+    /// through the window, very loud (78) calling out at the kerb (shouting is 84).
     public var raisedVoice = 66.0
-    public var shout = 84.0
+    public var shout = 78.0
     /// A horn: at least 93 dB(A) at 7 m in front (UN ECE Regulation 28, §6.2.3), so 110 at 1 m.
     public var hornAt1m = 93.0 + 20 * log10(7)
     /// A closed car between a sound inside it and the kerb, dB (assumed: 25–35 dB is the usual
@@ -81,11 +81,19 @@ public struct StreetParameters: Sendable, Equatable {
     /// How long after the passenger's cane finds the car the driver, who sees her, holds the
     /// phone out of the window nearest to her, s (assumed).
     public var driverHoldOut: ClosedRange<Double> = 2.0...8.0
+    /// The chance the driver, seeing her at the car, holds the phone out at all (assumed).
+    public var driverHoldsOutChance = 0.9
     /// How long the driver takes to open the window after a sound is asked for, s (assumed).
     public var windowDelay: ClosedRange<Double> = 3.0...10.0
     /// Walking speed, m/s: blind pedestrians with a long cane walk slower than sighted ones'
     /// 1.2–1.4 m/s (assumed range; the ratio is over the same walker's straight line).
     public var walkingSpeed: ClosedRange<Double> = 0.8...1.2
+    /// Heading drift walking without sight, rad/√s (assumed: blind walkers veer by a random
+    /// error each step, Kallie, Schrater & Legge 2007, who give no rate in a usable form), and
+    /// the delay from hearing a cue to acting on it, s (assumed: simple auditory reaction is
+    /// 0.19–0.28 s; turning and setting off take longer).
+    public var veer = 0.06
+    public var reaction = 0.5
     /// Chance a walker whose cane finds the kerb with no car there steps into the road when the
     /// guidance or a sound points across it (assumed).
     public var stepOffChance = 0.5
@@ -105,6 +113,13 @@ public struct StreetParameters: Sendable, Equatable {
         ("kerb-share", { $0.kerbShare = $1; $0.doubleParkedShare = (1 - $1) / 2 }, [0.5, 0.7, 0.9]),
         ("driver-hold-out-mid", { $0.driverHoldOut = max(0, $1 - 3)...($1 + 3) }, [2, 5, 10]),
         ("sensitivity-mid", { $0.sensitivity = ($1 - 8)...($1 + 8) }, [-111, -103, -95]),
+        ("dashboard-share", { $0.dashboardShare = $1 }, [0, 0.5, 1]),
+        ("parking-occupancy", { $0.parkingOccupancy = $1 }, [0.5, 0.8, 1.0]),
+        ("rician-k-mid-db", { $0.ricianKdB = max(0, $1 - 4.5)...($1 + 4.5) }, [2, 4.5, 9]),
+        ("window-delay-mid", { $0.windowDelay = max(0, $1 - 3.5)...($1 + 3.5) }, [3.5, 6.5, 12]),
+        ("driver-holds-out-chance", { $0.driverHoldsOutChance = $1 }, [0.7, 0.9, 1.0]),
+        ("veer", { $0.veer = $1 }, [0.03, 0.06, 0.12]),
+        ("reaction", { $0.reaction = $1 }, [0.3, 0.5, 1.0]),
         ("step-off-chance", { $0.stepOffChance = $1 }, [0.2, 0.5, 0.8]),
         ("walking-speed-mid", { $0.walkingSpeed = ($1 - 0.2)...($1 + 0.2) }, [0.8, 1.0, 1.2]),
     ]

@@ -18,8 +18,9 @@ extension Walker {
         let across = depth - target.y
         let along = (max(0, distance * distance - across * across)).squareRoot()
         position = Point(x: target.x + side * along, y: depth)
+        // She knows the car is along this street: she sets off along the pavement towards it.
         let error = max(-2.5, min(2.5, self.rng.gaussian())) * parameters.headingError
-        heading = wrapAngle(position.bearing(to: target) + error)
+        heading = wrapAngle((target.x < position.x ? Double.pi : 0) + error)
     }
 
     /// The driver's device moved (held out of the window).
@@ -28,8 +29,14 @@ extension Walker {
     mutating func stepOnStreet(to time: Double, dt: Double) {
         guard let street else { return }
         if atCar {
-            // Along the body to the window on the walker's side, then the hand to the phone.
-            let goal = target.distance(to: approach ?? target) < parameters.armReach ? target : approach ?? target
+            // Along the body to the window on the walker's side, then the hand to the phone;
+            // round a corner first when the body is in between.
+            var goal = target.distance(to: approach ?? target) < parameters.armReach ? target : approach ?? target
+            let car = street.car
+            if car.intersects(from: position, to: goal) {
+                let end = abs(position.x - car.minX) < abs(position.x - car.maxX) ? car.minX - 0.1 : car.maxX + 0.1
+                goal = abs(position.x - end) > 0.05 ? Point(x: end, y: position.y) : Point(x: end, y: goal.y)
+            }
             let gap = position.distance(to: goal)
             if gap > parameters.contact {
                 let speed = gap > parameters.armReach ? parameters.slowSpeed : parameters.reachSpeed
@@ -96,7 +103,7 @@ extension Walker {
     mutating func decidesToStepOff(_ street: Street, at point: Point, time: Double) -> Bool {
         if let decision = kerbDecision, time < decision.until { return decision.stepOff }
         let steep = abs(sin(heading)) > sin(Double.pi / 4)
-        let encouraged = time - lastEncouraged < 5
+        let encouraged = time - lastGuidedTowards < 5
         let stepOff = steep && encouraged && rng.chance(parameters.stepOffChance)
         kerbDecision = (stepOff, time + 5)
         return stepOff

@@ -21,6 +21,8 @@ public enum WalkerHint: Equatable, Sendable {
     case turnOnTheSpot
     /// "Stop. The car is ahead of you.": stop turning, walk the way now faced.
     case carAhead
+    /// "Ben is walking to you. Stay where you are." / "Stay on the pavement": wait for the driver.
+    case stayPut
 }
 
 /// A blind passenger following cues: walks where they believe the car is, with a plausible
@@ -81,8 +83,12 @@ public struct Walker: Sendable {
     /// Turning on the spot for turn-to-find, until "the car is ahead".
     public internal(set) var spinning = false
     var stillUntil = 0.0
+    /// Told the driver is coming (or the car is across the street): she stays where she is.
+    public internal(set) var heldForDriver = false
     var lastTurn = -Double.infinity
     var lastEncouraged = 0.0
+    /// The last cue or sound that pointed her somewhere ("closer", a sound, "the car is ahead").
+    var lastGuidedTowards = -Double.infinity
     /// Headings still to try since the last "closer", relative to where probing began.
     private var probes: [Double] = []
     private var pending: [(time: Double, hint: WalkerHint)] = []
@@ -123,6 +129,7 @@ public struct Walker: Sendable {
             pending.removeFirst()
             act(on: first.hint, at: time)
         }
+        if heldForDriver, !atCar { return }
         if street != nil {
             stepOnStreet(to: time, dt: dt)
             return
@@ -165,9 +172,12 @@ public struct Walker: Sendable {
     }
 
     mutating func act(on hint: WalkerHint, at time: Double) {
+        // Told to stay where she is for the driver: nothing but the touch prompt moves her.
+        if heldForDriver, hint != .touchPrompt { return }
         switch hint {
         case .towards:
             lastEncouraged = time
+            lastGuidedTowards = time
             probes = []
             still = false
         case .away:
@@ -194,6 +204,7 @@ public struct Walker: Sendable {
             guard !atCar else { return }
             spinning = false
             lastEncouraged = time
+            lastGuidedTowards = time
             lastTurn = time
             probes = []
             still = false
@@ -208,7 +219,12 @@ public struct Walker: Sendable {
             spinning = false
             probes = []
             lastEncouraged = time
+            lastGuidedTowards = time
             lastTurn = time
+        case .stayPut:
+            spinning = false
+            targetHeading = nil
+            heldForDriver = true
         case .touchPrompt:
             spinning = false
             still = true
