@@ -124,12 +124,12 @@ bench-server: deps
 	$(SWIFT) build -c release --product ServerBenchmarkSetup
 	Benchmarks/server/run.sh
 
-# RideBeacon's guide beside HandiGo's policy over 100 simulator seeds on the calibrated channel,
-# from 25 m and 10 m, for each set of aids (BENCHMARKS.md, "Guide").
+# The guide on the street (Benchmarks/Guide/street.sh; BENCHMARKS.md, "The street" and "Finding
+# each other"): the old open field beside the street, every aid, each driver, each assumption
+# swept, on the reporting seeds 10001-11000 with bootstrap intervals.
 bench-guide:
 	$(SWIFT) build -c release --product GuideBenchmark
-	for start in 25 10; do for aids in none turn all; do \
-		.build/release/GuideBenchmark --seeds 100 --start-distance $$start --aids $$aids || exit 1; done; done
+	Benchmarks/Guide/street.sh
 	.build/release/GuideBenchmark --core-cost
 
 # The simulated channel out of sample (issue 21 part 9; BENCHMARKS.md, "Simulated channel"): the
