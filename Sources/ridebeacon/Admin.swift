@@ -113,6 +113,14 @@ extension Admin {
             if let vehicle, vehicle.trimmingCharacters(in: .whitespaces).isEmpty || vehicle.count > 200 || role != .driver {
                 throw ValidationError("--vehicle is for drivers only, 1 to 200 characters")
             }
+            // The server's edge rule for text people read: a name or vehicle reaches the
+            // passenger's terminal, voice and desktop and the dispatcher's page.
+            for (flag, value) in [("--name", name), ("--vehicle", vehicle)] {
+                guard let value else { continue }
+                do { _ = try FreeText.clean(value, field: flag, maxLength: 200, multiline: false) } catch {
+                    throw ValidationError("\(flag) must not contain control characters")
+                }
+            }
         }
 
         func run() async throws {

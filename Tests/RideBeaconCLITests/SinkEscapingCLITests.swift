@@ -43,3 +43,18 @@ struct SinkEscapingCLITests {
         }
     }
 }
+
+/// The admin CLI's names and vehicles pass the server's edge rule too (issue 24, finding 3:
+/// "driver names and vehicle text go in unescaped").
+@Suite("Admin text at the edge")
+struct AdminTextEdgeCLITests {
+    @Test func namesAndVehiclesWithControlCharactersAreRefused() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = "sqlite:" + directory.appendingPathComponent("edge.sqlite").path
+        let name = try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben\u{1B}[2J", "--vehicle", "van", "--database", database])
+        #expect(name.status != 0 && name.stderr.contains("--name must not contain control characters"), "\(name.stderr)")
+        let vehicle = try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "van\u{07}", "--database", database])
+        #expect(vehicle.status != 0 && vehicle.stderr.contains("--vehicle must not contain control characters"), "\(vehicle.stderr)")
+        #expect(!(try CLI.run(["admin", "list-accounts", "--database", database]).stdout.contains("Ben")), "nothing was created")
+    }
+}

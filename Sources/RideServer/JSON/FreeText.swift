@@ -7,9 +7,10 @@ import Foundation
 /// with control characters. A browser's CR LF line ends become LF; apart from those (and tab,
 /// which the API has always allowed in multi-line text) no control character is accepted, and
 /// none at all in one-line text. Each sink escapes again for itself (terminal, speech,
-/// notification markup, HTML), because older rows and other writers exist.
-enum FreeText {
-    static func clean(_ value: String, field: String, maxLength: Int = BodyLimits.maxTextLength, multiline: Bool) throws -> String {
+/// notification markup, HTML), because older rows and other writers exist. The admin CLI's
+/// names and vehicles go through it too (they reach the same people).
+public enum FreeText {
+    public static func clean(_ value: String, field: String, maxLength: Int = BodyLimits.maxTextLength, multiline: Bool) throws -> String {
         var text = value
         if multiline {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
