@@ -163,7 +163,9 @@ extension Admin {
             try await options.withStore { store in
                 print(["id", "role", "name", "vehicle"].joined(separator: "\t"))
                 for account in try await store.accounts() {
-                    print([account.id, account.role.rawValue, account.displayName, account.vehicle ?? ""].joined(separator: "\t"))
+                    // Names from before the edge rule may hold control characters: the terminal sink.
+                    let fields = [account.displayName, account.vehicle ?? ""].map { SinkText.terminal($0).replacingOccurrences(of: "\t", with: " ") }
+                    print(([account.id, account.role.rawValue] + fields).joined(separator: "\t"))
                 }
             }
         }

@@ -111,8 +111,8 @@ struct DispatcherCommand: AsyncParsableCommand {
             let fresh = stuck.filter { !known.contains($0.id) }
             known = Set(stuck.map(\.id))
             for ride in fresh {
-                Say.line("\u{07}\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) looks stuck "
-                         + "(\(ride.state.rawValue) since \(PlainTable.time(ride.stateChangedAt))).")
+                Say.line("\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) looks stuck "
+                         + "(\(ride.state.rawValue) since \(PlainTable.time(ride.stateChangedAt))).", bell: true)
             }
             return !fresh.isEmpty
         }

@@ -110,8 +110,9 @@ func describe(_ error: RideClientError, server: String) -> String {
 /// pipe or a screen reader as they happen, not when a buffer fills.
 /// Everything goes through the terminal sink (`SinkText.terminal`): lines carry the service's
 /// text (names, places, reasons), which must not drive the terminal.
+/// The one control character a line may carry is the bell the command itself asks for.
 enum Say {
-    static func line(_ text: String) {
-        StandardOutputBytes.write(Array((SinkText.terminal(text) + "\n").utf8))
+    static func line(_ text: String, bell: Bool = false) {
+        StandardOutputBytes.write(Array(((bell ? "\u{07}" : "") + SinkText.terminal(text) + "\n").utf8))
     }
 }

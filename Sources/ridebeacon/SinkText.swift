@@ -8,13 +8,12 @@
 enum SinkText {
     /// For a terminal: every C0 and C1 control, DEL, and the bidirectional overrides and isolates
     /// (which make a line read differently from what it says) become U+FFFD, visibly; newline
-    /// stays and tab becomes a space.
+    /// and tab (tab-separated output) stay.
     static func terminal(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\n": out.append(scalar)
-            case "\t": out.append(" ")
+            case "\n", "\t": out.append(scalar)
             case _ where isDangerous(scalar): out.append("\u{FFFD}")
             default: out.append(scalar)
             }
