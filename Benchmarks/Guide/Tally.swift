@@ -36,7 +36,7 @@ struct Tally {
     var lenient = 0.0
     var contradictions: [Double] = []
     var placements: [String: Int] = [:]
-    var byWord = 0, wordOffered = 0, announced = 0, announcedNotMade = 0, driverOut = 0
+    var byWord = 0, wordOffered = 0, announced = 0, announcedNotMade = 0, driverOut = 0, acrossWrong = 0
 
     mutating func add(_ s: WalkSummary) {
         let limit = 300 / s.straightLineSeconds
@@ -56,6 +56,7 @@ struct Tally {
         announced += s.soundsAnnounced
         announcedNotMade += s.soundsAnnouncedNotMade
         if s.secondsDriverOut != nil { driverOut += 1 }
+        if s.acrossJudgedWrongly { acrossWrong += 1 }
     }
 
     var walks: Int { touchRatios.count }
@@ -97,8 +98,8 @@ struct Tally {
             String(format: "spoken distance claims: %d, true (strict) %.1f %% [%.1f, %.1f], within 2x (lenient, as before) %.1f %%",
                    Int(said), 100 * Self.ratio(claims), 100 * claimsCI.low, 100 * claimsCI.high, 100 * lenient / max(1, said)),
             String(format: "contradictions (strict): %d in all, walks with any %d", Int(contradictions.reduce(0, +)), contradictions.filter { $0 > 0 }.count),
-            String(format: "meeting: confirmed by the ride word %d, ride word offered in %d walks, driver walked over in %d; sounds announced %d, of them with no sound made %d",
-                   byWord, wordOffered, driverOut, announced, announcedNotMade),
+            String(format: "meeting: confirmed by the ride word %d, ride word offered in %d walks, driver walked over in %d; sounds announced %d, of them with no sound made %d; the guide judged the car across the street when it was not in %d walks",
+                   byWord, wordOffered, driverOut, announced, announcedNotMade, acrossWrong),
         ] + (placements.isEmpty ? [] : ["placements: " + placements.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")])
     }
 }

@@ -36,6 +36,7 @@ extension GuidedWalk {
     /// Each step of the meeting: the driver looks, presses keys, walks over; the passenger asks
     /// for and answers with the ride word; the guide's posts reach the ride service.
     mutating func meetingStep(at now: Double, unixTime: (Double) -> Double, onDriver: (DriverCore.Action, Double) -> Void,
+                              confirmWord: ((String) async -> ProofAnswer)?,
                               prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
         var out: [GuideAction] = []
         let walking = !world.walker.heldForDriver && !world.walker.atCar && world.isWalking
@@ -64,9 +65,15 @@ extension GuidedWalk {
                 person.toldAcross(at: now)
                 out += await driverActs(driver.handle(.passengerSaysAcross(time: unixTime(now))), at: now, onDriver: onDriver, prove: prove)
             case .confirmByWord(let word):
-                // The ride service's rule: the ride's own word confirms a ride not yet confirmed.
+                // The ride service (or, without one, its rule: the ride's own word confirms a ride
+                // not yet confirmed).
                 let right = word == ride.rideWord
-                let answer: ProofAnswer = right && guide.state != .confirmed ? .confirmed : .rejected(right ? "already confirmed" : "wrong word")
+                let answer: ProofAnswer
+                if let confirmWord {
+                    answer = await confirmWord(word)
+                } else {
+                    answer = right && guide.state != .confirmed ? .confirmed : .rejected(right ? "already confirmed" : "wrong word")
+                }
                 if answer == .confirmed {
                     meeting.confirmedByWordAt = now
                     _ = driver.handle(.ride(.confirmed))

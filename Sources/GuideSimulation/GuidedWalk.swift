@@ -43,6 +43,8 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var soundsAnnounced = 0
     public var soundsAnnouncedNotMade = 0
     public var secondsDriverOut: Double? = nil
+    /// The guide judged the car across the street when it was not (the street only).
+    public var acrossJudgedWrongly = false
 
     enum CodingKeys: String, CodingKey {
         case confirmed
@@ -68,6 +70,7 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case soundsAnnounced = "sounds_announced"
         case soundsAnnouncedNotMade = "sounds_announced_not_made"
         case secondsDriverOut = "seconds_driver_out"
+        case acrossJudgedWrongly = "across_judged_wrongly"
     }
 
     /// Time to touch or confirmation over the straight-line walking time.
@@ -179,6 +182,7 @@ public struct GuidedWalk {
                              onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
                              onStep: (SimulatedWorld) -> Void = { _ in },
                              locate: ((Double) async -> LocatorAnswer)? = nil,
+                             confirmWord: ((String) async -> ProofAnswer)? = nil,
                              prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
         let policy = LocatorRequestPolicy()
         let locate: (Double) async -> LocatorAnswer = locate ?? { policy.request(at: $0) }
@@ -211,13 +215,15 @@ public struct GuidedWalk {
                     // event stream would bring it (the same core as `driver arrive`).
                     let now = world.time
                     let answer = await locate(now)
+                    // The service's answer reaches the guide first, then the driver's device
+                    // hears of the request (its answer comes back on the ride's event stream).
+                    pending += guide.handle(.locatorAnswered(time: now, answer))
                     if case .ticking = answer {
                         locatorRequests += 1
                         let actions = driver.handle(.locatorRequested(time: now, unixTime: unixTime(now), requestedAt: unixTime(now)))
                         if let asking = driver.asking, asking.time == now { person.asked(asking.instruction, at: now) }
                         pending += await driverActs(actions, at: now, onDriver: onDriver, prove: prove)
                     }
-                    pending += guide.handle(.locatorAnswered(time: now, answer))
                 }
             }
             if confirmedAt != nil { break }
@@ -245,8 +251,7 @@ public struct GuidedWalk {
                                                   rssi: sighting.rssi, beacon: sighting.beacon))
             }
             pending += guide.handle(.tick(time: now))
-            pending += await meetingStep(at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
-            if meeting.confirmedByWordAt != nil, guide.state == .confirmed { confirmedAt = now }
+            pending += await meetingStep(at: now, unixTime: unixTime, onDriver: onDriver, confirmWord: confirmWord, prove: prove)
             if let at = world.walker.confirmAt, now >= at {
                 world.walkerConfirmed()
                 pending += guide.handle(.key(time: now, .confirm))
@@ -263,7 +268,8 @@ public struct GuidedWalk {
                            placement: world.scene.map { "\($0.street.placement.rawValue), device at \($0.street.device.rawValue)" },
                            confirmedBy: confirmedAt == nil ? nil : meeting.confirmedByWordAt != nil ? "word" : "touch",
                            rideWordOffered: meeting.wordOffered, soundsAnnounced: meeting.soundsAnnounced,
-                           soundsAnnouncedNotMade: meeting.soundsNotMade, secondsDriverOut: meeting.driverCameAt.map(Self.rounded))
+                           soundsAnnouncedNotMade: meeting.soundsNotMade, secondsDriverOut: meeting.driverCameAt.map(Self.rounded),
+                           acrossJudgedWrongly: meeting.acrossSaid && world.scene.map { $0.street.placement != .acrossStreet } ?? false)
     }
 
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,

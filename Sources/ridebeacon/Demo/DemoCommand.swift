@@ -35,6 +35,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "street (parked cars, kerb, roadway; the default) or open (the earlier open field).")
     var world = "street"
 
+    @Option(help: "The simulated driver: helpful, busy, silent (never answers, never moves) or legacy (before the meeting features).")
+    var driver = "helpful"
+
     @Option(help: "FILE.wav, - (raw PCM on stdout), auto (system player) or none.")
     var audioOut = "demo.wav"
 
@@ -58,6 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         guard GuideAids(rawValue: aids) != nil else { throw ValidationError(GuideAids.usage) }
         guard world == "street" || world == "open" else { throw ValidationError("--world must be street or open, not \(world)") }
+        guard DriverMode(rawValue: driver) != nil else { throw ValidationError(DriverMode.usage + ", not \(driver)") }
         do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
         if audioOut == "-" && !json { throw ValidationError("--audio-out - writes PCM to stdout; add --json to keep the transcript off it") }
     }
@@ -76,6 +80,7 @@ struct DemoCommand: AsyncParsableCommand {
                                                 verbosity: Verbosity(rawValue: verbosity) ?? .full)
             walk.aids = GuideAids(rawValue: aids) ?? .all
             walk.street = world == "street" ? StreetParameters() : nil
+            walk.driver = DriverMode(rawValue: driver) ?? .helpful
             if simulatedCompass { walk.compass = SimulatedCompass.Parameters() }
             // A passenger does not give up after the benchmark's 300 s cap.
             walk.timeLimit = 600

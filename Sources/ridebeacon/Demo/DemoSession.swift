@@ -47,7 +47,7 @@ struct DemoSession {
         transcript.note("passenger: event stream says the driver arrived; guiding from \(Int(configuration.startDistance)) m")
 
         let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
-                                  identity: identity)
+                                  identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes))
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
         let audio = WalkAudio(speech: speech, sink: sink)
@@ -67,23 +67,36 @@ struct DemoSession {
                 audio.cue(cue)
             },
             onPulse: { interval, time in audio.pulse(interval, at: time) },
-            onStep: { world in
-                guard world.walker.safetyEvents > lastSafety else { return }
-                lastSafety = world.walker.safetyEvents
-                transcript.at(world.time, "SAFETY: Ana stepped into the roadway")
-            },
             onDriver: { action, time in
                 switch action {
                 case .say(let phrase): transcript.at(time, "driver: " + phrase.rawValue)
                 case .locator(.start(let seconds)): transcript.at(time, "driver: locator ticks on for \(Int(seconds.rounded())) s")
                 case .locator(.stop): transcript.at(time, "driver: locator ticks off")
+                case .tell(let words): transcript.at(time, "driver's device: " + words)
+                case .answerLocator(let sound): transcript.at(time, "driver: answered the sound request: \(sound.rawValue)")
+                case .meeting(let move): transcript.at(time, "driver: \(move == .coming ? "I'm coming to you" : "the car is across the street")")
                 default: break
                 }
+            },
+            onStep: { world in
+                guard world.walker.safetyEvents > lastSafety else { return }
+                lastSafety = world.walker.safetyEvents
+                transcript.at(world.time, "SAFETY: Ana stepped into the roadway")
             },
             locate: { time in
                 let answer = await passenger.requestLocator(rideID: ride.id)
                 transcript.at(time, "passenger: asked the car to sound its locator: \(answer)")
                 return answer
+            },
+            confirmWord: { word in
+                do {
+                    let confirmed = try await passenger.confirmByRideWord(ride.id, word: word)
+                    transcript.at(transcript.lastTime, "ride service: confirmed by the ride word (\(confirmed.state))")
+                    return .confirmed
+                } catch {
+                    transcript.at(transcript.lastTime, "ride service: refused the ride word: \(error)")
+                    return .rejected("\(error)")
+                }
             },
             prove: { side, seen in
                 await prove(side, seen, rideID: ride.id, client: side == .passenger ? passenger : driver, at: transcript.lastTime)
