@@ -58,6 +58,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Failed authentications allowed per minute, per client address and per presented token, before 429.")
     var authFailuresPerMinute = 20
 
+    @Option(help: "Failed sign-ins with a code allowed per minute across the whole server (all addresses together) before 429.")
+    var signInFailuresPerMinute = 60
+
     @Option(help: "Touch proofs allowed per minute per token before 429.")
     var touchProofsPerMinute = 20
 
@@ -88,6 +91,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--token-cache-seconds must be 0 to 1, not \(tokenCacheSeconds)")
         }
         for (name, value) in [("--auth-failures-per-minute", authFailuresPerMinute), ("--touch-proofs-per-minute", touchProofsPerMinute),
+                              ("--sign-in-failures-per-minute", signInFailuresPerMinute),
                               ("--touch-proofs-per-minute-per-address", touchProofsPerMinutePerAddress)] where !(1...100_000).contains(value) {
             throw ValidationError("\(name) must be 1 to 100000, not \(value)")
         }
@@ -122,6 +126,7 @@ struct Serve: AsyncParsableCommand {
         configuration.events.maxStreamsPerToken = maxStreamsPerToken
         configuration.tokenCacheLifetime = tokenCacheSeconds
         configuration.rateLimits.authenticationFailures = .perMinute(authFailuresPerMinute)
+        configuration.rateLimits.signInFailuresServerWide = .perMinute(signInFailuresPerMinute)
         configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
         configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)
         configuration.rateLimits.clientAddressHeader = clientAddressHeader
