@@ -237,8 +237,8 @@ power-loss-smoke:
 	python3 scripts/reliability/test_powerfs.py
 	$(POWER_LOSS) --backend sqlite --cuts 8 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
 	$(POWER_LOSS) --backend postgres --cuts 4 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
-	$(POWER_LOSS) --backend sqlite --synchronous NORMAL --expect-loss --cuts 20 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
-	$(POWER_LOSS) --backend postgres --fsync off --expect-loss --cuts 5 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
+	$(POWER_LOSS) --backend sqlite --synchronous NORMAL --expect-loss --cuts 3 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
+	$(POWER_LOSS) --backend postgres --fsync off --expect-loss --cuts 2 --results $(RELIABILITY_RESULTS)/power-loss-smoke.jsonl
 
 power-loss: deps
 	$(SWIFT) build --product ridebeacon
@@ -246,7 +246,7 @@ power-loss: deps
 	python3 scripts/reliability/test_powerfs.py
 	$(POWER_LOSS) --backend sqlite --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
 	$(POWER_LOSS) --backend postgres --cuts $(POWER_LOSS_CUTS) --results $(RELIABILITY_RESULTS)/power-loss.jsonl
-	$(POWER_LOSS) --backend sqlite --synchronous NORMAL --expect-loss --cuts 50 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
+	$(POWER_LOSS) --backend sqlite --synchronous NORMAL --expect-loss --cuts 20 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
 	$(POWER_LOSS) --backend postgres --fsync off --expect-loss --cuts 10 --results $(RELIABILITY_RESULTS)/power-loss.jsonl
 
 # What `make test` runs after the unit and integration tests (short, bounded versions).
