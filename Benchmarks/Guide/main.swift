@@ -23,6 +23,7 @@ var firstSeed: UInt64 = 1
 var street: StreetParameters? = StreetParameters()
 var baselines = false
 var driverMode = DriverMode.legacy
+var across = AcrossTheStreet.Parameters()
 var sweep: String?
 var otherCars = 0
 var startDistance = 25.0
@@ -46,6 +47,11 @@ while let argument = arguments.popFirst() {
     case "--seeds": seeds = Int(arguments.popFirst() ?? "") ?? seeds
     case "--first-seed": firstSeed = UInt64(arguments.popFirst() ?? "") ?? firstSeed
     case "--baselines": baselines = true
+    case "--across":
+        // window,walkingShare,nearest,closing (the guide's across-the-street judge; for tuning on seeds 1-500)
+        let values = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
+        guard values.count == 4 else { refuse("--across takes window,walking-share,nearest,closing") }
+        (across.window, across.walkingShare, across.nearest, across.closing) = (values[0], values[1], values[2], values[3])
     case "--driver":
         guard let value = arguments.popFirst().flatMap(DriverMode.init(rawValue:)) else { refuse(DriverMode.usage) }
         driverMode = value
@@ -101,6 +107,7 @@ if let seed = traceSeed {
     configuration.walker = walkerParameters
     configuration.street = street
     configuration.driver = driverMode
+    configuration.across = across
     var walk = GuidedWalk(ride: ride, configuration: configuration)
     print(walk.world.channelParameters)
     if let scene = walk.world.scene {
@@ -238,11 +245,12 @@ struct Settings: Sendable {
     var firstSeed: UInt64, seeds: Int, startDistance: Double, otherCars: Int, aids: GuideAids
     var listener: LocatorListener.Parameters, calibratedChannel: Bool, compass: SimulatedCompass.Parameters?
     var walker: Walker.Parameters, truthBreakdown: Bool, verbose: Bool, baselines: Bool, driver: DriverMode
+    var across: AcrossTheStreet.Parameters
     var ride: GuideRide, base: Double
 }
 let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: startDistance, otherCars: otherCars, aids: aids,
                         listener: listener, calibratedChannel: calibratedChannel, compass: simulatedCompass,
-                        walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode,
+                        walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode, across: across,
                         ride: ride, base: base)
 
 /// The walks of one configuration (and, with --baselines, HandiGo's and the one-sided rule's).
@@ -271,6 +279,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
         configuration.walker = walkerParameters
         configuration.street = street
         configuration.driver = settings.driver
+        configuration.across = settings.across
         var walk = GuidedWalk(ride: ride, configuration: configuration)
         let policy = MutualProofPolicy()
         var holdingSince: Double?

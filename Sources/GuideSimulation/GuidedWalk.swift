@@ -122,6 +122,8 @@ public struct GuidedWalk {
         public var compass: SimulatedCompass.Parameters?
         /// Who drives (`SimulatedDriver`): `legacy` is the product before issue 22.
         public var driver = DriverMode.legacy
+        /// The guide's across-the-street judge (benchmarks choose its constants on seeds 1-500).
+        public var across = AcrossTheStreet.Parameters()
         /// The street the walk happens in (`StreetScene`); nil: the open field of earlier
         /// rounds (no car body in the way, 10 Hz reports, the direct-path touch), kept as the
         /// baseline the street is compared with.
@@ -162,6 +164,7 @@ public struct GuidedWalk {
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
                                walker: configuration.walker, listener: configuration.listener, street: configuration.street)
         guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
+        guide.acrossJudge = AcrossTheStreet(parameters: configuration.across)
         let meeting = DriverMeeting(passengerName: "Ana", sounds: legacy ? [.device] : LocatorSoundName.makeable,
                                     rideWord: ride.rideWord, notes: "white cane")
         driver = DriverCore(identity: ride.identity, autoConfirm: true, meeting: meeting,

@@ -95,7 +95,7 @@ public struct GuideCore: Sendable {
     /// The car is across the street (the guide judged it, or the driver said so).
     public internal(set) var carAcross = false
     /// Judges whether the car is across the street (`AcrossTheStreet`).
-    public internal(set) var acrossJudge = AcrossTheStreet()
+    public var acrossJudge = AcrossTheStreet()
     /// When "Hold the phones together" was first said for this touch (the ride word is offered
     /// `GuideCore.rideWordAfter` later if the touch is not felt).
     var holdSaidAt: Double?
