@@ -26,9 +26,6 @@ final class AuthenticationReservation: Sendable {
         self.onRefused = onRefused
     }
 
-    /// Nothing taken (a token that worked lately).
-    static var nothingTaken: AuthenticationReservation { AuthenticationReservation { _ in APIError.rateLimited(retryAfter: 1, "") } }
-
     /// Takes one from `limiter`'s bucket for `key`; 429 (keeping what was taken) when it is empty.
     func take(_ limiter: RateLimiter, _ key: String) throws {
         if let wait = limiter.take(key) { throw onRefused(wait) }
