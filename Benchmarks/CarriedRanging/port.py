@@ -217,8 +217,8 @@ class Uncertainty:
         return min(d(near, lo_n), d(near, hi_n)), max(d(far, lo_n), d(far, hi_n))
 
 
-def line_uncertainty(exponent, below=22.0, above=12.0, steepest=3.0):
-    return Uncertainty((exponent, max(exponent, steepest)), below, above)
+def line_uncertainty(exponent, below=18.0, above=12.0, steepest=3.0, below_per_spread=1.0):
+    return Uncertainty((exponent, max(exponent, steepest)), below, above, below_per_spread)
 
 
 UNCALIBRATED = dict(exponents=(1.1, 3.0), below=30.0, above=10.0, below_per_spread=2.0)

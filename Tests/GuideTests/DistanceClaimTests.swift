@@ -38,9 +38,13 @@ import Testing
         let model = PathLossModel(txPower: -60, exponent: 2)
         let line = DistanceUncertainty.line(model)
         for truth in [1.5, 3.0, 6.0, 12.0] {
-            for fade in stride(from: 0.0, through: 20, by: 2) {
-                let level = model.rssi(atDistance: truth) - fade
-                #expect(line.bounds(level: level, model: model).low <= truth, "\(fade) dB fade at \(truth) m")
+            // At rest (1 dB of spread) up to 16 dB under the line; carried (5 dB of spread, a
+            // pocket's or a bag's, `LevelSpread`) up to 20 dB.
+            for (fades, spread) in [(stride(from: 0.0, through: 16, by: 2), 1.0), (stride(from: 0.0, through: 20, by: 2), 5.0)] {
+                for fade in fades {
+                    let level = model.rssi(atDistance: truth) - fade
+                    #expect(line.bounds(level: level, model: model, spread: spread).low <= truth, "\(fade) dB fade at \(truth) m")
+                }
             }
             #expect(line.bounds(level: model.rssi(atDistance: truth) + 12, model: model).high >= truth)
         }
