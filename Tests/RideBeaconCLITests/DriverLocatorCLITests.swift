@@ -132,5 +132,16 @@ struct DriverLocatorCLITests {
         #expect(await guide.wait(seconds: 40) { out, _ in count(cannot, in: out) == 2 }, "\(guide.stdout)\n\(guide.stderr)")
         #expect(try await Self.answers(service, rideID) == ["horn", "none"], "nothing was answered")
         #expect(count("Ben is sounding the horn", in: guide.stdout) == 1)
+
+        // Part 2 and 5: the driver's keys reach the passenger's guide through the server.
+        arrive.type("c\n")
+        #expect(await guide.wait { out, _ in out.contains("Ben is walking to you. Stay where you are.") }, "\(guide.stdout)\n\(guide.stderr)")
+        arrive.type("x\n")
+        #expect(await guide.wait { out, _ in out.contains("Your car is across the street. Stay on the pavement; Ben is coming to your side.") },
+                "\(guide.stdout)\n\(guide.stderr)")
+        #expect(arrive.stdout.contains("Cross at the nearest crossing or lights"), "only the driver's device is told where to cross")
+        #expect(!guide.stdout.contains("Cross at"), "\(guide.stdout)")
+        let kinds = try await service.events(rideID).map(\.kind)
+        #expect(kinds.contains(.driverComing) && kinds.contains(.carAcross))
     }
 }
