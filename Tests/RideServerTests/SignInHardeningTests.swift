@@ -332,6 +332,15 @@ struct SignInHardeningTests {
             let again = try await client.call(.post, "/v1/rides/\(ride.id)/touch-proofs", as: world.driver, json: shifted.json)
             #expect(again.errorCode == "replayed_proof", "\(again.text)")
             #expect(try await world.store.touchProofs(rideID: ride.id).count == 1)
+            // The driver's device re-proving an ongoing touch 5 s later (its window grown by 5 s)
+            // says something new: accepted, as the mutual rule needs (DriverArriveBumbleTests).
+            clock.advance(5)
+            var ongoing = try ProofBody(ride: key, by: .driver, at: clock.now)
+            ongoing.observedFrom = proof.observedAt
+            ongoing.observedUntil = clock.now
+            let reproved = try await client.call(.post, "/v1/rides/\(ride.id)/touch-proofs", as: world.driver, json: ongoing.json)
+            #expect(reproved.status == .ok, "\(reproved.text)")
+            #expect(try await world.store.touchProofs(rideID: ride.id).count == 2)
         }
     }
 

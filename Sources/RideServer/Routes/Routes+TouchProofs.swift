@@ -56,9 +56,11 @@ extension RideAPI {
     }
 
     /// The store's unique key stops an exact copy; a copy with `observedAt` (or its window)
-    /// shifted a little is the same touch sent again: same side, same slot, and an observation
-    /// that meets an accepted one's within `resentTolerance`. A real second touch is a new
-    /// gesture after the guide's prompt, seconds after the first ended.
+    /// shifted a little is the same touch sent again. A proof of the same side and slot is new
+    /// only when its observation reaches more than `resentTolerance` past every accepted one's
+    /// end: the driver's device re-proving an ongoing touch every 5 s (`DriverCore`) extends its
+    /// window by that much, a second touch after the guide's prompt starts after the first ended;
+    /// a resend with its time moved by a millisecond adds nothing and is `replayed_proof`.
     /// With an Idempotency-Key an exact copy is left to the store, which answers a retry with
     /// its first answer (and any other exact copy `replayed_proof`).
     private func refuseResent(_ proof: VerifiedTouchProof, exactCopiesToStore: Bool) async throws {
@@ -66,9 +68,8 @@ extension RideAPI {
         let earlier = try await store.touchProofs(rideID: proof.rideID).filter { $0.side == proof.side && $0.slot == proof.slot }
             .filter { !(exactCopiesToStore && Self.sameMillisecond($0.observedAt, proof.observedAt)
                         && Self.sameMillisecond($0.observedFrom, proof.observedFrom) && Self.sameMillisecond($0.observedUntil, proof.observedUntil)) }
-        if earlier.contains(where: { proof.observedFrom.timeIntervalSince($0.observedUntil) <= tolerance
-                                      && $0.observedFrom.timeIntervalSince(proof.observedUntil) <= tolerance }) {
-            throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) repeats an accepted one (its observation meets that one's)")
+        if earlier.contains(where: { proof.observedUntil.timeIntervalSince($0.observedUntil) <= tolerance }) {
+            throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) adds nothing to an accepted one (its observation ends within \(Int(tolerance)) s of that one's)")
         }
     }
 
