@@ -39,8 +39,10 @@ extension GuidedWalk {
                               confirmWord: ((String) async -> ProofAnswer)?,
                               prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
         var out: [GuideAction] = []
+        // A step detector's readings, on the street only: the open field is the earlier
+        // simulator, which had none (and without them the across-the-street judge stays quiet).
         let walking = !world.walker.heldForDriver && !world.walker.atCar && world.isWalking
-        if walking != meeting.lastWalking {
+        if world.scene != nil, walking != meeting.lastWalking {
             meeting.lastWalking = walking
             out += guide.handle(.walking(time: now, walking))
         }
