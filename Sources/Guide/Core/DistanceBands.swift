@@ -157,12 +157,6 @@ public struct DistanceBands: Sendable {
         return band
     }
 
-    /// The band one step farther than `band` (the last stays the last).
-    static func next(after band: Band) -> Band {
-        guard let index = edges.firstIndex(where: { $0.band == band }) else { return beyond }
-        return index + 1 < edges.count ? edges[index + 1].band : beyond
-    }
-
     static func plain(_ distance: Double) -> Band {
         edges.first { distance < $0.upper }?.band ?? beyond
     }
