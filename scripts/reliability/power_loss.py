@@ -195,11 +195,16 @@ class Serve:
     """`ridebeacon serve`; its exit at startup is a refusal, kept with its message."""
 
     def __init__(self, binary, database, log_path, env):
-        self.binary, self.database, self.log_path, self.env = binary, database, log_path, env
-        self.port = free_port()
+        self.binary, self.database, self.log_path = binary, database, log_path
+        # No crash backtracer: a server that hits the frozen mount (SIGBUS on its mapped -shm)
+        # would otherwise leave swift-backtrace holding its listening socket after the kill.
+        self.env = dict(env, SWIFT_BACKTRACE="enable=no")
+        self.port = None
         self.process = None
 
     def start(self):
+        # A fresh port each start: the old one may still be held by what the cut killed.
+        self.port = free_port()
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--port", str(self.port), "--database", self.database, "--log-level", "warning",

@@ -105,6 +105,11 @@ def make_operations(pyfuse3, backing, model="posix"):
                 raise FUSEError(errno.ENOENT)
             return next(iter(paths))
 
+        def path_or_none(self, inode):
+            """Any path of `inode`, or "" for a file unlinked while still open (it may be written)."""
+            paths = self.paths.get(inode)
+            return next(iter(paths)) if paths else ""
+
         def remember(self, inode, path):
             self.paths.setdefault(inode, set()).add(path)
             self.lookups[inode] = self.lookups.get(inode, 0) + 1
@@ -137,9 +142,10 @@ def make_operations(pyfuse3, backing, model="posix"):
             if self.frozen:
                 raise FUSEError(errno.EIO)
             self.counts["ops"] += 1
-            if self.trigger is not None and self.trigger.matches(kind, os.path.relpath(path, self.backing)):
+            where = os.path.relpath(path, self.backing) if path else "(unlinked)"
+            if self.trigger is not None and self.trigger.matches(kind, where):
                 trigger, self.trigger = self.trigger, None
-                self.cut(trigger.tear, trigger.seed, reason=f"armed: {kind} {os.path.relpath(path, self.backing)}")
+                self.cut(trigger.tear, trigger.seed, reason=f"armed: {kind} {where}")
                 raise FUSEError(errno.EIO)
 
         def dir_inode(self, path):
@@ -460,7 +466,7 @@ def make_operations(pyfuse3, backing, model="posix"):
             path = self.path(inode) if fh is None else None
             try:
                 if fields.update_size:
-                    self.check("truncate", path or self.path(inode))
+                    self.check("truncate", path or self.path_or_none(inode))
                     entry = self.dirty_entry(inode, fh)
                     current = os.fstat(entry["fd"]).st_size
                     self.save_sectors(entry, min(attr.st_size, current), min(current, entry["size"]))
@@ -468,7 +474,7 @@ def make_operations(pyfuse3, backing, model="posix"):
                     os.ftruncate(entry["fd"], attr.st_size)
                 target = fh if fh is not None else path
                 if fields.update_mode:
-                    self.check("chmod", path or self.path(inode))
+                    self.check("chmod", path or self.path_or_none(inode))
                     os.chmod(target, stat.S_IMODE(attr.st_mode)) if fh is None else os.fchmod(fh, stat.S_IMODE(attr.st_mode))
                 if fields.update_uid or fields.update_gid:
                     uid = attr.st_uid if fields.update_uid else -1
@@ -528,7 +534,7 @@ def make_operations(pyfuse3, backing, model="posix"):
 
         async def write(self, fh, offset, buf):
             inode = self.fd_inode[fh]
-            self.check("write", self.path(inode))
+            self.check("write", self.path_or_none(inode))
             entry = self.dirty_entry(inode, fh)
             self.save_sectors(entry, offset, offset + len(buf))
             entry["writes"] += 1
@@ -545,7 +551,7 @@ def make_operations(pyfuse3, backing, model="posix"):
 
         async def fsync(self, fh, datasync):
             inode = self.fd_inode.get(fh)
-            self.check("fsync", self.path(inode) if inode in self.paths else self.backing)
+            self.check("fsync", self.path_or_none(inode))
             self.counts["fsyncs"] += 1
             self.synced(inode)
             if self.model == "linux":
