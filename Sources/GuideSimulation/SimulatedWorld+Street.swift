@@ -20,6 +20,8 @@ public struct StreetScene: Sendable {
     /// When (after the cane finds the car) the driver holds the phone out; nil: never.
     public let holdOutDelay: Double?
     public let walkingSpeed: Double
+    /// The passenger's phone's loss beyond 1 m for where she carries it (0 in the hand), dB.
+    public let carriedLoss: Double
     let start: (depth: Double, side: Double, distance: Double)
     public var straightLine: Double
 
@@ -46,6 +48,8 @@ public struct StreetScene: Sendable {
         let holdOut = rng.uniform(p.driverHoldOut)
         holdOutDelay = rng.chance(p.driverHoldsOutChance) ? holdOut : nil
         walkingSpeed = rng.uniform(p.walkingSpeed)
+        let carried = rng.unit()
+        carriedLoss = carried < p.pocketShare ? p.pocketLoss : carried < p.pocketShare + p.backpackShare ? p.backpackLoss : 0
         let depth = rng.uniform(0.5...max(0.5, street.pavementWidth - 0.5))
         let side: Double = rng.chance(0.5) ? 1 : -1
         start = (depth, side, startDistance)
@@ -117,7 +121,8 @@ extension SimulatedWorld {
     func obstacleLoss(_ scene: StreetScene) -> Double {
         let inCar = walker.target == scene.street.deviceInCar ? scene.carBodyLoss : 0
         let parked = Double(scene.street.parkedCarsBetween(walker.position, walker.target)) * scene.parameters.parkedCarLoss
-        return inCar + min(parked, scene.parameters.parkedCarsLossCap)
+        let carried = walker.distance > 1 ? scene.carriedLoss : 0
+        return inCar + min(parked, scene.parameters.parkedCarsLossCap) + carried
     }
 
     /// One step on the street: the walker moves, the driver holds the phone out once the

@@ -40,6 +40,15 @@ public struct StreetParameters: Sendable, Equatable {
     /// The passenger's body between phone and car, dB (published 2.4 GHz body-shadowing
     /// measurements, as the corridor fit used).
     public var bodyLoss: ClosedRange<Double> = 10.0...15.0
+    /// Where the passenger carries her phone while guided: most in the hand (the guide is
+    /// listened to through it), some in a trouser pocket or a bag with earphones (shares
+    /// assumed); the pocket's and the bag's loss against the hand beyond 1 m are fitted on the
+    /// carried-phone traces (fixtures/carried-fit.json, Benchmarks/CarriedRanging/fit_carried.py:
+    /// 14.4 and 12.7 dB). Within a metre she holds it out for the touch.
+    public var pocketShare = 0.1
+    public var backpackShare = 0.1
+    public var pocketLoss = 14.4
+    public var backpackLoss = 12.7
     /// The weakest level the scanning phone reports, dBm, drawn per walk: from the 0.1th
     /// percentile of what the shared sets' receivers reported (herald −96, philotuxo −95) to
     /// that of the carried phones (pcng −111); `scripts/report_floor.py` prints them.
@@ -114,6 +123,7 @@ public struct StreetParameters: Sendable, Equatable {
         ("driver-hold-out-mid", { $0.driverHoldOut = max(0, $1 - 3)...($1 + 3) }, [2, 5, 10]),
         ("sensitivity-mid", { $0.sensitivity = ($1 - 8)...($1 + 8) }, [-111, -103, -95]),
         ("dashboard-share", { $0.dashboardShare = $1 }, [0, 0.5, 1]),
+        ("carried-share", { $0.pocketShare = $1 / 2; $0.backpackShare = $1 / 2 }, [0, 0.2, 0.5]),
         ("parking-occupancy", { $0.parkingOccupancy = $1 }, [0.5, 0.8, 1.0]),
         ("rician-k-mid-db", { $0.ricianKdB = max(0, $1 - 4.5)...($1 + 4.5) }, [2, 4.5, 9]),
         ("window-delay-mid", { $0.windowDelay = max(0, $1 - 3.5)...($1 + 3.5) }, [3.5, 6.5, 12]),
