@@ -173,7 +173,7 @@ func simulate(replica: Int) -> [Walk] {
         }
         var channel = ChannelModel(parameters: channels[walk.receiver]!, rng: root.fork())
         var rng = root.fork()
-        let process = ReportProcess.draw(&rng, fit: processes)
+        let process = ReportProcess.draw(&rng, from: processes.receivers)
         var samples: [Sample] = []
         let start = walk.samples[0].time, end = walk.samples[walk.samples.count - 1].time
         var time = start + rng.unit() * process.nextInterval(&rng)

@@ -1,5 +1,6 @@
 import BeaconCore
 import Guide
+import GuideSimulation
 import GuideAudio
 import RideSession
 import Testing
