@@ -16,11 +16,14 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Guide a simulated passenger to a simulated car through the real server, guide and audio; prints a transcript and a JSON summary.",
         discussion: """
-        The walk runs in virtual time on a simulated street (docs/SIMULATOR.md lists every parameter and its \
-        source): parked cars, a kerb and a roadway, the car's body in the way, each phone's reports drawn from a \
-        real receiver's report intervals, the last metre and the touch from a real phone pair's levels; the \
-        outdoor channel, the sounds' spread and the people are assumptions. The same seed gives the same walk. \
-        --world open is the earlier open field. The audio of the walk is written as it would have sounded.
+        The walk runs in virtual time on a simulated street: parked cars, a kerb and a roadway, the car's \
+        body in the way. docs/SIMULATOR.md lists every parameter, its source and how far the figures move \
+        with it. Fitted to real data: each phone's report intervals (drawn from a real receiver's), the last \
+        metre and the touch (a real phone pair's levels), the receiver floor and the loss of a phone in a \
+        pocket or bag. Cited: the car body's radio loss. Cited where a source was found, otherwise assumed: \
+        the sounds' levels and the listener. Assumed: the outdoor channel beyond 1 m, the walker and the \
+        driver. The same seed gives the same walk. --world open is the earlier open field (its channel \
+        fitted to indoor corridor walks). The audio of the walk is written as it would have sounded.
         """
     )
 
