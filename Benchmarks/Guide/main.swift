@@ -344,8 +344,9 @@ if let sweep {
             entry.set(&parameters, value)
             let result = await run(street: parameters, settings)
             let t = result.ours
-            print(String(format: "sweep %@ = %g: touch ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d, claims true %.1f %%, contradictions %d",
-                         entry.name, value, median(t.touchRatios), quantile(t.touchRatios, 0.9), 100 * t.confirmed.reduce(0, +) / Double(t.walks),
+            print(String(format: "sweep %@ = %g: touch ratio median %.2f p90 %.2f, confirmation ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d, claims true %.1f %%, contradictions %d",
+                         entry.name, value, median(t.touchRatios), quantile(t.touchRatios, 0.9), median(t.confirmRatios), quantile(t.confirmRatios, 0.9),
+                         100 * t.confirmed.reduce(0, +) / Double(t.walks),
                          Int(t.safety.reduce(0, +)), 100 * Tally.ratio(t.claims), Int(t.contradictions.reduce(0, +))))
         }
     }

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bench=.build/release/GuideBenchmark
 seeds=${SEEDS:-1000}
-sweep_seeds=${SWEEP_SEEDS:-200}
+sweep_seeds=${SWEEP_SEEDS:-100}
 mkdir -p out/street
 for start in 25 10; do
   for aids in none turn locator all; do

@@ -77,10 +77,11 @@ table(rows, [
 for driver in ("legacy", "helpful"):
     path = root / f"sweep-{driver}-25-all.txt"
     if path.exists():
-        print(f"\n#### Sensitivity, driver `{driver}`, from 25 m, all aids, seeds 10001-10200\n")
-        print("| assumption = value | touch ÷ line median, p90 | confirmed | safety events | claims true | contradictions |")
-        print("|---|---|---|---|---|---|")
+        print(f"\n#### Sensitivity, driver `{driver}`, from 25 m, all aids, seeds 10001-10100\n")
+        print("| assumption = value | touch ÷ line median, p90 | confirmation ÷ line median, p90 | confirmed | safety events | claims true | contradictions |")
+        print("|---|---|---|---|---|---|---|")
         for line in path.read_text().splitlines():
-            m = re.match(r"sweep (\S+) = (\S+): touch ratio median ([\d.]+) p90 ([\d.]+), confirmed ([\d.]+) %, safety events (\d+), claims true ([\d.na]+) %, contradictions (\d+)", line)
+            m = re.match(r"sweep (\S+) = (\S+): touch ratio median ([\d.]+) p90 ([\d.]+), (?:confirmation ratio median ([\d.]+) p90 ([\d.]+), )?confirmed ([\d.]+) %, safety events (\d+), claims true ([\d.na]+) %, contradictions (\d+)", line)
             if m:
-                print(f"| {m[1]} = {m[2]} | {m[3]}, {m[4]} | {m[5]} % | {m[6]} | {m[7]} % | {m[8]} |")
+                conf = f"{m[5]}, {m[6]}" if m[5] else "n/a"
+                print(f"| {m[1]} = {m[2]} | {m[3]}, {m[4]} | {conf} | {m[7]} % | {m[8]} | {m[9]} % | {m[10]} |")
