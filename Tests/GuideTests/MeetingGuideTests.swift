@@ -147,6 +147,28 @@ struct MeetingGuideTests {
         #expect(guide.core.state == .confirmed && guide.actions.last?.action == .finished)
     }
 
+    @Test("a driver who walked over is beside her: the ride word after 3 s within reach, without waiting for a touch")
+    func rideWordOnceAComingDriverIsBeside() {
+        var guide = ScriptedGuide(aids: .all, ride: Self.wordRide)
+        guide.walk(seconds: 3) { _ in 15 }
+        guide.record(guide.core.handle(.driverMeeting(time: guide.time, .coming)))
+        let offer = "\"Ask the driver for the ride word. Your ride word is river candle. If the driver says it, press w.\""
+        // He walks over; still farther than reach, no word yet.
+        guide.walk(seconds: 10) { t in max(3, 15 - 1.25 * t) }
+        #expect(!guide.cues.contains(offer), "\(guide.cues)")
+        // Beside her, a metre away, the phones not touching.
+        let besideFrom = guide.time
+        guide.walk(seconds: 6) { _ in 0.8 }
+        let offeredAt = guide.actions.first { if case .cue(let c) = $0.action { c.description == offer } else { false } }?.time
+        #expect(offeredAt != nil, "\(guide.cues)")
+        if let offeredAt { #expect(offeredAt - besideFrom >= GuideCore.rideWordBesideDriver && offeredAt - besideFrom < 5.5) }
+        // Without a driver coming, a passenger a metre from the car is not offered the word so soon.
+        var alone = ScriptedGuide(aids: .all, ride: Self.wordRide)
+        alone.walk(seconds: 3) { _ in 15 }
+        alone.walk(seconds: 6) { _ in 0.8 }
+        #expect(!alone.cues.contains(offer), "\(alone.cues)")
+    }
+
     @Test("w offers the ride word at once; without one (no ride key) nothing")
     func rideWordOnAKey() {
         var guide = ScriptedGuide(aids: .none, ride: Self.wordRide)

@@ -67,6 +67,14 @@ extension GuideCore {
            time - holdSaidAt >= Self.rideWordAfter {
             offerRideWord(&out, time)
         }
+        // The driver said he is coming and is now beside her: the word at once, not after a
+        // touch the phones may never feel.
+        let beside = meetingHeld && !ranger.isStale(at: time) && (lastEstimate?.distance ?? .infinity) <= Self.besideDriverDistance
+        driverBesideSince = beside ? (driverBesideSince ?? time) : nil
+        if let since = driverBesideSince, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming,
+           time - since >= Self.rideWordBesideDriver {
+            offerRideWord(&out, time)
+        }
         if !carAcross, !meetingHeld, state == .guiding, acrossJudge.isAcross(at: time) {
             carAcross = true
             holdForDriver(time)
