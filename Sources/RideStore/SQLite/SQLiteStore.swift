@@ -130,6 +130,7 @@ public final class SQLiteStore: Store {
     public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
+                let now = Date.storeNow.sqlValue
                 try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
                                arguments: [now, accountID])
                 let revoked = db.changesCount
@@ -146,7 +147,6 @@ public final class SQLiteStore: Store {
     }
 
     // MARK: History
-                let now = Date.storeNow.sqlValue
 
     public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
         try await read { db in
