@@ -98,49 +98,6 @@ let ride = GuideRide(rideID: "bench", driverName: "Ben", vehicle: "blue Prius", 
                      rideWord: RideWord.phrase(rideKey: rideKey))
 let base = 1_700_000_000.0
 
-if let seed = traceSeed {
-    var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
-    configuration.aids = aids
-    configuration.listener = listener
-    configuration.calibratedChannel = calibratedChannel
-    configuration.compass = simulatedCompass
-    configuration.walker = walkerParameters
-    configuration.street = street
-    configuration.driver = driverMode
-    configuration.across = across
-    var walk = GuidedWalk(ride: ride, configuration: configuration)
-    print(walk.world.channelParameters)
-    if let scene = walk.world.scene {
-        print("tick levels at 1 m, dB(A) by band: \(scene.tickLevels.map { Int($0.rounded()) }), tick spectrum \(StreetSounds.tickSpectrum.map { Int($0.rounded()) })")
-        for d in [1.0, 5, 10, 20] {
-            let open = scene.margin(scene.tickLevels.map { $0 - 20 * log10(d) })
-            let closed = scene.margin(scene.tickLevels.map { $0 - 20 * log10(d) - scene.closedCarLoss })
-            var channel = ChannelModel(parameters: scene.channel, rng: SeededRandom(seed: 1))
-            let received = (0..<200).compactMap { channel.receive(at: Double($0), receiver: Point(x: d, y: 0), facing: .pi, extraLoss: scene.carBodyLoss) }
-            print(String(format: "  at %4.0f m: tick margin open %.1f dB, closed car %.1f dB; radio mean %.1f dBm, through the car body %d/200 received", d, open, closed, ChannelModel(parameters: scene.channel, rng: SeededRandom(seed: 1)).meanRSSI(atDistance: d), received.count))
-        }
-        print("street: \(scene.street.placement), device \(scene.street.device), walker at \(walk.world.walker.position), device at \(walk.world.device), noise \(scene.streetNoise) dB(A), reports \(scene.passengerReports.receiver.trace)")
-    }
-    let policy = MutualProofPolicy()
-    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
-        guard cue.kind != "pulse" else { return }
-        print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
-    }, onDriver: { action, time in
-        switch action {
-        case .tell(let words): print(String(format: "%6.2f driver's device: %@", time, words))
-        case .locator(let sound): print(String(format: "%6.2f driver: locator %@", time, String(describing: sound)))
-        case .answerLocator(let sound): print(String(format: "%6.2f driver answered: %@", time, sound.rawValue))
-        case .meeting(let move): print(String(format: "%6.2f driver: %@", time, move.rawValue))
-        default: break
-        }
-    }, onStep: { world in
-        if Int((world.time * 20).rounded()) % 20 == 0 {
-            print(String(format: "%6.2f   walker (%.1f, %.1f) device (%.1f, %.1f) roadway events %d", world.time, world.walker.position.x, world.walker.position.y, world.device.x, world.device.y, world.walker.safetyEvents))
-        }
-    }, prove: { side, observation in policy.prove(side, observation) })
-    print(summary)
-    exit(0)
-}
 /// The guide's share of cue latency: a sighting through `GuideCore.handle` (identity match,
 /// ranger, bands, trend, pulse) against the ranger alone, same samples, same run.
 func coreCost() {
@@ -253,6 +210,57 @@ let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: start
                         walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode, across: across,
                         ride: ride, base: base)
 
+/// One walk's configuration from the command line's settings.
+func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParameters?) -> GuidedWalk.Configuration {
+    var configuration = GuidedWalk.Configuration(seed: seed, startDistance: settings.startDistance)
+    configuration.otherCars = settings.otherCars
+    configuration.aids = settings.aids
+    configuration.listener = settings.listener
+    configuration.calibratedChannel = settings.calibratedChannel
+    configuration.compass = settings.compass
+    configuration.walker = settings.walker
+    configuration.street = street
+    configuration.driver = settings.driver
+    configuration.across = settings.across
+    return configuration
+}
+
+if let seed = traceSeed {
+    let configuration = walkConfiguration(seed: seed, settings, street: street)
+    var walk = GuidedWalk(ride: ride, configuration: configuration)
+    print(walk.world.channelParameters)
+    if let scene = walk.world.scene {
+        print("tick levels at 1 m, dB(A) by band: \(scene.tickLevels.map { Int($0.rounded()) }), tick spectrum \(StreetSounds.tickSpectrum.map { Int($0.rounded()) })")
+        for d in [1.0, 5, 10, 20] {
+            let open = scene.margin(scene.tickLevels.map { $0 - 20 * log10(d) })
+            let closed = scene.margin(scene.tickLevels.map { $0 - 20 * log10(d) - scene.closedCarLoss })
+            var channel = ChannelModel(parameters: scene.channel, rng: SeededRandom(seed: 1))
+            let received = (0..<200).compactMap { channel.receive(at: Double($0), receiver: Point(x: d, y: 0), facing: .pi, extraLoss: scene.carBodyLoss) }
+            print(String(format: "  at %4.0f m: tick margin open %.1f dB, closed car %.1f dB; radio mean %.1f dBm, through the car body %d/200 received", d, open, closed, ChannelModel(parameters: scene.channel, rng: SeededRandom(seed: 1)).meanRSSI(atDistance: d), received.count))
+        }
+        print("street: \(scene.street.placement), device \(scene.street.device), walker at \(walk.world.walker.position), device at \(walk.world.device), noise \(scene.streetNoise) dB(A), reports \(scene.passengerReports.receiver.trace)")
+    }
+    let policy = MutualProofPolicy()
+    let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
+        guard cue.kind != "pulse" else { return }
+        print(String(format: "%6.2f true %5.2f est %5.2f hdg %4.0f  ", moment.time, moment.trueDistance, moment.estimatedDistance ?? -1, moment.headingOffset) + cue.description)
+    }, onDriver: { action, time in
+        switch action {
+        case .tell(let words): print(String(format: "%6.2f driver's device: %@", time, words))
+        case .locator(let sound): print(String(format: "%6.2f driver: locator %@", time, String(describing: sound)))
+        case .answerLocator(let sound): print(String(format: "%6.2f driver answered: %@", time, sound.rawValue))
+        case .meeting(let move): print(String(format: "%6.2f driver: %@", time, move.rawValue))
+        default: break
+        }
+    }, onStep: { world in
+        if Int((world.time * 20).rounded()) % 20 == 0 {
+            print(String(format: "%6.2f   walker (%.1f, %.1f) device (%.1f, %.1f) roadway events %d", world.time, world.walker.position.x, world.walker.position.y, world.device.x, world.device.y, world.walker.safetyEvents))
+        }
+    }, prove: { side, observation in policy.prove(side, observation) })
+    print(summary)
+    exit(0)
+}
+
 /// The walks of one configuration (and, with --baselines, HandiGo's and the one-sided rule's).
 /// One configuration's walks.
 struct RunResult: Sendable {
@@ -270,16 +278,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
     var notSimultaneous = 0
     var locatorRequests = 0, ticksPlayed = 0, ticksHeard = 0
     for seed in firstSeed..<(firstSeed + UInt64(seeds)) {
-        var configuration = GuidedWalk.Configuration(seed: seed, startDistance: startDistance)
-        configuration.otherCars = otherCars
-        configuration.aids = aids
-        configuration.listener = listener
-        configuration.calibratedChannel = calibratedChannel
-        configuration.compass = simulatedCompass
-        configuration.walker = walkerParameters
-        configuration.street = street
-        configuration.driver = settings.driver
-        configuration.across = settings.across
+        let configuration = walkConfiguration(seed: seed, settings, street: street)
         var walk = GuidedWalk(ride: ride, configuration: configuration)
         let policy = MutualProofPolicy()
         var holdingSince: Double?

@@ -37,32 +37,12 @@ extension Walker {
                 let end = abs(position.x - car.minX) < abs(position.x - car.maxX) ? car.minX - 0.1 : car.maxX + 0.1
                 goal = abs(position.x - end) > 0.05 ? Point(x: end, y: position.y) : Point(x: end, y: goal.y)
             }
-            let gap = position.distance(to: goal)
-            if gap > parameters.contact {
-                let speed = gap > parameters.armReach ? parameters.slowSpeed : parameters.reachSpeed
-                position = position.moved(by: min(speed * dt, gap - parameters.contact), heading: position.bearing(to: goal))
-            }
-            heading = position.bearing(to: goal)
+            reach(towards: goal, dt: dt)
             return
         }
-        if spinning {
-            heading = wrapAngle(heading + parameters.spinRate * dt)
-            return
-        }
-        if let goal = targetHeading {
-            let delta = wrapAngle(goal - heading)
-            let turn = parameters.turnRate * dt
-            if abs(delta) <= turn { heading = goal; targetHeading = nil } else { heading = wrapAngle(heading + (delta > 0 ? turn : -turn)) }
-            return
-        }
-        if still, time < stillUntil { return }
-        still = false
-        if !slow, time - max(lastEncouraged, lastTurn) >= parameters.doubt {
-            act(on: .away, at: time)
-            return
-        }
-        heading = wrapAngle(heading + parameters.veer * dt.squareRoot() * rng.gaussian())
-        var next = position.moved(by: (slow ? parameters.slowSpeed : parameters.speed) * dt, heading: heading)
+        guard !turnsOrWaits(to: time, dt: dt) else { return }
+        let length = stride(dt: dt)
+        var next = position.moved(by: length, heading: heading)
         // The building line: the cane finds the wall, the walker follows it.
         next.y = min(next.y, street.pavementWidth - 0.3)
         if street.car.distance(from: next) <= parameters.caneReach {
@@ -71,7 +51,7 @@ extension Walker {
         }
         if street.parked.contains(where: { $0.distance(from: next) < 0.3 }) {
             // A parked car's body: follow it, never through it.
-            next = position.moved(by: (slow ? parameters.slowSpeed : parameters.speed) * dt, heading: heading.cos >= 0 ? 0 : .pi)
+            next = position.moved(by: length, heading: heading.cos >= 0 ? 0 : .pi)
             if street.parked.contains(where: { $0.distance(from: next) < 0.3 }) { return }
         }
         if position.y >= 0, next.y < 0, !decidesToStepOff(street, at: next, time: time) {

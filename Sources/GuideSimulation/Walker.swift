@@ -136,39 +136,50 @@ public struct Walker: Sendable {
         }
         if atCar {
             // Along the body to the door (the pulse quickens), then the hand closes the last gap.
-            let gap = position.length
-            if gap > parameters.contact {
-                let speed = gap > parameters.armReach ? parameters.slowSpeed : parameters.reachSpeed
-                let move = min(speed * dt, gap - parameters.contact)
-                position = position.moved(by: move, heading: position.bearing(to: Point(x: 0, y: 0)))
-            }
-            heading = position.bearing(to: Point(x: 0, y: 0))
+            reach(towards: Point(x: 0, y: 0), dt: dt)
             return
         }
+        guard !turnsOrWaits(to: time, dt: dt) else { return }
+        position = position.moved(by: stride(dt: dt), heading: heading)
+        if car.distance(from: position) <= parameters.caneReach { atCar = true }
+    }
+
+    /// At the car: the feet along the body, then the hand, to `goal`.
+    mutating func reach(towards goal: Point, dt: Double) {
+        let gap = position.distance(to: goal)
+        if gap > parameters.contact {
+            let speed = gap > parameters.armReach ? parameters.slowSpeed : parameters.reachSpeed
+            position = position.moved(by: min(speed * dt, gap - parameters.contact), heading: position.bearing(to: goal))
+        }
+        heading = position.bearing(to: goal)
+    }
+
+    /// Turning on the spot, turning to a new heading, keeping still, or doubting the heading
+    /// (which starts a turn): true when one of them takes this step.
+    mutating func turnsOrWaits(to time: Double, dt: Double) -> Bool {
         if spinning {
             heading = wrapAngle(heading + parameters.spinRate * dt)
-            return
+            return true
         }
-        if let target = targetHeading {
-            let delta = wrapAngle(target - heading)
+        if let goal = targetHeading {
+            let delta = wrapAngle(goal - heading)
             let turn = parameters.turnRate * dt
-            if abs(delta) <= turn {
-                heading = target
-                targetHeading = nil
-            } else {
-                heading = wrapAngle(heading + (delta > 0 ? turn : -turn))
-            }
-            return
+            if abs(delta) <= turn { heading = goal; targetHeading = nil } else { heading = wrapAngle(heading + (delta > 0 ? turn : -turn)) }
+            return true
         }
-        if still, time < stillUntil { return }
+        if still, time < stillUntil { return true }
         still = false
         if !slow, time - max(lastEncouraged, lastTurn) >= parameters.doubt {
             act(on: .away, at: time)
-            return
+            return true
         }
+        return false
+    }
+
+    /// Veers and returns how far this step walks, m.
+    mutating func stride(dt: Double) -> Double {
         heading = wrapAngle(heading + parameters.veer * dt.squareRoot() * rng.gaussian())
-        position = position.moved(by: (slow ? parameters.slowSpeed : parameters.speed) * dt, heading: heading)
-        if car.distance(from: position) <= parameters.caneReach { atCar = true }
+        return (slow ? parameters.slowSpeed : parameters.speed) * dt
     }
 
     mutating func act(on hint: WalkerHint, at time: Double) {
