@@ -187,21 +187,14 @@ extension SimulatedWorld {
     /// The device's ticks on the street: through the closed car until the driver has opened the
     /// window, then through the open window, then from the driver's hand outside.
     mutating func tickOnStreet(_ scene: StreetScene, until end: Double) {
-        while let current = locator, current.next < end {
-            guard current.next < current.until else {
-                locator = nil
-                return
-            }
-            locator?.next = current.next + LocatorTick.period
-            locatorTicksPlayed += 1
+        playTicks(until: end) { world, _, sinceStart in
+            let walker = world.walker
             let inCar = walker.target == scene.street.deviceInCar
-            let insertion = !inCar ? 0 : current.next - current.started < scene.windowDelay ? scene.closedCarLoss : scene.parameters.openWindowLoss
+            let insertion = !inCar ? 0 : sinceStart < scene.windowDelay ? scene.closedCarLoss : scene.parameters.openWindowLoss
             let distance = walker.position.distance(to: walker.target)
             let levels = scene.tickLevels.map { $0 - 20 * log10(max(distance, 0.3)) - insertion }
             let bearing = wrapAngle(walker.position.bearing(to: walker.target) - walker.heading)
-            guard let heard = listener.localise(bearing: bearing, margin: scene.margin(levels)) else { continue }
-            locatorTicksHeard += 1
-            walker.hear(.soundFrom(heading: walker.heading + heard), at: current.next)
+            return world.listener.localise(bearing: bearing, margin: scene.margin(levels))
         }
     }
 }

@@ -126,6 +126,17 @@ public struct SimulatedWorld: Sendable {
     /// Ticks due before `end` reach the walker's ears (the car is closed until the driver has
     /// had time to open the window or step out).
     private mutating func tickLocator(until end: Double) {
+        playTicks(until: end) { world, tick, sinceStart in
+            let bearing = wrapAngle(world.walker.position.bearing(to: Point(x: 0, y: 0)) - world.walker.heading)
+            let closed = sinceStart < world.listener.parameters.windowDelay
+            return world.listener.hear(bearing: bearing, distance: world.walker.distance, carClosed: closed)
+        }
+    }
+
+    /// The locator's ticks due before `end`, each played and, when `hear` finds it audible
+    /// (given the tick's time and how long the locator has been sounding), heard by the walker
+    /// from the direction `hear` returns (relative to where she faces).
+    mutating func playTicks(until end: Double, hear: (inout SimulatedWorld, Double, Double) -> Double?) {
         while let current = locator, current.next < end {
             guard current.next < current.until else {
                 locator = nil
@@ -133,9 +144,7 @@ public struct SimulatedWorld: Sendable {
             }
             locator?.next = current.next + LocatorTick.period
             locatorTicksPlayed += 1
-            let bearing = wrapAngle(walker.position.bearing(to: Point(x: 0, y: 0)) - walker.heading)
-            let closed = current.next - current.started < listener.parameters.windowDelay
-            guard let heard = listener.hear(bearing: bearing, distance: walker.distance, carClosed: closed) else { continue }
+            guard let heard = hear(&self, current.next, current.next - current.started) else { continue }
             locatorTicksHeard += 1
             walker.hear(.soundFrom(heading: walker.heading + heard), at: current.next)
         }

@@ -5,6 +5,12 @@ import RideSession
 /// request (a sound is promised only once the driver made it), the driver walking over, the
 /// car across the street, and the ride word when the touch is not felt.
 extension GuideCore {
+    /// A driver who walked over has been within reach this long, s: the ride word is offered
+    /// (the touch is still felt if it comes; real phone pairs often do not reach the touch level).
+    public static let rideWordBesideDriver = 3.0
+    /// Within this by the estimate, m, a coming driver counts as beside her.
+    public static let besideDriverDistance = 1.5
+
     /// The phrase for a sound the driver made.
     static func soundPhrase(_ sound: LocatorSoundName) -> PhraseKey {
         switch sound {

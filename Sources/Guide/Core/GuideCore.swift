@@ -105,11 +105,6 @@ public struct GuideCore: Sendable {
     var wordPending = false
     /// Since when the driver, coming to her, has been within reach by the estimate.
     var driverBesideSince: Double?
-    /// A driver who walked over has been within reach this long, s: the ride word is offered
-    /// (the touch is still felt if it comes; real phone pairs often do not reach the touch level).
-    public static let rideWordBesideDriver = 3.0
-    /// Within this by the estimate, m, a coming driver counts as beside her.
-    public static let besideDriverDistance = 1.5
     /// The touch not felt this long after "Hold the phones together", s: the ride word.
     public static let rideWordAfter = 10.0
 
