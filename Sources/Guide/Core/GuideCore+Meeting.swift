@@ -77,7 +77,8 @@ extension GuideCore {
         // touch the phones may never feel.
         let beside = meetingHeld && !ranger.isStale(at: time) && (lastEstimate?.distance ?? .infinity) <= Self.besideDriverDistance
         driverBesideSince = beside ? (driverBesideSince ?? time) : nil
-        if let since = driverBesideSince, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming,
+        // Not while a touch is being felt (`holding`): the 10 s after "Hold the phones together" covers that.
+        if let since = driverBesideSince, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming, state != .holding,
            time - since >= Self.rideWordBesideDriver {
             offerRideWord(&out, time)
         }
