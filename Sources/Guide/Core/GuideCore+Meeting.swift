@@ -77,8 +77,10 @@ extension GuideCore {
         // touch the phones may never feel.
         let beside = meetingHeld && !ranger.isStale(at: time) && (lastEstimate?.distance ?? .infinity) <= Self.besideDriverDistance
         driverBesideSince = beside ? (driverBesideSince ?? time) : nil
-        // Not while a touch is being felt (`holding`): the 10 s after "Hold the phones together" covers that.
-        if let since = driverBesideSince, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming, state != .holding,
+        // Not while a touch is being felt (`holding`, or the driver's device felt it in the last
+        // 10 s): "Hold the phones together" and its 10 s cover that.
+        let touchUnderWay = state == .holding || driverFeltAt.map { time - $0 < Self.rideWordAfter } ?? false
+        if let since = driverBesideSince, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming, !touchUnderWay,
            time - since >= Self.rideWordBesideDriver {
             offerRideWord(&out, time)
         }

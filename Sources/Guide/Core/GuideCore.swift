@@ -103,8 +103,10 @@ public struct GuideCore: Sendable {
     public internal(set) var wordOffered = false
     /// A ride-word confirmation is on its way.
     var wordPending = false
-    /// Since when the driver, coming to her, has been within reach by the estimate.
+    /// Since when the driver, coming to her, has been within reach by the estimate; when (guide
+    /// time) the driver's device last said it felt the touch.
     var driverBesideSince: Double?
+    var driverFeltAt: Double?
     /// The touch not felt this long after "Hold the phones together", s: the ride word.
     public static let rideWordAfter = 10.0
 
@@ -152,6 +154,7 @@ public struct GuideCore: Sendable {
         case .proofAnswered(let time, let answer): answered(&out, time, answer)
         case .driverFeltTouch(let time, let from, let until):
             driverWindow = (from, until)
+            driverFeltAt = time
             if state == .holding, feltByBoth { detectTouch(&out, time) }
         case .rideConfirmed(let time): confirm(&out, time)
         case .rideCancelled(let time):
