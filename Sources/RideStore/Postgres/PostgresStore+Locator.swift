@@ -29,18 +29,24 @@ extension PostgresStore {
         case .refused(let refusal): return refusal
         case .appended(let id): requestID = id
         }
+        return .recorded(try await eventJustWritten(requestID: requestID, kind: kind))
+    }
+
+    private enum Staged: Sendable {
+        case refused(LocatorRecording)
+        case appended(requestID: String)
+    }
+
+    /// The newest event of `kind` of a request, read back once its staged write has been
+    /// sequenced (the locator and the ride's notes both answer with it).
+    func eventJustWritten(requestID: String, kind: String) async throws -> RideEvent {
         let event = try await mapped {
             try await self.client.query("""
                 SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE request_id = \(requestID) AND kind = \(kind)
                 ORDER BY sequence DESC LIMIT 1
                 """, logger: self.logger).all(RideEvent.init).first
         }
-        guard let event else { throw StoreError.unavailable("the locator event just written is not yet in the history") }
-        return .recorded(event)
-    }
-
-    private enum Staged: Sendable {
-        case refused(LocatorRecording)
-        case appended(requestID: String)
+        guard let event else { throw StoreError.unavailable("the \(kind) event just written is not yet in the history") }
+        return event
     }
 }

@@ -29,14 +29,7 @@ extension PostgresStore {
         case .refused(let refusal): return refusal
         case .appended(let id): requestID = id
         }
-        let event = try await mapped {
-            try await self.client.query("""
-                SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE request_id = \(requestID) AND kind = \(kind)
-                ORDER BY sequence DESC LIMIT 1
-                """, logger: self.logger).all(RideEvent.init).first
-        }
-        guard let event else { throw StoreError.unavailable("the \(kind) event just written is not yet in the history") }
-        return .recorded(event)
+        return .recorded(try await eventJustWritten(requestID: requestID, kind: kind))
     }
 
     private enum NoteStaged: Sendable {
