@@ -24,13 +24,25 @@ public struct NewRideRequestBody: StrictBody {
 }
 
 public struct NewAccountBody: StrictBody {
-    public static let fields: Set<String> = ["role", "displayName", "vehicle"]
+    public static let fields: Set<String> = ["role", "displayName", "vehicle", "vehicleColour", "vehicleMake", "vehicleModel", "vehiclePlate"]
     /// The store's roles by name (RideServerTests checks they stay equal to `Role.allCases`).
     public static let roles = ["passenger", "driver", "dispatcher", "admin"]
     /// Decoded as text so a bad value gets a message listing the roles.
     public var role: String
     public var displayName: String
+    /// Free text ("blue Toyota Prius"), split best effort; or the parts below, not both.
     public var vehicle: String?
+    /// The car part by part: `vehicleModel` is needed when any part is given.
+    public var vehicleColour: String?
+    public var vehicleMake: String?
+    public var vehicleModel: String?
+    /// 1 to 12 letters, digits, spaces and hyphens ("AB12 CDE").
+    public var vehiclePlate: String?
+
+    public static let maxVehiclePartLength = 40
+
+    /// True when the body gives the car part by part.
+    public var hasVehicleParts: Bool { [vehicleColour, vehicleMake, vehicleModel, vehiclePlate].contains { $0 != nil } }
 
     public func validate() throws {
         guard Self.roles.contains(role) else {
@@ -38,9 +50,32 @@ public struct NewAccountBody: StrictBody {
         }
         try FieldRules.text(displayName, field: "displayName", maxLength: BodyLimits.maxNameLength)
         try FieldRules.optionalText(vehicle, field: "vehicle", maxLength: BodyLimits.maxNameLength)
-        if vehicle != nil && role != "driver" {
-            throw BodyError.invalidField("vehicle", "only drivers have a vehicle")
+        for (field, value) in [("vehicleColour", vehicleColour), ("vehicleMake", vehicleMake), ("vehicleModel", vehicleModel)] {
+            try FieldRules.optionalText(value, field: field, maxLength: Self.maxVehiclePartLength)
         }
+        if let vehiclePlate, !Self.isPlate(vehiclePlate) {
+            throw BodyError.invalidField("vehiclePlate", "must be 1 to 12 letters, digits, spaces and hyphens")
+        }
+        if vehicle != nil && hasVehicleParts {
+            throw BodyError.invalidField("vehicle", "give the vehicle as text or as parts (vehicleMake, vehicleModel, …), not both")
+        }
+        if hasVehicleParts && vehicleModel == nil {
+            throw BodyError.invalidField("vehicleModel", "is needed with the other vehicle parts")
+        }
+        if (vehicle != nil || hasVehicleParts) && role != "driver" {
+            throw BodyError.invalidField(vehicle != nil ? "vehicle" : "vehicleModel", "only drivers have a vehicle")
+        }
+    }
+
+    /// The plate rule (RideWire's `Vehicle.isValidPlate`, restated here: this module stands
+    /// alone): 1 to 12 ASCII letters, digits, spaces and hyphens, starting and ending with a
+    /// letter or digit (openapi.yaml's pattern).
+    public static func isPlate(_ plate: String) -> Bool {
+        let scalars = Array(plate.unicodeScalars)
+        let letterOrDigit: (Unicode.Scalar) -> Bool = { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        guard (1...12).contains(scalars.count), let first = scalars.first, let last = scalars.last,
+              letterOrDigit(first), letterOrDigit(last) else { return false }
+        return scalars.allSatisfy { letterOrDigit($0) || $0 == " " || $0 == "-" }
     }
 }
 

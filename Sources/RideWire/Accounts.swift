@@ -10,15 +10,18 @@ public struct Account: Sendable, Equatable, Codable {
     public var displayName: String
     /// What a passenger listens for ("blue Toyota Prius"); drivers only.
     public var vehicle: String?
+    /// The car's colour, make, model and plate, when known; drivers only.
+    public var vehicleDetails: Vehicle?
     /// When the account was created.
     public var createdAt: Date
 
     /// An account with every field given.
-    public init(id: String, role: Role, displayName: String, vehicle: String?, createdAt: Date) {
+    public init(id: String, role: Role, displayName: String, vehicle: String?, vehicleDetails: Vehicle? = nil, createdAt: Date) {
         self.id = id
         self.role = role
         self.displayName = displayName
         self.vehicle = vehicle
+        self.vehicleDetails = vehicleDetails
         self.createdAt = createdAt
     }
 }

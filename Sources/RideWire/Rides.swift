@@ -7,11 +7,15 @@ public struct RideParty: Sendable, Equatable, Codable {
     public var name: String
     /// Drivers only, when their account has one ("blue Toyota Prius").
     public var vehicle: String?
+    /// Drivers only: the car's colour, make, model and plate, when known (an account's
+    /// free text that could not be split has only `vehicle`).
+    public var vehicleDetails: Vehicle?
 
     /// A party named `name`, with a vehicle for drivers.
-    public init(name: String, vehicle: String? = nil) {
+    public init(name: String, vehicle: String? = nil, vehicleDetails: Vehicle? = nil) {
         self.name = name
         self.vehicle = vehicle
+        self.vehicleDetails = vehicleDetails
     }
 }
 

@@ -158,6 +158,18 @@ extension RideParty: WireJSONEncodable {
         writer.object { json in
             json.key("name"); json.string(name)
             json.member("vehicle", vehicle)
+            if let vehicleDetails { json.key("vehicleDetails"); vehicleDetails.writeJSON(to: &json) }
+        }
+    }
+}
+
+extension Vehicle: WireJSONEncodable {
+    public func writeJSON(to writer: inout WireJSONWriter) {
+        writer.object { json in
+            json.member("colour", colour)
+            json.member("make", make)
+            json.key("model"); json.string(model)
+            json.member("plate", plate)
         }
     }
 }

@@ -98,8 +98,21 @@ extension Admin {
         var role: String
         @Option(help: "Display name (at most 200 characters).")
         var name: String
-        @Option(help: "Drivers only: what the passenger listens for, e.g. \"blue Toyota Prius\".")
+        @Option(help: "Drivers only: the car as free text, e.g. \"blue Toyota Prius\" (split into colour, make and model when it can be). Or give --model and the other parts.")
         var vehicle: String?
+        @Option(help: "Drivers only: the car's colour, e.g. blue.")
+        var colour: String?
+        @Option(help: "Drivers only: the car's make, e.g. Toyota.")
+        var make: String?
+        @Option(help: "Drivers only: the car's model, e.g. Prius (needed with --colour, --make or --plate).")
+        var model: String?
+        @Option(help: "Drivers only: the number plate, e.g. \"AB12 CDE\" (1 to 12 letters, digits, spaces, hyphens).")
+        var plate: String?
+
+        /// The car part by part, when any part was given.
+        var vehicleDetails: Vehicle? {
+            model.map { Vehicle(colour: colour, make: make, model: $0, plate: plate) }
+        }
         @OptionGroup var expiry: TokenExpiryOption
         @OptionGroup var options: DatabaseOptions
 
@@ -113,9 +126,27 @@ extension Admin {
             if let vehicle, vehicle.trimmingCharacters(in: .whitespaces).isEmpty || vehicle.count > 200 || role != .driver {
                 throw ValidationError("--vehicle is for drivers only, 1 to 200 characters")
             }
+            let parts = [colour, make, model, plate].contains { $0 != nil }
+            if parts && role != .driver {
+                throw ValidationError("--colour, --make, --model and --plate are for drivers only")
+            }
+            if parts && vehicle != nil {
+                throw ValidationError("give the car as --vehicle TEXT or as --make/--model/--colour/--plate, not both")
+            }
+            if parts && model == nil {
+                throw ValidationError("--model is needed with --colour, --make or --plate (e.g. --make Toyota --model Prius)")
+            }
+            if let plate, !Vehicle.isValidPlate(plate) {
+                throw ValidationError("--plate must be 1 to 12 letters, digits, spaces and hyphens, e.g. \"AB12 CDE\"")
+            }
+            for (flag, value) in [("--colour", colour), ("--make", make), ("--model", model)] {
+                if let value, value.trimmingCharacters(in: .whitespaces).isEmpty || value.count > 40 {
+                    throw ValidationError("\(flag) must be 1 to 40 characters")
+                }
+            }
             // The server's edge rule for text people read: a name or vehicle reaches the
             // passenger's terminal, voice and desktop and the dispatcher's page.
-            for (flag, value) in [("--name", name), ("--vehicle", vehicle)] {
+            for (flag, value) in [("--name", name), ("--vehicle", vehicle), ("--colour", colour), ("--make", make), ("--model", model)] {
                 guard let value else { continue }
                 do { _ = try FreeText.clean(value, field: flag, maxLength: 200, multiline: false) } catch {
                     throw ValidationError("\(flag) must not contain control characters")
@@ -126,7 +157,9 @@ extension Admin {
         func run() async throws {
             guard let role = Role(rawValue: role) else { return }
             try await options.withStore { store in
-                let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
+                let new = vehicleDetails.map { NewAccount(role: role, displayName: name, vehicleDetails: $0) }
+                    ?? NewAccount(role: role, displayName: name, vehicle: vehicle)
+                let account = try await store.createAccount(new)
                 let secret = APITokenSecret()
                 let token = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: expiry.expiresAt)
                 audit("account.create", ["account_id": account.id, "role": role.rawValue, "token_id": token.id])
@@ -164,7 +197,7 @@ extension Admin {
                 print(["id", "role", "name", "vehicle"].joined(separator: "\t"))
                 for account in try await store.accounts() {
                     // Names from before the edge rule may hold control characters: the terminal sink.
-                    let fields = [account.displayName, account.vehicle ?? ""].map { SinkText.terminal($0).replacingOccurrences(of: "\t", with: " ") }
+                    let fields = [account.displayName, account.writtenVehicle ?? ""].map { SinkText.terminal($0).replacingOccurrences(of: "\t", with: " ") }
                     print(([account.id, account.role.rawValue] + fields).joined(separator: "\t"))
                 }
             }

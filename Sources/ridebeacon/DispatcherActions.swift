@@ -18,7 +18,7 @@ struct DispatcherAssign: AsyncParsableCommand {
     func run() async throws {
         try await withService(service) { client in
             let ride = try await client.assignRideRequest(request, driverID: driver)
-            Say.line("\(ride.passenger.name)'s ride \(ride.handle) is assigned to \(ride.driver.name)\(ride.driver.vehicle.map { ", \($0)" } ?? "").")
+            Say.line("\(ride.passenger.name)'s ride \(ride.handle) is assigned to \(ride.driver.name)\(ride.driver.writtenVehicle.map { ", \($0)" } ?? "").")
         }
     }
 }

@@ -59,7 +59,7 @@ struct GuideLaunch {
         if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
         let compass = await openCompass()
         var guide = LiveGuide(
-            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
+            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? "your driver's car",
                             identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
             calibration: calibration, radio: radio, service: client, player: player, keys: keys) { Say.line($0) }
@@ -177,7 +177,7 @@ final class WaitingKeys: @unchecked Sendable {
 /// Sentences about a ride, for printing (and, in the guide, speaking).
 enum RideWords {
     static func driver(_ party: RideParty) -> String {
-        party.vehicle.map { "\(party.name), \($0)" } ?? party.name
+        party.spokenVehicle.map { "\(party.name), \($0)" } ?? party.name
     }
 
     /// Position along requested → completed; cancelled ends any of them.

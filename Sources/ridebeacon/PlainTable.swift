@@ -40,7 +40,7 @@ enum RideTables {
         return PlainTable.render(
             header: ["PASSENGER", "DRIVER", "VEHICLE", "STATE", "RIDE", "PICKUP", "NOTES", "SINCE", "ETA", "FLAG"],
             rows: rides.map {
-                [$0.passenger.name, $0.driver.name, $0.driver.vehicle ?? "-", $0.state.rawValue, $0.handle, $0.pickup ?? "-",
+                [$0.passenger.name, $0.driver.name, $0.driver.writtenVehicle ?? "-", $0.state.rawValue, $0.handle, $0.pickup ?? "-",
                  $0.accessibilityNotes ?? "-", PlainTable.time($0.stateChangedAt), eta($0), $0.stuck == true ? "STUCK" : "-"]
             })
     }

@@ -48,7 +48,7 @@ struct DispatchBoard: Sendable {
         self.rides = rides.map { detail in
             let ride = detail.ride
             return RideRow(id: ride.id, requestID: ride.requestID, code: ride.shortCode ?? "—", state: ride.state.rawValue,
-                           passenger: detail.passenger.name, driver: detail.driver.name, vehicle: detail.driver.vehicle ?? "—",
+                           passenger: detail.passenger.name, driver: detail.driver.name, vehicle: detail.driver.writtenVehicle ?? "—",
                            pickup: detail.pickup ?? "—", dropoff: detail.dropoff ?? "—", notes: detail.accessibilityNotes ?? "—",
                            minutes: minutes(since: ride.stateChangedAt),
                            eta: ride.state == .accepted ? ride.etaMinutes.map { ["\($0) min"] } ?? [] : [],

@@ -13,7 +13,11 @@ extension NewRideRequestBody {
 
 extension NewAccountBody {
     var model: NewAccount? {
-        Role(rawValue: role).map { NewAccount(role: $0, displayName: displayName, vehicle: vehicle) }
+        Role(rawValue: role).map { role in
+            guard let vehicleModel else { return NewAccount(role: role, displayName: displayName, vehicle: vehicle) }
+            return NewAccount(role: role, displayName: displayName,
+                              vehicleDetails: Vehicle(colour: vehicleColour, make: vehicleMake, model: vehicleModel, plate: vehiclePlate))
+        }
     }
 }
 

@@ -81,7 +81,7 @@ extension PassengerPage.Current {
     init(ride detail: RideDetail, guide: PassengerPage.GuideState = .notStarted) {
         let code = detail.ride.shortCode ?? String(detail.ride.id.prefix(8))
         let driver = detail.driver.name
-        let vehicle = detail.driver.vehicle.map { " in a \($0)" } ?? ""
+        let vehicle = detail.driver.vehicleDetails.map { " in a \($0.summary)" } ?? detail.driver.vehicle.map { " in a \($0)" } ?? ""
         let eta = detail.ride.state == .accepted ? detail.ride.etaMinutes : nil
         let sentence: String
         switch detail.ride.state {
@@ -99,7 +99,7 @@ extension PassengerPage.Current {
         let hint = detail.ride.state == .arrived ? Self.guideHint(driver: driver, guide) : nil
         self.init(code: code, state: detail.ride.state.rawValue, sentence: sentence + (hint.map { " " + $0 } ?? ""),
                   pickup: detail.pickup ?? "", dropoff: detail.dropoff ?? "", rideID: [detail.ride.id], driver: [driver],
-                  vehicle: detail.driver.vehicle.map { [$0] } ?? [], eta: eta.map { ["\($0) min"] } ?? [],
+                  vehicle: detail.driver.writtenVehicle.map { [$0] } ?? [], eta: eta.map { ["\($0) min"] } ?? [],
                   guideHint: [])
     }
 

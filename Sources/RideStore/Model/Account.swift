@@ -3,12 +3,26 @@ import Foundation
 public struct NewAccount: Sendable {
     public var role: Role
     public var displayName: String
+    /// The vehicle as people read it: the text given, or the structured vehicle's summary.
     public var vehicle: String?
+    /// The car's parts: given, or split from the text (`Vehicle(parsing:)`) when it can be.
+    public var vehicleDetails: Vehicle?
 
+    /// Free text is split best effort, like the stores' migrations split today's text; text
+    /// that cannot be split is kept as it is, with no details.
     public init(role: Role, displayName: String, vehicle: String? = nil) {
         self.role = role
         self.displayName = displayName
         self.vehicle = vehicle
+        self.vehicleDetails = vehicle.flatMap(Vehicle.init(parsing:))
+    }
+
+    /// A driver whose car is known part by part.
+    public init(role: Role, displayName: String, vehicleDetails: Vehicle?) {
+        self.role = role
+        self.displayName = displayName
+        self.vehicle = vehicleDetails?.summary
+        self.vehicleDetails = vehicleDetails
     }
 }
 

@@ -176,7 +176,40 @@ enum PostgresMigrations {
             "ALTER TABLE ride_event ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'",
             "ALTER TABLE ride_event_pending ADD COLUMN kind text NOT NULL DEFAULT 'state_changed'",
         ]),
+        // A driver's car as colour, make, model and plate (see the SQLite migration
+        // v9-vehicle-parts: the same split of today's text, as regular expressions).
+        ("v9-vehicle-parts", vehicleParts),
     ]
+
+    /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,
+    /// hyphens and apostrophes separated by spaces or tabs; a leading colour, then a make and a
+    /// model (the rest, single-spaced), or a colour and a model; else a make and a model.
+    private static var vehicleParts: [String] {
+        let word = "[[:alpha:][:digit:]''-]+", gap = "[ \\t]+"
+        let text = "btrim(vehicle, E' \\t')"
+        let splittable = "\(text) ~ '^\(word)(\(gap)\(word)){0,\(Vehicle.maxSplitWords - 1)}$'"
+        let colour = Vehicle.colourPattern
+        func split(_ pattern: String, _ set: String, _ extra: String = "") -> String {
+            """
+            UPDATE account SET \(set)
+            FROM (SELECT id, regexp_match(\(text), '\(pattern)', 'i') AS m FROM account
+                  WHERE vehicle IS NOT NULL AND \(splittable)) p
+            WHERE account.id = p.id AND p.m IS NOT NULL \(extra)
+            """
+        }
+        return [
+            """
+            ALTER TABLE account ADD COLUMN vehicle_colour text, ADD COLUMN vehicle_make text,
+                ADD COLUMN vehicle_model text, ADD COLUMN vehicle_plate text
+            """,
+            split("^\(colour)\(gap)(\(word))\(gap)(\(word)(\(gap)\(word))*)$",
+                  "vehicle_colour = p.m[1], vehicle_make = p.m[2], vehicle_model = regexp_replace(p.m[3], '\(gap)', ' ', 'g')"),
+            split("^\(colour)\(gap)(\(word))$", "vehicle_colour = p.m[1], vehicle_model = p.m[2]"),
+            split("^(\(word))\(gap)(\(word)(\(gap)\(word))*)$",
+                  "vehicle_make = p.m[1], vehicle_model = regexp_replace(p.m[2], '\(gap)', ' ', 'g')",
+                  "AND account.vehicle_model IS NULL"),
+        ]
+    }
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary
     /// migrated (it records a migration this list does not have).

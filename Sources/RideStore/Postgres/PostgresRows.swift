@@ -15,7 +15,7 @@ extension Date {
 
 // Column lists and decoders live together so a SELECT and its decode cannot drift apart.
 enum PGColumns {
-    static let account = "id, role, display_name, vehicle, created_at"
+    static let account = "id, role, display_name, vehicle, created_at, vehicle_colour, vehicle_make, vehicle_model, vehicle_plate"
     static let request = "id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, ride_id, short_code"
     static let ride = "id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code, eta_minutes, eta_given_at"
     static let event = "id, request_id, ride_id, sequence, kind, state, actor_id, at, detail"
@@ -23,7 +23,8 @@ enum PGColumns {
     static let rideDetail = """
         r.id, r.request_id, r.passenger_id, r.driver_id, r.state, r.key, r.created_at, r.state_changed_at,
         r.short_code, r.eta_minutes, r.eta_given_at,
-        p.display_name, d.display_name, d.vehicle, q.pickup, q.dropoff, q.accessibility_notes
+        p.display_name, d.display_name, d.vehicle, q.pickup, q.dropoff, q.accessibility_notes,
+        d.vehicle_colour, d.vehicle_make, d.vehicle_model, d.vehicle_plate
         FROM ride r JOIN account p ON p.id = r.passenger_id JOIN account d ON d.id = r.driver_id
         JOIN ride_request q ON q.id = r.request_id
         """
@@ -31,8 +32,11 @@ enum PGColumns {
 
 extension Account {
     init(row: PostgresRow) throws {
-        let (id, role, name, vehicle, created) = try row.decode((String, String, String, String?, Date).self)
-        self.init(id: id, role: try stored(role), displayName: name, vehicle: vehicle, createdAt: created.wholeMilliseconds)
+        let (id, role, name, vehicle, created, colour, make, model, plate) =
+            try row.decode((String, String, String, String?, Date, String?, String?, String?, String?).self)
+        self.init(id: id, role: try stored(role), displayName: name, vehicle: vehicle,
+                  vehicleDetails: model.map { Vehicle(colour: colour, make: make, model: $0, plate: plate) },
+                  createdAt: created.wholeMilliseconds)
     }
 }
 
@@ -60,10 +64,12 @@ extension RideDetail {
     init(row: PostgresRow) throws {
         // The ride's own columns come first, so RideRecord decodes them from the same row.
         let ride = try RideRecord(row: row)
-        let (_, _, _, _, _, _, _, _, _, _, _, passengerName, driverName, vehicle, pickup, dropoff, notes) =
+        let (_, _, _, _, _, _, _, _, _, _, _, passengerName, driverName, vehicle, pickup, dropoff, notes, colour, make, model, plate) =
             try row.decode((String, String, String, String, String, Data, Date, Date, String?, Int?, Date?,
-                            String, String, String?, String, String, String?).self)
-        self.init(ride: ride, passenger: RideParty(name: passengerName), driver: RideParty(name: driverName, vehicle: vehicle),
+                            String, String, String?, String, String, String?, String?, String?, String?, String?).self)
+        let details = model.map { Vehicle(colour: colour, make: make, model: $0, plate: plate) }
+        self.init(ride: ride, passenger: RideParty(name: passengerName),
+                  driver: RideParty(name: driverName, vehicle: vehicle, vehicleDetails: details),
                   pickup: pickup, dropoff: dropoff, accessibilityNotes: notes)
     }
 }

@@ -130,8 +130,13 @@ public final class PostgresStore: Store {
 
     public func createAccount(_ new: NewAccount, idempotency: IdempotencyScope?) async throws -> Account {
         try await idempotent(idempotency, operation: "create-account") { conn in
-            let a = Account(id: StoreID.make(), role: new.role, displayName: new.displayName, vehicle: new.vehicle, createdAt: .storeNow)
-            try await conn.query("INSERT INTO account (id, role, display_name, vehicle, created_at) VALUES (\(a.id), \(a.role.rawValue), \(a.displayName), \(a.vehicle), \(a.createdAt))", logger: self.logger)
+            let a = Account(id: StoreID.make(), role: new.role, displayName: new.displayName, vehicle: new.vehicle,
+                            vehicleDetails: new.vehicleDetails, createdAt: .storeNow)
+            let v = a.vehicleDetails
+            try await conn.query("""
+                INSERT INTO account (id, role, display_name, vehicle, created_at, vehicle_colour, vehicle_make, vehicle_model, vehicle_plate)
+                VALUES (\(a.id), \(a.role.rawValue), \(a.displayName), \(a.vehicle), \(a.createdAt), \(v?.colour), \(v?.make), \(v?.model), \(v?.plate))
+                """, logger: self.logger)
             return a
         }
     }

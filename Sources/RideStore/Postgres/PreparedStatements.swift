@@ -78,7 +78,8 @@ extension PostgresConnection {
 enum ReadSQL {
     enum Authenticate: PreparedSQL {
         static let sql = """
-            SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at FROM account a
+            SELECT a.id, a.role, a.display_name, a.vehicle, a.created_at, a.vehicle_colour, a.vehicle_make, a.vehicle_model,
+            a.vehicle_plate FROM account a
             JOIN api_token t ON t.account_id = a.id WHERE t.secret_hash = $1 AND t.revoked_at IS NULL
             AND (t.expires_at IS NULL OR t.expires_at > $2)
             """

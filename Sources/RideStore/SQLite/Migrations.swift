@@ -174,6 +174,23 @@ enum SQLiteMigrations {
         m.register("v8-locator") { db in
             try db.alter(table: "rideEvent") { t in t.add(column: "kind", .text).notNull().defaults(to: "state_changed") }
         }
+        // Issue 25: a driver's car as colour, make, model and plate. Today's free text is split
+        // best effort (`Vehicle(parsing:)`, the same rule as PostgresMigrations'
+        // v9-vehicle-parts); text that cannot be split stays as written, with no parts.
+        m.register("v9-vehicle-parts") { db in
+            try db.alter(table: "account") { t in
+                t.add(column: "vehicleColour", .text)
+                t.add(column: "vehicleMake", .text)
+                t.add(column: "vehicleModel", .text)
+                t.add(column: "vehiclePlate", .text)
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT id, vehicle FROM account WHERE vehicle IS NOT NULL")
+            for row in rows {
+                guard let text: String = row["vehicle"], let parts = Vehicle(parsing: text) else { continue }
+                try db.execute(sql: "UPDATE account SET vehicleColour = ?, vehicleMake = ?, vehicleModel = ? WHERE id = ?",
+                               arguments: [parts.colour, parts.make, parts.model, row["id"] as String])
+            }
+        }
         return m
     }()
 

@@ -16,6 +16,27 @@ extension Date {
 }
 extension Account: StoredRecord {
     public static let databaseTableName = "account"
+
+    /// The vehicle's parts are columns of their own (v9-vehicle-parts), not one JSON value.
+    public init(row: Row) throws {
+        let details: Vehicle? = (row["vehicleModel"] as String?).map {
+            Vehicle(colour: row["vehicleColour"], make: row["vehicleMake"], model: $0, plate: row["vehiclePlate"])
+        }
+        self.init(id: row["id"], role: row["role"], displayName: row["displayName"], vehicle: row["vehicle"],
+                  vehicleDetails: details, createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["role"] = role
+        container["displayName"] = displayName
+        container["vehicle"] = vehicle
+        container["vehicleColour"] = vehicleDetails?.colour
+        container["vehicleMake"] = vehicleDetails?.make
+        container["vehicleModel"] = vehicleDetails?.model
+        container["vehiclePlate"] = vehicleDetails?.plate
+        container["createdAt"] = createdAt.sqlValue
+    }
 }
 
 extension APIToken: StoredRecord {

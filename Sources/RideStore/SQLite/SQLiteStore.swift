@@ -80,7 +80,7 @@ public final class SQLiteStore: Store {
         try await write { db in
             try Self.idempotent(db, idempotency, operation: "create-account") {
                 try Account(id: StoreID.make(), role: new.role, displayName: new.displayName,
-                            vehicle: new.vehicle, createdAt: .storeNow).inserted(db)
+                            vehicle: new.vehicle, vehicleDetails: new.vehicleDetails, createdAt: .storeNow).inserted(db)
             }
         }
     }
@@ -114,7 +114,8 @@ public final class SQLiteStore: Store {
             // Cached statements skip re-preparing (and GRDB's per-prepare authorizer) on the hot paths.
             // Read by position, like the ride details: every authenticated request runs this.
             try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT account.id, account.role, account.displayName, account.vehicle, account.createdAt
+                SELECT account.id, account.role, account.displayName, account.vehicle, account.createdAt,
+                       account.vehicleColour, account.vehicleMake, account.vehicleModel, account.vehiclePlate
                 FROM account JOIN apiToken ON apiToken.accountID = account.id
                 WHERE apiToken.secretHash = ? AND apiToken.revokedAt IS NULL
                 AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?)
@@ -122,7 +123,9 @@ public final class SQLiteStore: Store {
                     guard let role = Role(rawValue: row[1]) else {
                         throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "account \(row[0] as String) has an unknown role")
                     }
-                    return Account(id: row[0], role: role, displayName: row[2], vehicle: row[3], createdAt: Date(timeIntervalSince1970: row[4]))
+                    let details = (row[7] as String?).map { Vehicle(colour: row[5], make: row[6], model: $0, plate: row[8]) }
+                    return Account(id: row[0], role: role, displayName: row[2], vehicle: row[3], vehicleDetails: details,
+                                   createdAt: Date(timeIntervalSince1970: row[4]))
                 }
         }
     }

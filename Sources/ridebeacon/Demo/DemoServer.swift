@@ -48,8 +48,8 @@ final class DemoServer: @unchecked Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// A new account and its API token, straight in the store (as `admin create-account` does).
-    func createAccount(role: Role, name: String, vehicle: String? = nil) async throws -> String {
-        let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicle: vehicle))
+    func createAccount(role: Role, name: String, vehicle: Vehicle? = nil) async throws -> String {
+        let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicleDetails: vehicle))
         let secret = APITokenSecret()
         _ = try await store.addToken(accountID: account.id, secretHash: secret.hash)
         return secret.text

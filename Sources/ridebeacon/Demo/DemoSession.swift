@@ -17,7 +17,7 @@ struct DemoSession {
 
     func run() async throws -> WalkSummary {
         let passengerToken = try await server.createAccount(role: .passenger, name: "Ana")
-        let driverToken = try await server.createAccount(role: .driver, name: "Ben", vehicle: "blue Toyota Prius")
+        let driverToken = try await server.createAccount(role: .driver, name: "Ben", vehicle: Vehicle(colour: "blue", make: "Toyota", model: "Prius", plate: "AB12 CDE"))
         return try await withRideServiceClient(server: server.baseURL, token: passengerToken) { passenger in
             try await withRideServiceClient(server: server.baseURL, token: driverToken) { driver in
                 try await run(passenger: passenger, driver: driver)
@@ -29,9 +29,9 @@ struct DemoSession {
         transcript.note("demo: ride server on \(server.baseURL) (SQLite in \(server.directory.path)), seed \(configuration.seed)")
 
         let request = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"))
-        transcript.note("passenger: requested a ride (\(request.id))")
+        transcript.note("passenger: requested a ride (\(request.handle))")
         let accepted = try await driver.acceptRideRequest(request.id)
-        transcript.note("driver: accepted, ride \(accepted.id)")
+        transcript.note("driver: accepted, ride \(accepted.handle)")
         let key = try await passenger.rideKey(accepted.id)
         let identity = try RotatingIdentity(rideKey: key.bytes, period: key.periodSeconds ?? RotatingIdentity.defaultPeriod)
 
@@ -46,7 +46,7 @@ struct DemoSession {
         guard let ride = try await arrival.value else { throw CommandLineFailure("demo: the event stream ended before the arrival") }
         transcript.note("passenger: event stream says the driver arrived; guiding from \(Int(configuration.startDistance)) m")
 
-        let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.vehicle ?? "your driver's car",
+        let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? "your driver's car",
                                   identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes))
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
