@@ -30,6 +30,9 @@ let package = Package(
         // The /v1 API's JSON models and error codes, once: the server encodes them, the client
         // decodes them, the store maps its records to them. Foundation only.
         .target(name: "RideWire"),
+        // Every sentence a person hears or reads about a ride or the guide, keyed by meaning, in
+        // en, es and fr, with plural and number rules (issue 26). Foundation only.
+        .target(name: "Phrasebook"),
         // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
         .target(
             name: "RideStore",
@@ -52,6 +55,7 @@ let package = Package(
                 "RideStore",
                 "RideWire",
                 "APIBodies",
+                "Phrasebook",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -105,10 +109,10 @@ let package = Package(
         // Both sides of a ride at the kerb: the driver's pure core and its runtime, the one
         // identity-advertising loop, and the seams both sides are driven through (clock, radio,
         // RideService, which RideServiceClient implements).
-        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideClient"]),
+        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideClient", "Phrasebook"]),
         // The passenger's guide: a pure core over sightings, keys and ride events; its live
         // runtime (radio, RideService, AudioSink).
-        .target(name: "Guide", dependencies: ["BeaconCore", "RadioCore", "GuideAudio", "RideSession"]),
+        .target(name: "Guide", dependencies: ["BeaconCore", "RadioCore", "GuideAudio", "RideSession", "Phrasebook"]),
         // The street the guide is judged on (`ridebeacon demo`, GuideBenchmark, SimFidelity):
         // simulated channel, walker, sounds and people, every parameter sourced in docs/SIMULATOR.md.
         // Nothing in the product depends on it.
@@ -123,6 +127,7 @@ let package = Package(
                 "Guide",
                 "GuideSimulation",
                 "GuideAudio",
+                "Phrasebook",
                 "RideClient",
                 "RideServer",
                 "RideSession",
@@ -199,6 +204,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "PhrasebookTests", dependencies: ["Phrasebook"]),
         .testTarget(
             name: "RideWireTests",
             dependencies: ["RideWire", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -1,5 +1,6 @@
 import Foundation
 import GuideAudio
+import Phrasebook
 
 /// The user's persistent choices (Assistive-Vision style): how the guide sounds and which ride
 /// service it talks to. Stored as flat JSON in `$XDG_CONFIG_HOME/ridebeacon/settings.json`
@@ -43,10 +44,28 @@ public struct Settings: Equatable, Sendable {
     }
 }
 
-/// Languages the phrase table has been written in.
+/// Languages the phrasebook has been written in (module Phrasebook: en, es, fr).
 public enum PhraseLanguage {
-    public static let supported = ["en"]
+    public static let supported = Language.allCases.map(\.rawValue)
     public static func isSupported(_ code: String) -> Bool { supported.contains(code) }
+}
+
+extension Settings {
+    /// The phrasebook language (a valid setting always has one).
+    public var phraseLanguage: Language { Language(code: language) ?? .en }
+
+    /// The voice that speaks `phraseLanguage`: the chosen espeak-ng voice when it speaks that
+    /// language ("es-419" for Spanish), else the language's own voice (the English default
+    /// "en" would read Spanish sentences with English sounds).
+    public var speakingVoice: VoiceSettings {
+        var speaking = voice
+        if !phraseLanguage.isSpoken(by: voice.voice) {
+            // Keep a variant ("en+f3" → "es+f3").
+            let variant = voice.voice.firstIndex(of: "+").map { String(voice.voice[$0...]) } ?? ""
+            speaking.voice = phraseLanguage.espeakVoice + variant
+        }
+        return speaking
+    }
 }
 
 public struct SettingsError: Error, Equatable, CustomStringConvertible {

@@ -1,7 +1,9 @@
 import Foundation
+import Phrasebook
 
-/// Everything the guide says, by key: one table per language, so a translation is one new
-/// table and nothing else. `{distance}`, `{name}`, `{vehicle}` and `{trend}` are filled in.
+/// Everything the guide says, by key; the sentences themselves are the phrasebook's (module
+/// Phrasebook, `guide.` keys) in every language it has. `{distance}`, `{name}`, `{vehicle}` and
+/// `{trend}` are filled in.
 public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case waitingForDriver = "waiting_for_driver"
     case driverArrived = "driver_arrived"
@@ -85,77 +87,47 @@ public struct Phrase: Equatable, Sendable, CustomStringConvertible {
     public var description: String { PhraseTable.english.text(for: self) }
 }
 
+/// The guide's sentences in one language, from the one phrasebook (`Phrasebook`, module
+/// Phrasebook: key `guide.` + the phrase key). `{distance}` numbers choose the plural form.
 public struct PhraseTable: Sendable {
     public let language: String
-    public let entries: [PhraseKey: String]
+    public let book: Phrasebook
 
-    public init(language: String, entries: [PhraseKey: String]) {
-        self.language = language
-        self.entries = entries
+    public init(_ language: Language) {
+        self.language = language.rawValue
+        book = Phrasebook(language)
     }
 
-    public static let english = PhraseTable(language: "en", entries: [
-        .waitingForDriver: "Waiting for your driver.",
-        .driverArrived: "Your driver has arrived. {name}, {vehicle}. Follow the sound.",
-        .searching: "Searching for your driver's signal.",
-        .aboutMeters: "About {distance} meters.",
-        .moreThanMeters: "More than {distance} meters.",
-        .veryClose: "Very close, reach out.",
-        .gettingCloser: "Getting closer.",
-        .movingAway: "Moving away.",
-        .signalLost: "Signal lost, keep still.",
-        .signalBack: "Signal back.",
-        .touchDetected: "Touch detected. Press Enter to confirm your ride.",
-        .holdTogether: "Hold the phones together.",
-        .notTouching: "Not touching yet. Hold your phone to your driver's phone.",
-        .confirming: "Confirming.",
-        .waitingForDriverProof: "Waiting for your driver to confirm.",
-        .confirmed: "Ride confirmed. Your driver is {name}, {vehicle}.",
-        .proofRejected: "Could not confirm: {reason}. Touch again.",
-        .whereIsDriver: "Your driver is {distance}. {trend}",
-        .distanceAbout: "about {distance} meters away",
-        .distanceMoreThan: "more than {distance} meters away",
-        .distanceVeryClose: "within reach",
-        .distanceNearby: "nearby",
-        .distanceUnknown: "heard, but how far is not sure yet",
-        .trendCloser: "You are getting closer.",
-        .trendFarther: "You are moving away.",
-        .trendSteady: "",
-        .driverNotHeard: "Your driver's signal is not heard.",
-        .serviceUnreachable: "Cannot reach the ride service, retrying.",
-        .serviceBack: "Ride service reached.",
-        .rideCancelled: "Your ride was cancelled.",
-        .goodbye: "Guide stopped.",
-        .carTicking: "The car is ticking. Walk towards the sound.",
-        .carAlreadyTicking: "The car is already ticking. Walk towards the sound.",
-        .locatorUnavailable: "The car cannot sound now: {reason}.",
-        .turnOnTheSpot: "Hold the phone against your chest and turn slowly on the spot.",
-        .carAhead: "Stop. The car is ahead of you.",
-        .soundAsked: "Asking {name} for a sound.",
-        .driverHorn: "{name} is sounding the horn. Walk towards the sound.",
-        .driverVoice: "{name} is calling your name. Walk towards the voice.",
-        .driverDevice: "{name}'s phone is ticking. Walk towards the sound.",
-        .driverCannotSound: "{name} cannot make a sound now; let's turn to find the car.",
-        .driverComing: "{name} is walking to you. Stay where you are.",
-        .carAcross: "Your car is across the street. Stay on the pavement; {name} is coming to your side.",
-        .askRideWord: "Ask the driver for the ride word.",
-        .rideWordIs: "Your ride word is {word}. If the driver says it, press w.",
-        .confirmedByWord: "Ride confirmed by the ride word. Your driver is {name}, {vehicle}.",
-        .rideWordRefused: "The ride word did not confirm the ride: {reason}.",
-    ])
+    public static let english = PhraseTable(.en)
 
+    /// The table for `language` ("es", "fr-FR"); English when the phrasebook has no such language.
     public static func table(for language: String) -> PhraseTable {
-        switch language {
-        default: english
-        }
+        PhraseTable(Language(code: language) ?? .en)
+    }
+
+    /// Each key's text with its placeholders unfilled (a plural entry's "other" form).
+    public var entries: [PhraseKey: String] {
+        Dictionary(uniqueKeysWithValues: PhraseKey.allCases.map { key in
+            let entry = Phrasebook.entry(key.phraseID, in: book.language) ?? Phrasebook.entry(key.phraseID, in: .en)
+            return (key, entry?.forms.last ?? key.rawValue)
+        })
     }
 
     public func text(for phrase: Phrase) -> String {
-        var text = entries[phrase.key] ?? Self.english.entries[phrase.key] ?? phrase.key.rawValue
+        var arguments: [String: PhraseValue] = [:]
         for (name, value) in phrase.arguments {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+            // A whole number chooses the plural form and is written the language's way.
+            arguments[name] = name == "distance" ? Int(value).map(PhraseValue.count) ?? .text(value) : .text(value)
         }
         // A trailing empty placeholder would leave a dangling space.
-        return text.trimmingCharacters(in: .whitespaces)
+        return book(phrase.key.phraseID, arguments).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension PhraseKey {
+    /// The phrasebook's key for this phrase.
+    public var phraseID: PhraseID {
+        // Every case has its catalogue key (PhrasebookTests and GuideTests check it).
+        PhraseID(rawValue: "guide." + rawValue) ?? .guideSearching
     }
 }
