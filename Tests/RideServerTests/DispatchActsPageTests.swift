@@ -60,11 +60,11 @@ struct DispatchActsPageTests {
         let clock = ManualTestClock(Date())
         try await world.app(configure: { $0.now = { clock.now } }).test(.live) { client in
             let fresh = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token).text
-            #expect(!fresh.contains("data-attention=") && fresh.contains("0 ride(s) need attention."))
+            #expect(!fresh.contains("data-attention=") && fresh.contains("No ride is stuck."))
             clock.now = clock.now.addingTimeInterval(6 * 60)
             let late = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token).text
-            #expect(late.contains(#"data-attention="Needs attention: at the pickup for over 5 minutes" class="attention""#))
-            #expect(late.contains(#"<p id="attention-summary" class="attention">1 ride(s) need attention.</p>"#))
+            #expect(late.contains(#"data-attention="Stuck: at the pickup for over 5 minutes" class="attention""#))
+            #expect(late.contains(#"<p id="attention-summary" class="attention">1 ride is stuck.</p>"#))
             let script = try await client.form(.get, "/dispatch/assets/dispatch.js").text
             #expect(script.contains("tr[data-attention]") && script.contains("new AudioContext()"))
         }

@@ -32,6 +32,8 @@ struct DispatchBoard: Sendable {
     var requestCount: Int
     var attentionCount: Int
     var hasAttention: Bool
+    /// "No ride is stuck." / "1 ride is stuck." / "3 rides are stuck." (STUCK, as the CLI says).
+    var attentionSentence: String
     var pageSize: Int
     var nextPath: [String]
     var boardPath: String
@@ -67,6 +69,11 @@ struct DispatchBoard: Sendable {
         requestCount = requests.count
         attentionCount = self.rides.filter { !$0.attention.isEmpty }.count
         hasAttention = attentionCount > 0
+        attentionSentence = switch attentionCount {
+        case 0: "No ride is stuck."
+        case 1: "1 ride is stuck."
+        default: "\(attentionCount) rides are stuck."
+        }
         self.pageSize = pageSize
         let query = after.map { "?after=\(Self.queryEscaped($0))" } ?? ""
         nextPath = hasMore ? rides.last.map { ["/dispatch?after=\(Self.queryEscaped($0.ride.id))"] } ?? [] : []
@@ -80,9 +87,10 @@ struct DispatchBoard: Sendable {
 
     static func attention(_ ride: RideRecord) -> String {
         switch (ride.state, ride.etaMinutes) {
-        case (.arrived, _): "Needs attention: at the pickup for over 5 minutes"
-        case (_, nil): "Needs attention: accepted over 15 minutes ago, no estimate given"
-        default: "Needs attention: later than the driver's estimate"
+        // One word with the CLI (`dispatcher rides` says STUCK).
+        case (.arrived, _): "Stuck: at the pickup for over 5 minutes"
+        case (_, nil): "Stuck: accepted over 15 minutes ago, no estimate given"
+        default: "Stuck: later than the driver's estimate"
         }
     }
 

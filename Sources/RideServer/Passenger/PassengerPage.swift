@@ -1,5 +1,7 @@
 import Foundation
+import Phrasebook
 import RideStore
+import RideWire
 
 /// What the passenger page's templates see. Optional parts are arrays of zero or one item
 /// (Mustache sections), as on the dispatcher page.
@@ -23,6 +25,8 @@ struct PassengerPage: Sendable {
     struct Current: Sendable {
         var code: String
         var state: String
+        /// The state as the page's language says it.
+        var stateName: String
         var sentence: String
         var pickup, dropoff: String
         /// Present once a driver accepted: the page's script follows this ride's event stream.
@@ -50,9 +54,18 @@ struct PassengerPage: Sendable {
     var title: String
     var hasErrors: Bool
     var hasPlaces: Bool
+    /// The page's words in its language (`{{t.pickup_label}}`), and the language picker.
+    var t: [String: String]
+    var lang: String
+    var languages: [LanguageChoice]
+
+    struct LanguageChoice: Sendable {
+        var code, name: String
+        var selected: Bool
+    }
 
     init(passenger: Account, csrf: String, lastEventID: Int64, places: [SavedPlaceRecord], current: Current?,
-         form: RequestForm = RequestForm(), errors: [FieldError] = [], notice: String? = nil) {
+         form: RequestForm = RequestForm(), errors: [FieldError] = [], notice: String? = nil, book: Phrasebook = .english) {
         passengerName = passenger.displayName
         self.csrf = csrf
         self.lastEventID = lastEventID
@@ -64,51 +77,83 @@ struct PassengerPage: Sendable {
         hasErrors = !errors.isEmpty
         hasPlaces = !places.isEmpty
         // GOV.UK: an error page's title starts with "Error:" so it is the first thing heard.
-        title = (errors.isEmpty ? "" : "Error: ") + (current == nil ? "Request a ride" : "Your ride")
+        title = (errors.isEmpty ? "" : book(.pageErrorPrefix) + " ") + book(current == nil ? .pageTitleRequest : .pageTitleRide)
+        t = Self.words(book, name: passengerName)
+        lang = book.language.rawValue
+        languages = Self.languageChoices(book.language)
+    }
+
+    /// Every `page.` sentence of the phrasebook by its short name ("pickup_label"), with the
+    /// passenger's name and the ride's code filled in where a sentence has them.
+    static func words(_ book: Phrasebook, name: String = "", code: String = "") -> [String: String] {
+        var words: [String: String] = [:]
+        for key in PhraseID.allCases where key.rawValue.hasPrefix("page.") {
+            words[String(key.rawValue.dropFirst(5))] = book(key, ["name": .text(name), "code": .text(code)])
+        }
+        return words
+    }
+
+    static func languageChoices(_ current: Language) -> [LanguageChoice] {
+        Language.allCases.map { LanguageChoice(code: $0.rawValue, name: $0.name, selected: $0 == current) }
     }
 }
 
 extension PassengerPage.Current {
     /// A waiting request.
-    init(request: RideRequestRecord) {
+    init(request: RideRequestRecord, book: Phrasebook = .english) {
         let code = request.shortCode ?? "—"
-        self.init(code: code, state: "requested",
-                  sentence: "Your ride \(code) is waiting for a driver. Pickup: \(request.pickup). Drop-off: \(request.dropoff).",
+        self.init(code: code, state: "requested", stateName: Self.stateName(.requested, book),
+                  sentence: book(.pageRequestWaiting, ["code": .text(code), "pickup": .text(request.pickup), "dropoff": .text(request.dropoff)]),
                   pickup: request.pickup, dropoff: request.dropoff, rideID: [], driver: [], vehicle: [], eta: [], guideHint: [])
     }
 
     /// An active ride, in plain words with the driver's name first.
-    init(ride detail: RideDetail, guide: PassengerPage.GuideState = .notStarted) {
+    init(ride detail: RideDetail, guide: PassengerPage.GuideState = .notStarted, book: Phrasebook = .english) {
         let code = detail.ride.shortCode ?? String(detail.ride.id.prefix(8))
         let driver = detail.driver.name
-        let vehicle = detail.driver.vehicleDetails.map { " in a \($0.summary)" } ?? detail.driver.vehicle.map { " in a \($0)" } ?? ""
+        let vehicle = detail.driver.vehicleDetails.map(\.summary) ?? detail.driver.vehicle
         let eta = detail.ride.state == .accepted ? detail.ride.etaMinutes : nil
+        var words: [String: PhraseValue] = ["driver": .text(driver), "code": .text(code)]
+        if let vehicle { words["vehicle"] = .text(vehicle) }
         let sentence: String
         switch detail.ride.state {
         case .accepted:
-            let when = eta.map { $0 == 0 ? " They are at the pickup now." : " They expect to reach the pickup in \($0) minute\($0 == 1 ? "" : "s")." } ?? ""
-            sentence = "\(driver)\(vehicle) accepted your ride \(code).\(when)"
+            let when = eta.map { " " + ($0 == 0 ? book(.pageEtaNow) : book(.pageEtaMinutes, ["minutes": .count($0)])) } ?? ""
+            sentence = book(vehicle == nil ? .pageAccepted : .pageAcceptedVehicle, words) + when
         case .arrived:
-            sentence = "\(driver)\(vehicle) has arrived at the pickup for ride \(code)."
+            sentence = book(vehicle == nil ? .pageArrived : .pageArrivedVehicle, words)
         case .confirmed:
-            sentence = "You found \(driver)'s car for ride \(code). Have a good trip."
+            sentence = book(.pageConfirmed, words)
         default:
-            sentence = "Your ride \(code) is \(detail.ride.state.rawValue)."
+            sentence = book(.pageStateOther, ["code": .text(code), "state": .text(Self.stateName(detail.ride.state, book))])
         }
         // The live region reads the sentence: what to do is part of it.
-        let hint = detail.ride.state == .arrived ? Self.guideHint(driver: driver, guide) : nil
-        self.init(code: code, state: detail.ride.state.rawValue, sentence: sentence + (hint.map { " " + $0 } ?? ""),
+        let hint = detail.ride.state == .arrived ? Self.guideHint(driver: driver, guide, book: book) : nil
+        self.init(code: code, state: detail.ride.state.rawValue, stateName: Self.stateName(detail.ride.state, book),
+                  sentence: sentence + (hint.map { " " + $0 } ?? ""),
                   pickup: detail.pickup ?? "", dropoff: detail.dropoff ?? "", rideID: [detail.ride.id], driver: [driver],
-                  vehicle: detail.driver.writtenVehicle.map { [$0] } ?? [], eta: eta.map { ["\($0) min"] } ?? [],
+                  vehicle: detail.driver.writtenVehicle.map { [$0] } ?? [], eta: eta.map { [book(.pageEtaShort, ["minutes": .count($0)])] } ?? [],
                   guideHint: [])
     }
 
     /// Issue 22: what the passenger does now, in one sentence without a command. The phone's
     /// guide starts by itself (`passenger follow`); where it has not, the driver comes to them.
-    static func guideHint(driver: String, _ guide: PassengerPage.GuideState) -> String {
+    static func guideHint(driver: String, _ guide: PassengerPage.GuideState, book: Phrasebook = .english) -> String {
         switch guide {
-        case .guiding: "Your phone is guiding you to the car."
-        case .notStarted, .stopped: NoGuide.sentence(driver: driver)
+        case .guiding: book(.ridePhoneGuiding)
+        case .notStarted, .stopped: book(.rideNoGuide, ["name": .text(driver)])
+        }
+    }
+
+    /// A ride state's name in the page's language ("accepted", "aceptado").
+    static func stateName(_ state: RideState, _ book: Phrasebook) -> String {
+        switch state {
+        case .requested: book(.rideStateNameRequested)
+        case .accepted: book(.rideStateNameAccepted)
+        case .arrived: book(.rideStateNameArrived)
+        case .confirmed: book(.rideStateNameConfirmed)
+        case .completed: book(.rideStateNameCompleted)
+        case .cancelled: book(.rideStateNameCancelled)
         }
     }
 }

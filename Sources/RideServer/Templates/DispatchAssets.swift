@@ -13,8 +13,13 @@ enum DispatchAssets {
         table { border-collapse: collapse; width: 100%; margin: 1rem 0 2rem; }
         caption { text-align: left; font-weight: bold; font-size: 1.125rem; padding: 0.5em 0; }
         th, td { text-align: left; vertical-align: top; padding: 0.4em 0.5em; border-bottom: 1px solid #767676; }
-        /* People type anything (a 200-character name without spaces); it must wrap, not widen the table. */
-        tbody th, tbody td { overflow-wrap: anywhere; }
+        /* People type anything (a 200-character name without spaces); it must wrap, not widen the
+           table. The columns share the width (fixed layout), so no column is squeezed to a few
+           letters: a word breaks only when it alone is wider than its column (never "Hospit/al"). */
+        table.stacking { table-layout: fixed; }
+        tbody th, tbody td { overflow-wrap: break-word; }
+        /* A ride code is one word, never broken ("RXN/H"). */
+        td.code { white-space: nowrap; overflow-wrap: normal; }
         /* Our own words set the columns' minimum widths, so they never break mid-word. */
         thead th, td.state, td.minutes { overflow-wrap: normal; }
         thead th { border-bottom-width: 2px; }
@@ -24,6 +29,9 @@ enum DispatchAssets {
         button, .button, select { min-height: 2.75rem; min-width: 2.75rem; padding: 0.2em 0.8em; }
         button, .button { white-space: nowrap; }
         .button { display: inline-block; line-height: 2.2rem; border: 2px solid #1b1b1b; color: #1b1b1b; background: #f0f0f0; text-decoration: none; }
+        /* What cannot be undone looks like it: white on red (7.2:1), as on the passenger page. */
+        button.warning, .button.warning { background: #a51d2d; color: #fff; border: 2px solid #a51d2d; }
+        #attention-summary { font-size: 1.125rem; }
         textarea { width: 100%; }
         form.assign label { display: block; }
         tr.attention { background: #fff4ce; }

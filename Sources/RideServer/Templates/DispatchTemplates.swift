@@ -31,14 +31,14 @@ enum DispatchTemplates {
         </header>
         <main>
         {{#notice}}<p class="notice" role="status">{{.}}</p>{{/notice}}
+        <div id="board">
+        {{> board}}
+        </div>
         <section aria-labelledby="changes-heading">
         <h2 id="changes-heading">Recent changes</h2>
         <div id="announcements" role="status" aria-live="polite" aria-atomic="false"></div>
         <noscript><p>Live updates need JavaScript; without it this page reloads every 30 seconds.</p></noscript>
         </section>
-        <div id="board">
-        {{> board}}
-        </div>
         </main>
         </body>
         </html>
@@ -47,7 +47,7 @@ enum DispatchTemplates {
     /// Both tables; also served alone (`/dispatch/board`) for the script to swap in. Every cell
     /// has its column's name in `data-label`: under 48rem the rows stack and show it.
     static let board = """
-        <p id="attention-summary"{{#hasAttention}} class="attention"{{/hasAttention}}>{{attentionCount}} ride(s) need attention.</p>
+        <p id="attention-summary"{{#hasAttention}} class="attention"{{/hasAttention}}>{{attentionSentence}}</p>
         <table id="rides" class="stacking">
         <caption>Active rides: {{rideCount}} shown, oldest first</caption>
         <thead><tr><th scope="col">State</th><th scope="col">Passenger</th><th scope="col">Driver</th><th scope="col">Vehicle</th><th scope="col">Minutes in state</th><th scope="col">Code</th><th scope="col">Pickup</th><th scope="col">Drop-off</th><th scope="col">Notes</th><th scope="col">Action</th></tr></thead>
@@ -92,7 +92,7 @@ enum DispatchTemplates {
         <body>
         <main>
         <h1>Cancel {{what}}?</h1>
-        {{#hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" id="error-summary">
+        {{#hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" id="error-summary" autofocus>
         <h2 id="error-summary-title">There is a problem</h2>
         <ul><li><a href="#reason">{{reasonError}}</a></li></ul>
         </div>{{/hasErrors}}
@@ -102,7 +102,7 @@ enum DispatchTemplates {
         <p><label for="reason">Reason (kept in the ride's history)</label></p>
         {{#hasErrors}}<p class="field-error" id="reason-error"><span class="visually-hidden">Error:</span> {{reasonError}}</p>{{/hasErrors}}
         <p><textarea id="reason" name="reason" rows="3"{{#hasErrors}} aria-invalid="true" aria-describedby="reason-error"{{/hasErrors}}>{{reason}}</textarea></p>
-        <p><button type="submit" id="confirm-cancel">Cancel {{what}}</button> <a href="/dispatch" id="keep">Keep it</a></p>
+        <p><button type="submit" class="warning" id="confirm-cancel">Cancel {{what}}</button> <a href="/dispatch" id="keep">Keep it</a></p>
         </form>
         </main>
         </body>

@@ -6,7 +6,9 @@ enum PassengerAssets {
     /// (WCAG 2.5.5), nothing wider than the screen.
     static let css = """
         :root { font-family: system-ui, sans-serif; font-size: 1.125rem; line-height: 1.5; color: #0b0c0c; background: #fff; }
-        body { margin: 0 auto; padding: 1rem; max-width: 40rem; overflow-wrap: anywhere; }
+        /* break-word, not anywhere: a word breaks only when it alone is wider than its line, so
+           "Hospital" or a ride code never breaks at 1280 px, and a 200-character name still wraps. */
+        body { margin: 0 auto; padding: 1rem; max-width: 40rem; overflow-wrap: break-word; }
         h1 { font-size: 2rem; line-height: 1.2; margin: 0.5rem 0 1rem; }
         h2 { font-size: 1.375rem; }
         header { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; }
@@ -34,6 +36,13 @@ enum PassengerAssets {
         dl { display: grid; grid-template-columns: minmax(6rem, max-content) 1fr; gap: 0.25rem 1rem; }
         dt { font-weight: bold; }
         dd { margin: 0; }
+        dl > *, header > * { min-width: 0; }
+        .code { white-space: nowrap; font-variant-numeric: tabular-nums; letter-spacing: 0.05em; }
+        header form.language { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; }
+        header form.language label { display: inline; }
+        select { font: inherit; min-height: 2.75rem; border: 2px solid #0b0c0c; background: #fff; color: #0b0c0c; }
+        .places li { margin: 0.5rem 0; }
+        .places form { display: inline-flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
         code { overflow-wrap: anywhere; }
         .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: 0; padding: 0; overflow: hidden;
           clip: rect(0 0 0 0); clip-path: inset(50%); border: 0; white-space: nowrap; }
@@ -46,6 +55,9 @@ enum PassengerAssets {
     /// sentence into the polite live region.
     static let js = """
         (() => {
+          // After a form error, focus goes to the error summary so it is read first.
+          const summary = document.getElementById('error-summary');
+          if (summary && document.activeElement !== summary) summary.focus();
           const holder = document.getElementById('ride-status');
           const live = document.getElementById('ride-live');
           if (!holder || !live) { document.documentElement.dataset.live = 'idle'; return; }
