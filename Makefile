@@ -3,16 +3,18 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # What building needs (the demo needs nothing more): the C libraries behind CDBus, CBluetooth and
 # CEspeakNG, SQLite for GRDB, pkg-config.
-BUILD_APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config
+BUILD_APT_PACKAGES := libbluetooth-dev libdbus-1-dev libsqlite3-dev libespeak-ng-dev pkg-config libpocketsphinx-dev pocketsphinx-en-us
 # What only the tests and benchmarks use: postgresql (the tests start a private server from it,
 # scripts/test-postgres.sh); python3-venv (Bumble peers, schemathesis); curl (README walk-through);
 # dbus + python3-dbusmock (the BlueZ D-Bus radio's tests run a private bus with dbusmock's bluez5
 # template); chromium (the dispatcher page's browser test); wrk (`make bench-server`); nginx, openssl
 # (`make deploy-check` runs deploy/nginx's TLS proxy on its own ports; the packaged nginx service is
 # not used: in a container apt does not start it).
+# libpocketsphinx-dev + pocketsphinx-en-us: voice commands (CPocketSphinx, its US English model).
+# feedbackd: the haptics tests run Debian's daemon on a private session bus (no motor needed).
 # fuse3 + python3-pyfuse3: powerfs, the power-loss harness's FUSE filesystem (run by /usr/bin/python3,
 # Debian's pyfuse3 is built against its libfuse3: nothing to compile).
-TEST_APT_PACKAGES := python3-venv postgresql curl dbus python3-dbusmock chromium wrk nginx openssl fuse3 python3-pyfuse3
+TEST_APT_PACKAGES := python3-venv postgresql curl dbus python3-dbusmock chromium wrk nginx openssl fuse3 python3-pyfuse3 feedbackd
 APT_PACKAGES := $(BUILD_APT_PACKAGES) $(TEST_APT_PACKAGES)
 # Bumble virtual controllers: the radio tests' real peers (h4 over TCP).
 BUMBLE_VERSION := 0.0.236

@@ -95,11 +95,13 @@ let package = Package(
         ),
         // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
         .target(name: "GuideAudio", dependencies: ["CEspeakNG"]),
-        // The typed client of the ride service's /v1 API (openapi.yaml).
+        // The typed client of the ride service's /v1 API (openapi.yaml), and the HTTP adapter
+        // that makes it RideSession's `RideService`.
         .target(
             name: "RideClient",
             dependencies: [
                 "BeaconCore",
+                "RideSession",
                 "RideWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,8 +110,9 @@ let package = Package(
         ),
         // Both sides of a ride at the kerb: the driver's pure core and its runtime, the one
         // identity-advertising loop, and the seams both sides are driven through (clock, radio,
-        // RideService, which RideServiceClient implements).
-        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideClient", "Phrasebook"]),
+        // RideService). No HTTP: RideClient's RideServiceClient implements RideService, so Guide,
+        // the simulator and the benchmarks do not link AsyncHTTPClient.
+        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideWire", "Phrasebook"]),
         // The passenger's guide: a pure core over sightings, keys and ride events; its live
         // runtime (radio, RideService, AudioSink).
         .target(name: "Guide", dependencies: ["BeaconCore", "RadioCore", "GuideAudio", "RideSession", "Phrasebook"]),
@@ -188,6 +191,9 @@ let package = Package(
             name: "RideBeaconTesting",
             dependencies: [
                 "RideStore",
+                // The in-memory RideService and the scripted radio (DriverSession, LiveGuide tests).
+                "RadioCore",
+                "RideSession",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -209,12 +215,15 @@ let package = Package(
             name: "RideWireTests",
             dependencies: ["RideWire", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "GuideTests", dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession"]),
-        .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore"]),
+        .testTarget(
+            name: "GuideTests",
+            dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession", "RideBeaconTesting"]
+        ),
+        .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore", "RideBeaconTesting"]),
         .testTarget(
             name: "RideClientTests",
             dependencies: [
-                "RideClient", "RideServer", "RideStore", "BeaconCore",
+                "RideClient", "RideServer", "RideSession", "RideStore", "BeaconCore",
                 // The real server on a loopback port; a TCP relay (RideBeaconTesting) breaks connections.
                 "RideBeaconTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -15,6 +15,8 @@ public struct Settings: Equatable, Sendable {
     public var server: String?
     /// API token of this device's account.
     public var token: String?
+    /// Vibrations through feedbackd beside the sounds (`on`), none, or instead of them (`only`).
+    public var haptics: HapticsMode = .on
 
     public static let standard = Settings(voice: .standard, verbosity: .brief, language: "en", server: nil, token: nil)
 
@@ -83,7 +85,7 @@ extension Settings {
         return home + "/.config/ridebeacon/settings.json"
     }
 
-    private static let keys: Set<String> = ["voice", "rate", "pitch", "volume", "verbosity", "language", "server", "token"]
+    private static let keys: Set<String> = ["voice", "rate", "pitch", "volume", "verbosity", "language", "server", "token", "haptics"]
 
     /// Reads `path`; a missing file is the standard settings. Every problem names the file and key.
     public static func load(from path: String) throws(SettingsError) -> Settings {
@@ -136,6 +138,12 @@ extension Settings {
             settings.verbosity = parsed
         }
         if let language = form.language { settings.language = language }
+        if let haptics = form.haptics {
+            guard let parsed = HapticsMode(rawValue: haptics) else {
+                throw SettingsError("\(path): haptics must be one of \(HapticsMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(haptics)\"")
+            }
+            settings.haptics = parsed
+        }
         settings.server = form.server
         settings.token = form.token
         if let problem = settings.validationError { throw SettingsError("\(path): \(problem)") }
@@ -151,13 +159,14 @@ extension Settings {
         var language: String?
         var server: String?
         var token: String?
+        var haptics: String?
     }
 
     /// The file's JSON: every key, sorted, so diffs of the file stay readable.
     public func encoded() -> Data {
         var object: [String: Any] = [
             "voice": voice.voice, "rate": voice.rate, "pitch": voice.pitch, "volume": voice.volume,
-            "verbosity": verbosity.rawValue, "language": language,
+            "verbosity": verbosity.rawValue, "language": language, "haptics": haptics.rawValue,
         ]
         if let server { object["server"] = server }
         if let token { object["token"] = token }

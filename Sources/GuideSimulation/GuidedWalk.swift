@@ -45,6 +45,8 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var secondsDriverOut: Double? = nil
     /// The guide judged the car across the street when it was not (the street only).
     public var acrossJudgedWrongly = false
+    /// Vibrations by pattern (`HapticEvent`), when the walk's haptics are on or only (nil: off).
+    public var haptics: [String: Int]? = nil
 
     enum CodingKeys: String, CodingKey {
         case confirmed
@@ -71,6 +73,7 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case soundsAnnouncedNotMade = "sounds_announced_not_made"
         case secondsDriverOut = "seconds_driver_out"
         case acrossJudgedWrongly = "across_judged_wrongly"
+        case haptics
     }
 
     /// Time to touch or confirmation over the straight-line walking time.
@@ -130,6 +133,10 @@ public struct GuidedWalk {
         public var street: StreetParameters?
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
+        /// Vibrations (`GuideHaptics`): `on` records them beside the sounds; `only` is silent
+        /// guidance, the walker hears no speech but what a vibration also says (closer, farther,
+        /// very close, touch, the warnings), and no turn-to-find instruction.
+        public var haptics = HapticsMode.off
             self.seed = seed
             self.startDistance = startDistance
             self.verbosity = verbosity
@@ -154,6 +161,9 @@ public struct GuidedWalk {
     private var compass: SimulatedCompass?
 
     public init(ride: GuideRide, configuration: Configuration) {
+    private var haptics = GuideHaptics()
+    private var hapticCadence = HapticCadence()
+    private var hapticCounts: [String: Int] = [:]
         var ride = ride
         let legacy = configuration.driver == .legacy
         // The product before issue 22 had no ride word.
@@ -184,6 +194,7 @@ public struct GuidedWalk {
                              onPulse: (Double?, Double) -> Void = { _, _ in },
                              onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
                              onStep: (SimulatedWorld) -> Void = { _ in },
+                             onHaptic: (GuideHaptic, WalkMoment) -> Void = { _, _ in },
                              locate: ((Double) async -> LocatorAnswer)? = nil,
                              confirmWord: ((String) async -> ProofAnswer)? = nil,
                              prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
@@ -199,12 +210,22 @@ public struct GuidedWalk {
         while world.time < configuration.timeLimit, confirmedAt == nil {
             while !pending.isEmpty {
                 let action = pending.removeFirst()
+            if configuration.haptics.vibrates {
+                for haptic in haptics.events(for: pending, core: guide) { feel(haptic, onHaptic) }
+                for action in pending {
+                    if case .pulse(let interval) = action { hapticCadence.set(interval, at: world.time) }
+                }
+            }
                 switch action {
                 case .cue(let cue): note(cue, onCue)
                 case .postProof(let observation):
                     let answer = await prove(.passenger, observation)
                     world.walkerConfirmed()
-                    pending += guide.handle(.proofAnswered(time: world.time, answer))
+                    let answered = guide.handle(.proofAnswered(time: world.time, answer))
+                    if configuration.haptics.vibrates {
+                        for haptic in haptics.events(for: answered, core: guide) { feel(haptic, onHaptic) }
+                    }
+                    pending += answered
                     if answer == .confirmed { _ = driver.handle(.ride(.confirmed)) }
                 case .pulse(let interval):
                     onPulse(interval, world.time)
@@ -236,6 +257,9 @@ public struct GuidedWalk {
             let now = world.time
             if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
             let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
+            if configuration.haptics.vibrates {
+                for tap in hapticCadence.due(until: now) { feel(GuideHaptic(time: tap, event: .pulse), onHaptic) }
+            }
             for reception in heard.atDriver where curb.survives() {
                 let actions = driver.handle(.sighting(time: reception.time, unixTime: unixTime(reception.time),
                                                       rssi: Double(reception.rssi), beacon: passengerBeacon.beacon(measuredPower: -59)))
@@ -272,7 +296,8 @@ public struct GuidedWalk {
                            confirmedBy: confirmedAt == nil ? nil : meeting.confirmedByWordAt != nil ? "word" : "touch",
                            rideWordOffered: meeting.wordOffered, soundsAnnounced: meeting.soundsAnnounced,
                            soundsAnnouncedNotMade: meeting.soundsNotMade, secondsDriverOut: meeting.driverCameAt.map(Self.rounded),
-                           acrossJudgedWrongly: meeting.acrossSaid && world.scene.map { $0.street.placement != .acrossStreet } ?? false)
+                           acrossJudgedWrongly: meeting.acrossSaid && world.scene.map { $0.street.placement != .acrossStreet } ?? false,
+                           haptics: configuration.haptics.vibrates ? hapticCounts : nil)
     }
 
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,
@@ -341,16 +366,39 @@ public struct GuidedWalk {
         case .speech(let utterance):
             truth.note(utterance, band: guide.spokenBand, at: cue.time, trueDistance: world.trueDistance)
             if secondsToTouch == nil, utterance.keys.contains(.touchDetected) { secondsToTouch = cue.time }
-            hearSpeech(utterance)
+            if configuration.haptics == .only {
+                // Silent guidance: only what a vibration also says reaches the walker.
+                noteMeetingSpeech(utterance)
+                if let key = utterance.keys.first, Self.felt.contains(key) { hearKey(key) }
+            } else {
+                hearSpeech(utterance)
+            }
         }
     }
 
 
     private mutating func hearSpeech(_ utterance: Utterance) {
         guard let key = utterance.keys.first else { return }
+    /// Phrases a vibration also says (`GuideHaptics`): signal lost and the car ahead (urgent),
+    /// very close, touch detected.
+    static let felt: Set<PhraseKey> = [.signalLost, .carAhead, .veryClose, .touchDetected]
+
+    /// Counts a vibration and shows it to `onHaptic` (the walker reacts to its phrase or earcon).
+    private mutating func feel(_ haptic: GuideHaptic, _ onHaptic: (GuideHaptic, WalkMoment) -> Void) {
+        hapticCounts[haptic.event.rawValue, default: 0] += 1
+        let estimate = guide.lastEstimate?.distance
+        onHaptic(haptic, WalkMoment(time: haptic.time, trueDistance: world.trueDistance,
+                                    estimatedDistance: estimate.flatMap { $0.isFinite ? $0 : nil },
+                                    headingOffset: world.headingOffset))
+    }
+
         noteMeetingSpeech(utterance)
         switch key {
         case .signalLost: world.hear(.keepStill)
+        hearKey(key)
+    }
+
+    private mutating func hearKey(_ key: PhraseKey) {
         case .veryClose: world.hear(.veryClose)
         case .touchDetected: world.hear(.touchPrompt)
         case .turnOnTheSpot: world.hear(.turnOnTheSpot)

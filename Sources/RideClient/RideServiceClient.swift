@@ -168,7 +168,7 @@ public final class RideServiceClient: Sendable {
     }
 
     /// The ride's passenger asks the car to sound its locator ticks (while `arrived`; at
-    /// most once per 10 s per ride, else 429 with `retryAfter`).
+    /// most once per `LocatorRule.minimumInterval` per ride, else 429 with `retryAfter`).
     public func requestLocator(_ rideID: String) async throws(RideClientError) -> LocatorRequest {
         try await send(.POST, "/v1/rides/\(Self.segment(rideID))/locator", body: Self.emptyObject)
     }

@@ -6,6 +6,7 @@ import Guide
 import GuideAudio
 import BeaconCore
 import RideClient
+import VoiceCommands
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +29,8 @@ struct GuideLaunch {
     /// the guide ends, for the announcements that follow).
     var openedRadio: (any Radio)?
     var sharedPlayer: LiveCuePlayer?
+    /// `--voice-commands`' input (nil: not listening); vibrations follow `settings.haptics`.
+    var voiceInput: VoiceInput?
 
     func run() async throws {
         Say.line("Ride \(ride.handle): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
@@ -37,22 +40,24 @@ struct GuideLaunch {
         do { identity = try key.identity(fallbackPeriod: fallbackIdentityPeriod) } catch {
             throw CommandLineFailure("ride \(ride.id): \(error)")
         }
+        let handsFree = await HandsFree.open(mode: settings.haptics, voice: voiceInput)
         let player: LiveCuePlayer
         if let sharedPlayer {
             player = sharedPlayer
         } else {
             let sink: any AudioSink
-            do { sink = try AudioOutput.open(audioOut) { StandardError.writeLine("ridebeacon: \($0)") } } catch {
+            // Haptics only: silent guidance (the sentences are still printed).
+            do { sink = try AudioOutput.open(handsFree.sounds ? audioOut : "none") { StandardError.writeLine("ridebeacon: \($0)") } } catch {
                 throw CommandLineFailure(error.description)
             }
             var speech: (any SpeechEngine)?
-            do {
+            if handsFree.sounds { do {
                 let engine = try EspeakSpeech.shared()
                 if let fallback = try engine.resolveVoice(settings.voice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
                 speech = engine
             } catch {
                 StandardError.writeLine("ridebeacon: speech is off: \(error)")
-            }
+            } }
             player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
         }
         let radio: any Radio
@@ -62,10 +67,17 @@ struct GuideLaunch {
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? "your driver's car",
                             identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
-            calibration: calibration, radio: radio, service: client, player: player, keys: keys) { Say.line($0) }
+            calibration: calibration, radio: radio, service: client, player: player,
+            keys: handsFree.keys(keys, say: { Say.line($0); player.say($0, urgent: true) }, cancel: { [client, ride] in
+                do { _ = try await client.cancelRide(ride.id, reason: "cancelled by voice") } catch {
+                    StandardError.writeLine("ridebeacon: the ride was not cancelled: \(error)")
+                }
+            })) { Say.line($0) }
+        guide.haptics = handsFree.haptics
         guide.compass = compass
         guide.ownsPlayer = sharedPlayer == nil
         let outcome = await guide.run()
+        await handsFree.close()
         await compass?.release()
         await radio.shutdown()
         switch outcome {

@@ -4,6 +4,7 @@ import BlueZ
 import Foundation
 import RadioCore
 import Guide
+import VoiceCommands
 import GuideAudio
 import RideClient
 
@@ -44,6 +45,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
+    @OptionGroup var handsFree: HandsFreeOptions
         if radio != "none" { _ = try parseRadio(radio) }
         guard RotatingIdentity.periodRange.contains(identityPeriod) else {
             throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
@@ -90,6 +92,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
         await notifications?.close()
     }
+        guide.voiceInput = handsFree.input
 
     /// Races the ride's events against the keys (Ctrl-C and SIGTERM arrive as `q`: see
     /// KeyboardKeys); the first to end ends both.
@@ -334,7 +337,7 @@ final class FollowGuide: @unchecked Sendable {
         defer { lock.withLock { keys = nil } }
         let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: radio ?? .sim, audioOut: audioOut,
                                  fallbackIdentityPeriod: identityPeriod, calibration: Calibration(model: .default), keys: stream,
-                                 compass: .auto, openedRadio: opened, sharedPlayer: player)
+                                 compass: .auto, openedRadio: opened, sharedPlayer: player, voiceInput: voiceInput)
         do { try await launch.run() } catch let failure as CommandLineFailure {
             StandardError.writeLine("ridebeacon: guide: \(failure.message)")
         } catch {
@@ -343,3 +346,5 @@ final class FollowGuide: @unchecked Sendable {
         return true
     }
 }
+    /// `--voice-commands`: heard while the guide runs.
+    var voiceInput: VoiceInput?

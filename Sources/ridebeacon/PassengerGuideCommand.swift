@@ -37,6 +37,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     @Option(name: .customLong("audio-out"), help: ArgumentHelp("FILE.wav, - (raw PCM to standard output), auto or none.", valueName: "OUT"))
     var audioOut = "auto"
     @OptionGroup var voiceOptions: VoiceOptions
+    @OptionGroup var handsFree: HandsFreeOptions
     @Option(name: .customLong("identity-period"),
             help: ArgumentHelp("Identity slot period in seconds (10 to 900), used only when the ride service does not send one.",
                                valueName: "S"))
@@ -101,7 +102,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             }
             let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
                                      audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys,
-                                     compass: compass)
+                                     compass: compass, voiceInput: handsFree.input)
             try await launch.run()
         }
     }

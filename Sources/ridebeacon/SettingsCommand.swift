@@ -58,6 +58,7 @@ struct SettingsCommand: AsyncParsableCommand {
             "volume: \(settings.voice.volume) percent",
             "verbosity: \(settings.verbosity.rawValue)",
             "language: \(settings.language)",
+            "haptics: \(settings.haptics.rawValue)",
             "server: \(settings.server ?? "not set")",
             "token: \(settings.token == nil ? "not set" : "set")",
         ]

@@ -17,6 +17,8 @@ struct VoiceOptions: ParsableArguments {
     var verbosity: String?
     @Option(help: ArgumentHelp("Language of the spoken phrases: \(PhraseLanguage.supported.joined(separator: ", ")).", valueName: "CODE"))
     var language: String?
+    @Option(help: ArgumentHelp("Vibrations through feedbackd: on (beside the sounds), off, or only (silent guidance).", valueName: "on|off|only"))
+    var haptics: String?
 
     /// Overrides `settings` with the flags given; errors name the setting as `name(setting)` does
     /// ("--verbosity" for a one-run flag, "verbosity" for a saved setting).
@@ -32,5 +34,11 @@ struct VoiceOptions: ParsableArguments {
             settings.verbosity = level
         }
         if let language { settings.language = language }
+        if let haptics {
+            guard let mode = HapticsMode(rawValue: haptics) else {
+                throw CommandLineFailure("\(name("haptics")) must be one of \(HapticsMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(haptics)\"")
+            }
+            settings.haptics = mode
+        }
     }
 }

@@ -45,6 +45,8 @@ public struct LiveGuide: Sendable {
     public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
                 clock: any SessionClock = SystemClock(), player: LiveCuePlayer, keys: AsyncStream<GuideKey>,
+    /// Where the vibrations go (feedbackd, `GuideHaptics`); nil: none.
+    public var haptics: (any HapticOutput)?
                 log: @escaping @Sendable (String) -> Void) {
         self.ride = ride
         self.rideID = ride.rideID
@@ -96,13 +98,17 @@ public struct LiveGuide: Sendable {
             Task { if let failure = await service.reportGuide(rideID: rideID, .started) { log("guide_started not delivered: \(failure)") } }
         }
         if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
+        var felt = haptics.map { LiveHaptics(output: $0) }
         reportStart()
         if !finished {
             for await input in inputs {
-                if let mode = perform(core.handle(input), feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
+                let actions = core.handle(input)
+                felt?.after(actions, core: core, now: clock.now)
+                if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
                 post(core.takeOutbox(), feed: feed)
                 reportStart()
                 if finished { break }
+        felt?.after(actions, core: core, now: clock.now)
             }
         }
         if reported, core.state != .cancelled {

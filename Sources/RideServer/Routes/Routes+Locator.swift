@@ -51,11 +51,11 @@ extension RideAPI {
 public struct LocatorConfiguration: Sendable {
     /// Least time between two requests of one ride, s: the car is already ticking for
     /// `soundSeconds`, so asking more often only floods the driver's stream.
-    public var minimumInterval: Double = 10
+    public var minimumInterval: Double = LocatorRule.minimumInterval
     /// How long the driver's device ticks after a request (it stops earlier at the touch), s.
-    public var soundSeconds = 30
+    public var soundSeconds = LocatorRule.soundSeconds
 
-    public init(minimumInterval: Double = 10, soundSeconds: Int = 30) {
+    public init(minimumInterval: Double = LocatorRule.minimumInterval, soundSeconds: Int = LocatorRule.soundSeconds) {
         self.minimumInterval = minimumInterval
         self.soundSeconds = soundSeconds
     }

@@ -25,7 +25,7 @@ extension RideAPI {
 
     private func verifyAndRecord(_ request: Request, context: RideContext, account: Account) async throws -> TouchProofResult {
         let key = try idempotencyKey(request, account: account)
-        let body = try await request.decodeStrict(TouchProofBody.self, context: context)
+        let body = try await request.decodeStrict(TouchProof.self, context: context)
         let rideID = try await self.rideID(from: try context.parameters.require("id"))
         guard let detail = try await store.rideDetail(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
         let ride = detail.ride
@@ -73,7 +73,7 @@ extension RideAPI {
         }
     }
 
-    static let resentTolerance: TimeInterval = 1
+    static let resentTolerance: TimeInterval = TouchProof.resentTolerance
 
     /// The store keeps whole milliseconds.
     private static func sameMillisecond(_ a: Date, _ b: Date) -> Bool {

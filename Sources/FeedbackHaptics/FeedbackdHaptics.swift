@@ -1,0 +1,90 @@
+import BlueZ
+import Foundation
+import Guide
+import NIOConcurrencyHelpers
+
+/// The guide's vibrations through feedbackd (`FeedbackClient`): `trigger` never blocks the
+/// guide; one task sends the events in order. Each event is feedbackd's `ridebeacon-…` event
+/// (`HapticEvent.feedbackEvent`) with the hint `profile: quiet`, so only the theme's haptic
+/// feedbacks run, never a sound of the theme's own beside the guide's.
+public final class FeedbackdHaptics: HapticOutput, Sendable {
+    /// One event sent: when the guide decided it and when its call went out, on `ContinuousClock`,
+    /// and feedbackd's answer (its id), or the error.
+    public struct Sent: Sendable {
+        public var event: HapticEvent
+        public var decided: ContinuousClock.Instant
+        public var called: ContinuousClock.Instant
+        public var answered: ContinuousClock.Instant
+        public var id: UInt32?
+    }
+
+    public let client: FeedbackClient
+    private let queue: AsyncStream<(HapticEvent, ContinuousClock.Instant)>.Continuation
+    private let sender: Task<Void, Never>
+    private let record = NIOLockedValueBox<[Sent]>([])
+
+    /// `say` hears, once, that feedbackd stopped answering (guidance goes on without vibrations).
+    public init(client: FeedbackClient, say: @escaping @Sendable (String) -> Void) {
+        self.client = client
+        let (events, queue) = AsyncStream<(HapticEvent, ContinuousClock.Instant)>.makeStream()
+        self.queue = queue
+        let record = record
+        sender = Task {
+            var failed = false
+            for await (event, decided) in events {
+                guard !failed else { continue }
+                let called = ContinuousClock.now
+                var id: UInt32?
+                do {
+                    id = try await client.trigger(event.feedbackEvent, hints: ["profile": .string("quiet")])
+                } catch {
+                    failed = true
+                    say(FeedbackdHaptics.stoppedSentence)
+                }
+                let sent = Sent(event: event, decided: decided, called: called, answered: .now, id: id)
+                record.withLockedValue { $0.append(sent) }
+            }
+        }
+    }
+
+    /// Connects to feedbackd; nil, with `say` told once and plainly why, when it is not there.
+    public static func open(address: String? = DesktopNotifications.sessionBusAddress,
+                            say: @escaping @Sendable (String) -> Void) async -> FeedbackdHaptics? {
+        do {
+            return FeedbackdHaptics(client: try await FeedbackClient.open(address: address), say: say)
+        } catch {
+            say(missingSentence)
+            return nil
+        }
+    }
+
+    public static let missingSentence = "Vibration is off: feedbackd is not running on this device. Guiding goes on with sound."
+    public static let stoppedSentence = "Vibration stopped: feedbackd no longer answers. Guiding goes on with sound."
+
+    public func trigger(_ event: HapticEvent) {
+        queue.yield((event, .now))
+    }
+
+    /// Every event sent so far, in order.
+    public var sent: [Sent] { record.withLockedValue { $0 } }
+
+    /// Sends what is queued; nothing is sent after.
+    public func flush() async {
+        queue.finish()
+        await sender.value
+    }
+
+    /// Sends what is queued, then closes the connection.
+    public func close() async {
+        await flush()
+        await client.close()
+    }
+}
+
+/// Records haptic events in order (tests, the simulator's transcript).
+public final class HapticRecorder: HapticOutput, Sendable {
+    private let events = NIOLockedValueBox<[HapticEvent]>([])
+    public init() {}
+    public func trigger(_ event: HapticEvent) { events.withLockedValue { $0.append(event) } }
+    public var recorded: [HapticEvent] { events.withLockedValue { $0 } }
+}

@@ -1,0 +1,82 @@
+import CPocketSphinx
+import Foundation
+
+public struct VoiceError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// PocketSphinx in keyword-spotting mode over 16 kHz mono 16-bit PCM: the commands' phrases,
+/// each with its detection threshold (a smaller exponent is stricter: fewer false triggers,
+/// more misses; chosen on the benchmark's seed set, BENCHMARKS.md "Voice commands").
+public final class KeywordSpotter: @unchecked Sendable {
+    public struct Detection: Equatable, Sendable {
+        public var command: VoiceCommand
+        /// Samples processed when it was spotted (its end lies a little before).
+        public var sample: Int
+    }
+
+    public static let sampleRate = 16_000
+    /// Debian's `pocketsphinx-en-us`.
+    public static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
+    /// Thresholds as powers of ten (1e-N is written N).
+    public static let defaultThresholds: [VoiceCommand: Int] = [
+        .repeatLast: 20, .whereIsCar: 30, .sound: 20, .cancelRide: 25, .help: 20, .yesCancel: 25,
+    ]
+    /// Audio is fed in 100 ms pieces; each is checked for a phrase.
+    public static let chunk = 1_600
+
+    private let decoder: OpaquePointer
+    private let keyphraseFile: String
+    public private(set) var processed = 0
+
+    public init(thresholds: [VoiceCommand: Int] = defaultThresholds, model: String = modelDirectory) throws(VoiceError) {
+        let hmm = model + "/en-us"
+        let dict = model + "/cmudict-en-us.dict"
+        guard FileManager.default.fileExists(atPath: hmm + "/mdef"), FileManager.default.fileExists(atPath: dict) else {
+            throw VoiceError("voice commands need PocketSphinx's English model (Debian: pocketsphinx-en-us), not found at \(model)")
+        }
+        let lines = VoiceCommand.allCases.map { "\($0.phrase) /1e-\(thresholds[$0] ?? Self.defaultThresholds[$0] ?? 20)/" }
+        keyphraseFile = NSTemporaryDirectory() + "ridebeacon-kws-\(getpid())-\(UUID().uuidString).txt"
+        guard FileManager.default.createFile(atPath: keyphraseFile, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
+            throw VoiceError("cannot write the keyphrase file \(keyphraseFile)")
+        }
+        guard let decoder = rb_ps_open_kws(hmm, dict, keyphraseFile, "/dev/null") else {
+            try? FileManager.default.removeItem(atPath: keyphraseFile)
+            throw VoiceError("PocketSphinx could not load its model from \(model)")
+        }
+        self.decoder = decoder
+        ps_start_utt(decoder)
+    }
+
+    deinit {
+        ps_end_utt(decoder)
+        ps_free(decoder)
+        try? FileManager.default.removeItem(atPath: keyphraseFile)
+    }
+
+    /// Feeds samples; returns the phrases spotted in them, in order.
+    public func process(_ samples: [Int16]) -> [Detection] {
+        var found: [Detection] = []
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + Self.chunk)
+            samples[start..<end].withUnsafeBufferPointer { piece in
+                _ = ps_process_raw(decoder, piece.baseAddress, piece.count, 0, 0)
+            }
+            processed += end - start
+            start = end
+            var score: Int32 = 0
+            if let hypothesis = ps_get_hyp(decoder, &score) {
+                let text = String(cString: hypothesis)
+                // Several phrases in one piece come separated by spaces-joined text; the last wins.
+                if let command = VoiceCommand(phrase: text) ?? VoiceCommand.allCases.last(where: { text.hasSuffix($0.phrase) }) {
+                    found.append(Detection(command: command, sample: processed))
+                }
+                ps_end_utt(decoder)
+                ps_start_utt(decoder)
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import FeedbackHaptics
+import Foundation
+import Guide
+import GuideAudio
+import RideClient
+import VoiceCommands
+
+/// `--voice-commands` and `--voice-input`: hands-free commands for `passenger guide` and
+/// `passenger follow` (`--haptics` is a saved setting, in VoiceOptions).
+struct HandsFreeOptions: ParsableArguments {
+    @Flag(name: .customLong("voice-commands"),
+          help: "Listen for spoken commands (English): repeat, where is the car, sound, cancel ride (asks you to say yes, cancel), help.")
+    var voiceCommands = false
+    @Option(name: .customLong("voice-input"),
+            help: ArgumentHelp("With --voice-commands: mic (PipeWire, PulseAudio or ALSA), or a WAV / raw 16 kHz PCM file to listen to instead.",
+                               valueName: "mic|FILE"))
+    var voiceInput = "mic"
+
+    func validate() throws {
+        guard voiceInput == "mic" || FileManager.default.isReadableFile(atPath: voiceInput) else {
+            throw ValidationError("--voice-input must be mic or a readable audio file; \(voiceInput) cannot be read")
+        }
+    }
+
+    var input: VoiceInput? {
+        guard voiceCommands else { return nil }
+        return voiceInput == "mic" ? .microphone : .file(voiceInput)
+    }
+}
+
+/// The guide's vibrations and voice commands, opened before guiding and closed after.
+struct HandsFree {
+    var haptics: FeedbackdHaptics?
+    /// False in haptics-only mode with feedbackd there: the guide is silent (text still printed).
+    var sounds = true
+    var listener: VoiceListener?
+
+    /// Opens feedbackd when `mode` vibrates; a missing feedbackd is said once, on standard
+    /// error, and guiding goes on with sound (even with `only`: never a silent guide that
+    /// cannot vibrate).
+    static func open(mode: HapticsMode, voice: VoiceInput?) async -> HandsFree {
+        var handsFree = HandsFree()
+        if mode.vibrates {
+            handsFree.haptics = await FeedbackdHaptics.open { StandardError.writeLine("ridebeacon: " + $0) }
+            handsFree.sounds = mode.sounds || handsFree.haptics == nil
+        }
+        if let voice {
+            do { handsFree.listener = try VoiceListener(input: voice, realTime: true) } catch {
+                StandardError.writeLine("ridebeacon: voice commands are off: \(error)")
+            }
+        }
+        return handsFree
+    }
+
+    /// The guide's keys: the keyboard's and, when listening, the spoken ones; help and the
+    /// cancel question are answered here (`say`), a confirmed cancel calls `cancel`.
+    func keys(_ keyboard: AsyncStream<GuideKey>, say: @escaping @Sendable (String) -> Void,
+              cancel: @escaping @Sendable () async -> Void) -> AsyncStream<GuideKey> {
+        guard let listener else { return keyboard }
+        let (merged, feed) = AsyncStream<GuideKey>.makeStream()
+        Task {
+            for await key in keyboard { feed.yield(key) }
+            feed.finish()
+        }
+        enum Moment: Sendable { case heard(VoiceCommand), tick }
+        let (moments, moment) = AsyncStream<Moment>.makeStream()
+        let ticker = Task {
+            while !Task.isCancelled {
+                moment.yield(.tick)
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        Task {
+            for await heard in listener.commands {
+                StandardError.writeLine("ridebeacon: heard \"\(heard.command.phrase)\"")
+                moment.yield(.heard(heard.command))
+            }
+            ticker.cancel()
+            moment.finish()
+        }
+        Task {
+            var dialogue = VoiceDialogue()
+            let start = ContinuousClock.now
+            for await next in moments {
+                let elapsed = ContinuousClock.now - start
+                let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let outcomes: [VoiceOutcome]
+                switch next {
+                case .heard(let command): outcomes = dialogue.heard(command, at: now)
+                case .tick: outcomes = dialogue.expire(at: now)
+                }
+                for outcome in outcomes {
+                    switch outcome {
+                    case .key(let key): feed.yield(key)
+                    case .say(let text): say(text)
+                    case .cancelRide: await cancel()
+                    }
+                }
+            }
+        }
+        return merged
+    }
+
+    func close() async {
+        listener?.stop()
+        await haptics?.close()
+    }
+}

@@ -1,0 +1,111 @@
+import BeaconCore
+import Foundation
+import Guide
+import GuideAudio
+import Testing
+import VoiceCommands
+
+@Suite struct VoiceCommandTests {
+    static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 42, count: 32))
+    static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: identity)
+    static let base = 1_700_000_010.0
+
+    /// espeak-ng's `text` as a 16-bit WAV at its own rate (22 050 Hz), with a second of quiet
+    /// room noise before and after.
+    static func synthesisedWAV(_ text: String, voice: String = "en-us") throws -> String {
+        var settings = VoiceSettings.standard
+        settings.voice = voice
+        let phrase = try EspeakSpeech.shared().synthesize(text, voice: settings)
+        var rng = SystemRandomNumberGenerator()
+        let pad = (0..<AudioFormat.sampleRate).map { _ in Int16.random(in: -60...60, using: &rng) }
+        let samples = pad + phrase.samples + pad
+        var data = Data()
+        func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func le16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); le32(UInt32(36 + samples.count * 2)); data.append(contentsOf: Array("WAVE".utf8))
+        data.append(contentsOf: Array("fmt ".utf8)); le32(16); le16(1); le16(1); le32(UInt32(AudioFormat.sampleRate))
+        le32(UInt32(AudioFormat.sampleRate * 2)); le16(2); le16(16)
+        data.append(contentsOf: Array("data".utf8)); le32(UInt32(samples.count * 2))
+        for sample in samples { le16(UInt16(bitPattern: sample)) }
+        let path = NSTemporaryDirectory() + "rb-voice-\(UUID().uuidString).wav"
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func heard(_ path: String) async throws -> [VoiceCommand] {
+        let listener = try VoiceListener(input: .file(path), realTime: false)
+        var commands: [VoiceCommand] = []
+        for await heard in listener.commands { commands.append(heard.command) }
+        return commands
+    }
+
+    /// "Where is the car", spoken by espeak-ng into the recogniser, reaches the guide as the
+    /// "where is my driver" key, and the guide answers with the driver's distance.
+    @Test func whereIsTheCarSpokenIsAnsweredByTheGuide() async throws {
+        let path = try Self.synthesisedWAV("where is the car")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let commands = try await Self.heard(path)
+        #expect(commands == [.whereIsCar])
+
+        var core = GuideCore(ride: Self.ride, verbosity: .brief)
+        _ = core.start(time: 0)
+        _ = core.handle(.arrived(time: 0))
+        var time = 0.0
+        while time < 3 {
+            time += 0.1
+            let unix = Self.base + time
+            let beacon = Self.identity.identity(of: .driver, slot: Self.identity.slot(at: unix)).beacon(measuredPower: -59)
+            _ = core.handle(.sighting(time: time, unixTime: unix, rssi: -70, beacon: beacon))
+            _ = core.handle(.tick(time: time))
+        }
+        var dialogue = VoiceDialogue()
+        var answers: [Utterance] = []
+        for command in commands {
+            for outcome in dialogue.heard(command, at: time) {
+                guard case .key(let key) = outcome else { continue }
+                for case .cue(let cue) in core.handle(.key(time: time, key)) {
+                    if case .speech(let utterance) = cue.sound { answers.append(utterance) }
+                }
+            }
+        }
+        #expect(answers.count == 1)
+        #expect(answers.first?.keys == [.whereIsDriver])
+        #expect(answers.first?.text.hasPrefix("Your driver is ") == true)
+    }
+
+    /// Speech that holds no command (and the quiet around it) triggers nothing.
+    @Test func otherSpeechTriggersNothing() async throws {
+        let path = try Self.synthesisedWAV("the bus to the station leaves every twenty minutes from the corner")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try await Self.heard(path).isEmpty)
+    }
+
+    /// "Cancel ride" only asks; the ride is cancelled only by "yes cancel" within the window,
+    /// never by a "yes cancel" alone or one too late (then the ride is said to be kept).
+    @Test func cancelNeedsASpokenYes() {
+        var dialogue = VoiceDialogue()
+        #expect(dialogue.heard(.yesCancel, at: 0) == [])
+        let asked = dialogue.heard(.cancelRide, at: 1)
+        #expect(asked == [.say(VoiceSentences().confirmCancel)])
+        #expect(!asked.contains(.cancelRide))
+        #expect(dialogue.heard(.yesCancel, at: 5) == [.say(VoiceSentences().cancelling), .cancelRide])
+
+        var late = VoiceDialogue()
+        _ = late.heard(.cancelRide, at: 0)
+        #expect(late.expire(at: 5) == [])
+        #expect(late.expire(at: 11) == [.say(VoiceSentences().kept)])
+        #expect(late.heard(.yesCancel, at: 12) == [])
+    }
+
+    @Test func commandsMapToTheGuideKeys() {
+        var dialogue = VoiceDialogue()
+        #expect(dialogue.heard(.repeatLast, at: 0) == [.key(.repeatLast)])
+        #expect(dialogue.heard(.whereIsCar, at: 0) == [.key(.whereIsDriver)])
+        #expect(dialogue.heard(.sound, at: 0) == [.key(.soundLocator)])
+        #expect(dialogue.heard(.help, at: 0) == [.say(VoiceSentences().help)])
+    }
+
+    @Test func aMissingModelIsSaidPlainly() {
+        #expect(throws: VoiceError.self) { try KeywordSpotter(model: "/nonexistent/model") }
+    }
+}
