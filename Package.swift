@@ -70,6 +70,7 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
         // The Radio seam, C-free: the protocol and its values, `--radio` parsing, the HCI host that
         // drives any byte transport, and the in-process simulated controller (`sim`).
         .target(
@@ -120,6 +121,17 @@ let package = Package(
         // simulated channel, walker, sounds and people, every parameter sourced in docs/SIMULATOR.md.
         // Nothing in the product depends on it.
         .target(name: "GuideSimulation", dependencies: ["Guide", "BeaconCore", "GuideAudio", "RideSession"]),
+        // The guide's vibrations through feedbackd (BlueZ's D-Bus wrapper, FeedbackClient).
+        .target(
+            name: "FeedbackHaptics",
+            dependencies: ["BlueZ", "Guide", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
+        // Hands-free commands ("where is the car"): PocketSphinx keyword spotting (CPocketSphinx),
+        // microphone capture and the small dialogue that never cancels without a spoken yes.
+        .target(
+            name: "VoiceCommands",
+            dependencies: ["CPocketSphinx", "Guide", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
         .executableTarget(
             name: "ridebeacon",
             dependencies: [
@@ -131,6 +143,8 @@ let package = Package(
                 "GuideSimulation",
                 "GuideAudio",
                 "Phrasebook",
+                "FeedbackHaptics",
+                "VoiceCommands",
                 "RideClient",
                 "RideServer",
                 "RideSession",
@@ -160,6 +174,12 @@ let package = Package(
         .executableTarget(name: "TouchEventBenchmark", dependencies: ["BeaconCore"], path: "Benchmarks/TouchEvents"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
         .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "GuideSimulation", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
+        // Voice commands on espeak-ng speech in street noise (BENCHMARKS.md, "Voice commands").
+        .executableTarget(
+            name: "VoiceCommandBenchmark",
+            dependencies: ["VoiceCommands", "GuideAudio", "GuideSimulation"],
+            path: "Benchmarks/VoiceCommands"
+        ),
         // The simulated channel against the real walking traces (`make sim-fidelity`, BENCHMARKS.md).
         // The shared data's gzipped traces, for the benchmarks that replay the real walks.
         .target(name: "GzipTraces", path: "Benchmarks/GzipTraces"),
@@ -218,6 +238,13 @@ let package = Package(
         .testTarget(
             name: "GuideTests",
             dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession", "RideBeaconTesting"]
+        ),
+        // Haptics against the real feedbackd on a private session bus; voice commands on
+        // espeak-ng speech through PocketSphinx.
+        .testTarget(
+            name: "HapticsVoiceTests",
+            dependencies: ["FeedbackHaptics", "VoiceCommands", "BlueZ", "Guide", "GuideSimulation", "GuideAudio",
+                           "BeaconCore", "RideSession"]
         ),
         .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore", "RideBeaconTesting"]),
         .testTarget(

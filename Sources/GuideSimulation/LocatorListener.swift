@@ -85,7 +85,7 @@ public final class LocatorRequestPolicy {
     private var last: Double?
     public private(set) var requests = 0
 
-    public init(minimumInterval: Double = 10, soundSeconds: Double = 30) {
+    public init(minimumInterval: Double = LocatorRule.minimumInterval, soundSeconds: Double = Double(LocatorRule.soundSeconds)) {
         self.minimumInterval = minimumInterval
         self.soundSeconds = soundSeconds
     }

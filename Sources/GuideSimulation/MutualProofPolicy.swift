@@ -16,7 +16,7 @@ public final class MutualProofPolicy {
     /// for benchmarks' baselines).
     public let simultaneity: Bool
 
-    public init(window: Double = 10, simultaneity: Bool = true) {
+    public init(window: Double = MutualTouchRule.pairingWindow, simultaneity: Bool = true) {
         self.window = window
         self.simultaneity = simultaneity
     }

@@ -2,9 +2,10 @@ import BeaconCore
 import Foundation
 import RideWire
 
-// What the roles add to the wire types (RideWire): the ride key as bytes, pages, the touch
-// proof built from a BeaconIdentity, and the outcome of submitting one. Decoding is lenient
-// about fields it does not know, so a newer server does not break an older client.
+// What the roles add to the wire types (RideWire): the ride key as bytes, pages, and the
+// outcome of submitting a touch proof (RideWire's `TouchProof`, which RideSession builds from
+// what a side saw). Decoding is lenient about fields it does not know, so a newer server does
+// not break an older client.
 
 extension Ride {
     /// The key and period that root this ride's rotating beacon identity, when the caller was given them.
@@ -37,47 +38,6 @@ public struct Page<Item: Sendable & Equatable>: Sendable, Equatable {
     public var items: [Item]
     /// nil on the last page.
     public var nextAfter: String?
-}
-
-/// What one side saw of its counterpart's beacon at touch range (DESIGN.md, touch confirmation).
-public struct TouchProof: Sendable, Equatable, Encodable {
-    /// The counterpart's identity as observed.
-    public var identity: BeaconIdentity
-    /// The identity's slot, floor(unix seconds / period).
-    public var slot: UInt64
-    /// Peak filtered RSSI while touching, dBm (-127 ... 20).
-    public var peakRSSI: Double
-    /// Advertisements the decision rests on (1 ... 100000).
-    public var samples: Int
-    public var observedAt: Date
-    /// When this side's signal reached the touch level (the observation window's start); nil:
-    /// the window is the instant `observedAt`, which also ends it.
-    public var observedFrom: Date?
-
-    public init(identity: BeaconIdentity, slot: UInt64, peakRSSI: Double, samples: Int, observedAt: Date, observedFrom: Date? = nil) {
-        self.identity = identity
-        self.slot = slot
-        self.peakRSSI = peakRSSI
-        self.samples = samples
-        self.observedAt = observedAt
-        self.observedFrom = observedFrom
-    }
-
-    /// The wire body (RideWire's `TouchProofBody`) this proof is sent as.
-    public var body: TouchProofBody {
-        // Whole tenths: the server's range check does not need more, and the body stays short.
-        TouchProofBody(uuid: identity.uuid.uuidString, major: Int(identity.major), minor: Int(identity.minor),
-                       slot: Int64(clamping: slot), peakRssiDbm: (min(20, max(-127, peakRSSI)) * 10).rounded() / 10,
-                       samples: samples, observedAt: APIDates.format(observedAt),
-                       // The window ends with the proof's observation; its start is clamped so
-                       // a long-held touch stays within what the server takes.
-                       observedFrom: observedFrom.map { APIDates.format(max(min($0, observedAt), observedAt - MutualTouchRule.clientWindow)) },
-                       observedUntil: observedFrom.map { _ in APIDates.format(observedAt) })
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try body.encode(to: encoder)
-    }
 }
 
 /// The server's answer to a touch proof.

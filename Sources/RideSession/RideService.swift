@@ -1,14 +1,31 @@
+import BeaconCore
 import Foundation
-@_exported import RideClient
+@_exported import RideWire
 
 /// The ride service as both sides of a ride use it at the kerb: the seam between the session
-/// cores' runtimes and the HTTP client (an in-process service in tests and the simulator).
+/// runtimes (`DriverSession`, the guide's `LiveGuide`) and whatever answers for the service.
+///
+/// RideSession knows only the wire (RideWire), never HTTP: RideClient's `RideServiceClient`
+/// conforms over the /v1 API, `InMemoryRideService` (RideBeaconTesting) keeps the service's
+/// rules in process for tests, and the simulator answers with its own policies. Every method
+/// answers in plain values rather than throwing, so a core can react to a refusal like any
+/// other input.
+///
+/// ```swift
+/// let service: any RideService = try RideServiceClient(server: "https://rides.example", token: token)
+/// switch await service.submitProof(observation, rideID: rideID) {
+/// case .confirmed: print("ride confirmed")
+/// case .rejected(let reason): print("not accepted: \(reason)")
+/// default: break
+/// }
+/// ```
 public protocol RideService: Sendable {
-    /// Posts this side's touch proof for the ride.
+    /// Posts this side's touch proof for the ride (sent as RideWire's `TouchProof(observation)`).
     func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer
-    /// The ride's state changes, reconnecting after breaks, until the consumer stops.
+    /// The ride's state changes and meeting events, reconnecting after breaks (`.reachable`),
+    /// until the consumer stops or the stream fails for good (`.failed`).
     func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate>
-    /// The passenger asks the car to sound its locator ticks.
+    /// The passenger asks the car to sound its locator ticks (`LocatorRule`).
     func requestLocator(rideID: String) async -> LocatorAnswer
     /// The driver's answer to the passenger's locator request; nil when delivered, else why not.
     func answerLocator(rideID: String, sound: LocatorSoundName) async -> String?
@@ -20,119 +37,21 @@ public protocol RideService: Sendable {
     func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer
 }
 
-extension RideServiceClient: RideService {
-    public func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer {
-        do {
-            switch try await submitTouchProof(TouchProof(observation), rideID: rideID) {
-            case .accepted(let result): return ProofAnswer(result.outcome)
-            case .notVerified(let message):
-                return .rejected("the ride service cannot verify touch proofs yet (\(message)); the operator can confirm the ride")
-            }
-        } catch {
-            if case .rejected(let problem) = error { return .rejected(problem.message) }
-            return .rejected(error.description)
-        }
-    }
-
-    public func requestLocator(rideID: String) async -> LocatorAnswer {
-        do {
-            let answer = try await requestLocator(rideID)
-            return .ticking(seconds: Double(answer.soundSeconds))
-        } catch {
-            if case .rejected(let problem) = error {
-                if problem.code == .rateLimited { return .tooSoon(retryAfter: Double(problem.retryAfter ?? 10)) }
-                return .refused(problem.message)
-            }
-            return .refused(error.description)
-        }
-    }
-
-    public func answerLocator(rideID: String, sound: LocatorSoundName) async -> String? {
-        do { _ = try await answerLocator(rideID, sound: sound) } catch { return Self.reason(error) }
-        return nil
-    }
-
-    public func meetingMove(rideID: String, _ move: MeetingMove) async -> String? {
-        do { _ = try await meetingMove(rideID, move) } catch { return Self.reason(error) }
-        return nil
-    }
-
-    public func reportGuide(rideID: String, _ report: GuideReport) async -> String? {
-        do { _ = try await reportGuide(rideID, report) } catch { return Self.reason(error) }
-        return nil
-    }
-
-    public func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer {
-        do {
-            let ride = try await confirmByRideWord(rideID, word: word)
-            return ride.state == .confirmed ? .confirmed : .rejected("the ride is \(ride.state.rawValue)")
-        } catch {
-            return .rejected(Self.reason(error))
-        }
-    }
-
-    private static func reason(_ error: RideClientError) -> String {
-        if case .rejected(let problem) = error { return problem.message }
-        return error.description
-    }
-
-    public func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> {
-        let events = rideEvents(rideID)
-        return AsyncStream { continuation in
-            let task = Task {
-                do {
-                    for try await update in events {
-                        switch update {
-                        case .connected: continuation.yield(.reachable(true))
-                        case .interrupted: continuation.yield(.reachable(false))
-                        case .event(let event) where event.kind == .locatorRequested:
-                            continuation.yield(.locatorRequested(unixTime: event.at.timeIntervalSince1970))
-                        case .event(let event) where event.kind == .locatorAnswered:
-                            if let sound = event.locatorAnswer {
-                                continuation.yield(.locatorAnswered(sound, unixTime: event.at.timeIntervalSince1970))
-                            }
-                        case .event(let event) where event.kind == .driverComing || event.kind == .carAcross:
-                            continuation.yield(.meeting(event.kind == .driverComing ? .coming : .across, unixTime: event.at.timeIntervalSince1970))
-                        case .event(let event) where event.kind == .touchObserved:
-                            if let touch = event.touchObserved {
-                                continuation.yield(.touchObserved(by: touch.side == .passenger ? .passenger : .driver,
-                                                                  from: touch.from.timeIntervalSince1970, until: touch.until.timeIntervalSince1970))
-                            }
-                        case .event(let event) where !event.kind.isStateChange:
-                            break
-                        case .event(let event):
-                            switch event.state {
-                            case .arrived: continuation.yield(.arrived)
-                            case .confirmed: continuation.yield(.confirmed)
-                            case .completed: continuation.yield(.completed)
-                            case .cancelled: continuation.yield(.cancelled)
-                            case .requested, .accepted: break
-                            }
-                        }
-                    }
-                } catch let error as RideClientError {
-                    continuation.yield(.failed(error.description))
-                } catch {
-                    continuation.yield(.failed(String(describing: error)))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-}
-
-extension TouchProof {
-    /// The proof a side's observation makes, its window included.
-    public init(_ observation: TouchObservation) {
-        self.init(identity: observation.identity, slot: observation.slot, peakRSSI: observation.peakFilteredRSSI,
-                  samples: observation.samples, observedAt: Date(timeIntervalSince1970: observation.unixTime),
-                  observedFrom: Date(timeIntervalSince1970: observation.firstUnixTime))
-    }
+/// The ride service's answer to a touch proof (or to the ride word), as the cores take it.
+public enum ProofAnswer: Sendable, Equatable {
+    /// The ride is confirmed.
+    case confirmed
+    /// Accepted; the other side's proof is still missing (mutual policy).
+    case awaitingCounterpart
+    /// Accepted, but the other side's proof was observed at another time: the two devices did
+    /// not feel the same touch (mutual policy). A later proof whose window meets it confirms.
+    case notSimultaneous
+    /// Rejected or not verified; the reason in words ("stale slot", "wrong identity").
+    case rejected(String)
 }
 
 extension ProofAnswer {
-    /// The answer an accepted proof's outcome means.
+    /// The answer an accepted proof's outcome (RideWire's `TouchProofResult.Outcome`) means.
     public init(_ outcome: TouchProofResult.Outcome) {
         switch outcome {
         case .confirmed: self = .confirmed
@@ -140,4 +59,42 @@ extension ProofAnswer {
         case .touchNotSimultaneous: self = .notSimultaneous
         }
     }
+}
+
+/// The ride service's answer to the passenger's request for the car's locator sound.
+public enum LocatorAnswer: Sendable, Equatable {
+    /// The car has been asked; it ticks for this long unless the devices touch first, s.
+    case ticking(seconds: Double)
+    /// Asked too recently; the car is probably ticking already. Ask again after this long, s.
+    case tooSoon(retryAfter: Double)
+    /// Refused or not delivered; the reason in words.
+    case refused(String)
+}
+
+/// What a side hears of its ride from the ride service while at the kerb.
+public enum RideUpdate: Sendable, Equatable {
+    /// The service became (un)reachable; the stream reconnects by itself.
+    case reachable(Bool)
+    /// The driver has arrived at the pickup.
+    case arrived
+    /// One side's touch proof was accepted without confirming the ride (mutual policy): when
+    /// that side's device felt the touch, wall-clock seconds.
+    case touchObserved(by: BeaconSide, from: Double, until: Double)
+    /// The ride is confirmed: the right passenger met the right car.
+    case confirmed
+    /// The ride is over.
+    case completed
+    /// The ride was cancelled.
+    case cancelled
+    /// The passenger asked the car to sound its locator, at this wall-clock time (s since
+    /// 1970): a stream replaying history brings old requests too, which have run out.
+    case locatorRequested(unixTime: Double)
+    /// The driver answered a locator request: the sound made (`none`: cannot now), at this
+    /// wall-clock time (a replayed history brings old answers too).
+    case locatorAnswered(LocatorSoundName, unixTime: Double)
+    /// The driver is walking to the passenger (`coming`), or the car is across the street and
+    /// the driver comes round (`across`), at this wall-clock time.
+    case meeting(MeetingMove, unixTime: Double)
+    /// The stream ended for good (refused, the ride is gone); the reason in words.
+    case failed(String)
 }

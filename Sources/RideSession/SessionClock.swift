@@ -2,6 +2,12 @@ import Foundation
 
 /// Time as both sides of a ride see it. Cores never read a clock: their runtimes pass times in,
 /// taken from one of these, so tests and the simulator drive them in virtual time.
+///
+/// ```swift
+/// let clock: any SessionClock = SystemClock()
+/// let slot = identity.slot(at: clock.unixTime)                          // which identity is current
+/// try await clock.sleep(untilUnixTime: Double(slot + 1) * Double(identity.period))  // the next one's boundary
+/// ```
 public protocol SessionClock: Sendable {
     /// Seconds on a monotonic timeline (durations, freshness, the guide's timeline).
     var now: Double { get }
@@ -11,20 +17,32 @@ public protocol SessionClock: Sendable {
     func sleep(untilUnixTime unixTime: Double) async throws
     /// Suspends for `seconds`.
     func sleep(seconds: Double) async throws
+    /// Where the machine's monotonic `instant` falls on `now`'s timeline: a radio's arrival
+    /// stamp (`RadioSighting.receivedAt`) on the timeline the cores run on, so a sighting read
+    /// late is still placed when it arrived. The default takes the instant's age off `now`.
+    func now(at instant: ContinuousClock.Instant) -> Double
 }
 
-/// The machine's clocks.
+extension SessionClock {
+    /// `now` less the instant's age on the machine's continuous clock.
+    public func now(at instant: ContinuousClock.Instant) -> Double {
+        now - (ContinuousClock.now - instant).sessionSeconds
+    }
+}
+
+/// The machine's clocks: `now` counts from the clock's creation on the continuous clock,
+/// `unixTime` is the system's wall clock.
 public struct SystemClock: SessionClock {
     private let origin = ContinuousClock.now
 
+    /// A clock whose `now` starts at 0.
     public init() {}
 
-    public var now: Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    public var now: Double { (ContinuousClock.now - origin).sessionSeconds }
 
     public var unixTime: Double { Date().timeIntervalSince1970 }
+
+    public func now(at instant: ContinuousClock.Instant) -> Double { (instant - origin).sessionSeconds }
 
     public func sleep(untilUnixTime target: Double) async throws {
         let wait = target - unixTime
@@ -34,5 +52,12 @@ public struct SystemClock: SessionClock {
 
     public func sleep(seconds: Double) async throws {
         try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    fileprivate var sessionSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,12 +1,24 @@
 import BeaconCore
-import RideClient
+import Foundation
 
-/// What one side saw of the other's beacon while the devices touched: the substance of a touch
-/// proof (DESIGN.md "Touch confirmation").
+/// What one side saw of the other's beacon while the devices touched, as the session cores
+/// compute it (`CounterpartTouch`): typed values on the cores' clocks. It is not a second proof
+/// model: what goes on the wire is RideWire's `TouchProof`, made from it by
+/// `TouchProof(observation)` (the one place the two meet).
+///
+/// ```swift
+/// let seen = TouchObservation(identity: id, slot: 56_666_667, peakFilteredRSSI: -38, samples: 12,
+///                             unixTime: 1_700_000_011.2, firstUnixTime: 1_700_000_009.9)
+/// let proof = TouchProof(seen)   // what RideServiceClient posts
+/// ```
 public struct TouchObservation: Equatable, Sendable {
+    /// The counterpart's identity as observed.
     public var identity: BeaconIdentity
+    /// The identity's slot, floor(unix seconds / period).
     public var slot: UInt64
+    /// Peak filtered RSSI while touching, dBm.
     public var peakFilteredRSSI: Double
+    /// Touching advertisements the observation rests on.
     public var samples: Int
     /// Wall-clock time of the last touching advertisement.
     public var unixTime: Double
@@ -14,6 +26,8 @@ public struct TouchObservation: Equatable, Sendable {
     /// `firstUnixTime...unixTime` (`MutualTouchRule`).
     public var firstUnixTime: Double
 
+    /// An observation; without `firstUnixTime` the window is the instant `unixTime` (a later
+    /// start is clamped to it).
     public init(identity: BeaconIdentity, slot: UInt64, peakFilteredRSSI: Double, samples: Int, unixTime: Double,
                 firstUnixTime: Double? = nil) {
         self.identity = identity
@@ -31,6 +45,17 @@ public struct TouchObservation: Equatable, Sendable {
     }
 }
 
+extension TouchProof {
+    /// The proof a side's observation makes, its window included (clamped as
+    /// `TouchProof.init(uuid:major:minor:slot:peakRssiDbm:samples:observedAt:observedFrom:)` does).
+    public init(_ observation: TouchObservation) {
+        self.init(uuid: observation.identity.uuid, major: observation.identity.major, minor: observation.identity.minor,
+                  slot: observation.slot, peakRssiDbm: observation.peakFilteredRSSI, samples: observation.samples,
+                  observedAt: Date(timeIntervalSince1970: observation.unixTime),
+                  observedFrom: Date(timeIntervalSince1970: observation.firstUnixTime))
+    }
+}
+
 /// The mutual touch rule (RideWire's `MutualTouchRule`) for the session cores and the guide.
 public enum TouchWindows {
     /// How far apart two sides' observation windows may be and still be one touch, s.
@@ -40,50 +65,4 @@ public enum TouchWindows {
     public static func meet(_ from1: Double, _ until1: Double, _ from2: Double, _ until2: Double) -> Bool {
         MutualTouchRule.simultaneous(from1, until1, from2, until2)
     }
-}
-
-/// The ride service's answer to a touch proof.
-public enum ProofAnswer: Sendable, Equatable {
-    case confirmed
-    /// Accepted; the other side's proof is still missing (mutual policy).
-    case awaitingCounterpart
-    /// Accepted, but the other side's proof was observed at another time: the two devices did
-    /// not feel the same touch (mutual policy). A later proof whose window meets it confirms.
-    case notSimultaneous
-    /// Rejected or not verified; the reason in words ("stale slot", "wrong identity").
-    case rejected(String)
-}
-
-/// The ride service's answer to the passenger's request for the car's locator sound.
-public enum LocatorAnswer: Sendable, Equatable {
-    /// The car has been asked; it ticks for this long unless the devices touch first, s.
-    case ticking(seconds: Double)
-    /// Asked too recently; the car is probably ticking already. Ask again after this long, s.
-    case tooSoon(retryAfter: Double)
-    /// Refused or not delivered; the reason in words.
-    case refused(String)
-}
-
-/// What a side hears of its ride from the ride service while at the kerb.
-public enum RideUpdate: Sendable, Equatable {
-    /// The service became (un)reachable; the stream reconnects by itself.
-    case reachable(Bool)
-    case arrived
-    /// One side's touch proof was accepted without confirming the ride (mutual policy): when
-    /// that side's device felt the touch, wall-clock seconds.
-    case touchObserved(by: BeaconSide, from: Double, until: Double)
-    case confirmed
-    case completed
-    case cancelled
-    /// The passenger asked the car to sound its locator, at this wall-clock time (s since
-    /// 1970): a stream replaying history brings old requests too, which have run out.
-    case locatorRequested(unixTime: Double)
-    /// The driver answered a locator request: the sound made (`none`: cannot now), at this
-    /// wall-clock time (a replayed history brings old answers too).
-    case locatorAnswered(LocatorSoundName, unixTime: Double)
-    /// The driver is walking to the passenger (`coming`), or the car is across the street and
-    /// the driver comes round (`across`), at this wall-clock time.
-    case meeting(MeetingMove, unixTime: Double)
-    /// The stream ended for good (refused, the ride is gone); the reason in words.
-    case failed(String)
 }

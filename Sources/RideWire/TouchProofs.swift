@@ -29,21 +29,29 @@ public struct TouchProofResult: Sendable, Equatable, Codable {
     }
 }
 
-/// A touch proof as sent (`POST /v1/rides/{id}/touch-proofs`): what one side saw of its
-/// counterpart's beacon at touch range (DESIGN.md, touch confirmation). Plain values, so the
-/// server can refuse each malformed field by name.
-public struct TouchProofBody: Sendable, Equatable, Codable {
+/// A touch proof (`POST /v1/rides/{id}/touch-proofs`, openapi.yaml `TouchProof`): what one side
+/// saw of its counterpart's beacon at touch range. The one model of a proof on the wire: the
+/// client sends it, the server decodes it (strictly, refusing each malformed field by name) and
+/// records what it verified. Plain values, so a bad field is named rather than undecodable.
+///
+/// A side's session builds it from what its core saw (`TouchProof(observation)` in RideSession):
+///
+/// ```swift
+/// let proof = TouchProof(uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", major: 1, minor: 2, slot: 56_666_667,
+///                        peakRssiDbm: -38.5, samples: 12, observedAt: "2026-11-26T08:00:01.250Z")
+/// ```
+public struct TouchProof: Sendable, Equatable, Codable {
     /// The counterpart's observed proximity UUID, 8-4-4-4-12 hex digits.
     public var uuid: String
-    /// The observed major, 0...65535.
+    /// The observed major, `TouchProof.componentRange`.
     public var major: Int
-    /// The observed minor, 0...65535.
+    /// The observed minor, `TouchProof.componentRange`.
     public var minor: Int
     /// The identity's slot, floor(unix seconds / period).
     public var slot: Int64
-    /// Peak filtered RSSI while touching, dBm (-127...20).
+    /// Peak filtered RSSI while touching, dBm (`TouchProof.peakRssiRange`).
     public var peakRssiDbm: Double
-    /// Advertisements the decision rests on (1...100000).
+    /// Advertisements the decision rests on (`TouchProof.samplesRange`).
     public var samples: Int
     /// When the touch was seen, RFC 3339 (`WireDates`).
     public var observedAt: String
@@ -66,6 +74,41 @@ public struct TouchProofBody: Sendable, Equatable, Codable {
         self.observedFrom = observedFrom
         self.observedUntil = observedUntil
     }
+
+    /// A proof from typed values, as a client sends it: the peak clamped to `peakRssiRange` in
+    /// whole tenths (the server's range check needs no more), the times in `WireDates`' format,
+    /// and the window `observedFrom...observedAt` clamped to `MutualTouchRule.clientWindow` so a
+    /// long-held touch stays within what the server takes. Without `observedFrom` the window is
+    /// the instant `observedAt`.
+    public init(uuid: UUID, major: UInt16, minor: UInt16, slot: UInt64, peakRssiDbm: Double, samples: Int,
+                observedAt: Date, observedFrom: Date? = nil) {
+        let range = Self.peakRssiRange
+        self.init(uuid: uuid.uuidString, major: Int(major), minor: Int(minor), slot: Int64(clamping: slot),
+                  peakRssiDbm: (min(range.upperBound, max(range.lowerBound, peakRssiDbm)) * 10).rounded() / 10,
+                  samples: samples, observedAt: WireDates.format(observedAt),
+                  observedFrom: observedFrom.map {
+                      WireDates.format(max(min($0, observedAt), observedAt - MutualTouchRule.clientWindow))
+                  },
+                  observedUntil: observedFrom.map { _ in WireDates.format(observedAt) })
+    }
+}
+
+extension TouchProof {
+    /// The range of `major` and `minor` (iBeacon's 16-bit fields).
+    public static let componentRange = 0...65535
+    /// The range the server takes for `peakRssiDbm`, dBm.
+    public static let peakRssiRange = -127.0...20.0
+    /// The range the server takes for `samples`.
+    public static let samplesRange = 1...100_000
+    /// A proof describes a touch that just happened: the server refuses one observed longer ago
+    /// than this (`stale_proof`), s. Clients re-prove within it (the driver: `DriverCore.freshness`).
+    public static let maximumAge: Double = 10
+    /// How far a device's clock may run ahead of the server's before its proof is refused, s.
+    public static let maximumAhead: Double = 2
+    /// A second proof of the same side and slot is new only when its observation ends more
+    /// than this after every accepted one's (else `replayed_proof`), s: re-proving an ongoing
+    /// touch must extend the window by more (`DriverCore.resendInterval` does).
+    public static let resentTolerance: Double = 1
 }
 
 /// The mutual touch rule (issue 12, "both sides feel it"): a touch counts only when the
@@ -81,6 +124,10 @@ public enum MutualTouchRule {
     public static let maximumWindow: Double = 60
     /// What clients claim at most (a margin below `maximumWindow`).
     public static let clientWindow: Double = 30
+    /// Mutual policy: how far apart (the server's receive times) the two sides' proofs may be
+    /// and still confirm the ride together, s. A side still touching re-proves within it
+    /// (`DriverCore.resendInterval`); the simulator's `MutualProofPolicy` pairs with it too.
+    public static let pairingWindow: Double = 10
 
     /// Whether the windows [from1, until1] and [from2, until2] (any one time unit, seconds) are
     /// one touch.

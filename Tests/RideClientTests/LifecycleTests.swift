@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import RideClient
+import RideSession
 import RideStore
 import Testing
 
@@ -42,8 +43,8 @@ struct LifecycleTests {
                 let identity = try driverKey.identity()
                 let now = Date()
                 let slot = identity.slot(at: now.timeIntervalSince1970)
-                let proof = TouchProof(identity: identity.identity(of: .driver, slot: slot), slot: slot,
-                                       peakRSSI: -28.5, samples: 12, observedAt: now)
+                let proof = TouchProof(TouchObservation(identity: identity.identity(of: .driver, slot: slot), slot: slot,
+                                                        peakFilteredRSSI: -28.5, samples: 12, unixTime: now.timeIntervalSince1970))
                 switch try await passenger.submitTouchProof(proof, rideID: ride.id) {
                 case .notVerified(let message):
                     // A server before touch-proof verification: the ride does not change.

@@ -33,12 +33,27 @@ import Testing
     }
 
     @Test func theWindowIsOptionalOnTheWire() throws {
-        let bare = TouchProofBody(uuid: "u", major: 1, minor: 2, slot: 3, peakRssiDbm: -40, samples: 5, observedAt: "t")
+        let bare = TouchProof(uuid: "u", major: 1, minor: 2, slot: 3, peakRssiDbm: -40, samples: 5, observedAt: "t")
         let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(bare)) as? [String: Any]).keys
         #expect(!keys.contains("observedFrom") && !keys.contains("observedUntil"))
-        let held = TouchProofBody(uuid: "u", major: 1, minor: 2, slot: 3, peakRssiDbm: -40, samples: 5, observedAt: "t",
-                                  observedFrom: "f", observedUntil: "t")
+        let held = TouchProof(uuid: "u", major: 1, minor: 2, slot: 3, peakRssiDbm: -40, samples: 5, observedAt: "t",
+                              observedFrom: "f", observedUntil: "t")
         let heldKeys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(held)) as? [String: Any]).keys
         #expect(heldKeys.contains("observedFrom") && heldKeys.contains("observedUntil"))
+    }
+
+    @Test func theTypedProofIsClampedToWhatTheServerTakes() throws {
+        let at = Date(timeIntervalSince1970: 1_700_000_100.25)
+        let uuid = try #require(UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        // A peak above the range, a window longer than clients claim.
+        let proof = TouchProof(uuid: uuid, major: 7, minor: 9, slot: 56_666_670, peakRssiDbm: 25.04, samples: 3,
+                               observedAt: at, observedFrom: at - 100)
+        #expect(proof.peakRssiDbm == TouchProof.peakRssiRange.upperBound)
+        #expect(proof.observedAt == WireDates.format(at) && proof.observedUntil == proof.observedAt)
+        #expect(proof.observedFrom == WireDates.format(at - MutualTouchRule.clientWindow))
+        #expect(proof.uuid == uuid.uuidString && proof.major == 7 && proof.minor == 9 && proof.slot == 56_666_670)
+        // Whole tenths inside the range; no window without a start.
+        let bare = TouchProof(uuid: uuid, major: 7, minor: 9, slot: 1, peakRssiDbm: -38.46, samples: 3, observedAt: at)
+        #expect(bare.peakRssiDbm == -38.5 && bare.observedFrom == nil && bare.observedUntil == nil)
     }
 }

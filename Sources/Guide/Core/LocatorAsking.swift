@@ -15,7 +15,7 @@ public struct LocatorAsking: Sendable, Equatable {
         /// the median time to touch from 10 m from 1.77× to 1.65×, wrong cues 0.03 → 0.05).
         public var unsureAfter = 1.0
         /// Ask again no sooner than this after a request, s (the car ticks for 30 s).
-        public var repeatAfter = 30.0
+        public var repeatAfter = Double(LocatorRule.soundSeconds)
         public init() {}
     }
 
@@ -42,7 +42,7 @@ public struct LocatorAsking: Sendable, Equatable {
     public static let answerWait = 10.0
     /// How long a sound the driver made is taken to carry on (or be repeated), s: a horn's double
     /// tap or a call is short, the device's ticks last the request's 30 s.
-    public static func soundLasts(_ sound: LocatorSoundName) -> Double { sound == .device ? 30 : 10 }
+    public static func soundLasts(_ sound: LocatorSoundName) -> Double { sound == .device ? Double(LocatorRule.soundSeconds) : 10 }
 
     public init(automatic: Bool, timing: Timing = Timing()) {
         self.automatic = automatic

@@ -9,9 +9,12 @@ import RideSession
 /// touch proof posted through the `RideService`. Meanwhile the passenger's own rotating identity
 /// is advertised (the driver's side proves the touch with it).
 ///
-/// The core's clock is the player's (`LiveCuePlayer.now`), so a cue is requested on the same
-/// timeline it sounds on. The ride service being unreachable is said aloud and guiding goes
-/// on from the radio: the identity was derived from the ride key before guiding began.
+/// The core's timeline is `clock.now` (`SystemClock` in the product, a virtual clock in tests):
+/// every input is stamped on it, each sighting with its arrival (`RadioSighting.receivedAt`,
+/// not the moment it was read), and the tick and the scan's duty cycle sleep on it. The ride
+/// service being unreachable is said aloud and guiding goes on from the radio: the identity was
+/// derived from the ride key before guiding began. A radio that cannot scan is said once, in
+/// words, and the scan is retried.
 public struct LiveGuide: Sendable {
     public let ride: GuideRide
     public let rideID: String
@@ -22,7 +25,8 @@ public struct LiveGuide: Sendable {
     public let calibration: Calibration
     public let radio: any Radio
     public let service: any RideService
-    /// Wall clock for the identity slots (the guide's own timeline is the player's).
+    /// The guide's timeline (`now`), the wall clock for the identity slots (`unixTime`), and
+    /// what the tick and the duty cycle sleep on.
     public let clock: any SessionClock
     public let player: LiveCuePlayer
     public let keys: AsyncStream<GuideKey>
@@ -41,12 +45,12 @@ public struct LiveGuide: Sendable {
     /// Stop (and close) the player at the end; false when its owner goes on using it
     /// (`passenger follow` announces the ride's end after the guide).
     public var ownsPlayer = true
+    /// Where the vibrations go (feedbackd, `GuideHaptics`); nil: none.
+    public var haptics: (any HapticOutput)?
 
     public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
                 clock: any SessionClock = SystemClock(), player: LiveCuePlayer, keys: AsyncStream<GuideKey>,
-    /// Where the vibrations go (feedbackd, `GuideHaptics`); nil: none.
-    public var haptics: (any HapticOutput)?
                 log: @escaping @Sendable (String) -> Void) {
         self.ride = ride
         self.rideID = ride.rideID
@@ -68,28 +72,33 @@ public struct LiveGuide: Sendable {
         let (inputs, feed) = AsyncStream<GuideInput>.makeStream()
         var core = GuideCore(ride: ride, verbosity: verbosity, phrases: phrases, calibration: calibration, aids: .all)
         player.start()
-        let scanner = ScanControl(radio: radio, feed: feed, clock: player, dutyCycle: dutyCycle)
+        let (player, log) = (player, log)
+        let scanner = ScanControl(radio: radio, feed: feed, clock: clock, dutyCycle: dutyCycle) { trouble in
+            log(trouble)
+            player.say(trouble, urgent: true)
+        }
         let tasks: [Task<Void, Never>] = [
             Task { await advertisePassengerIdentity() },
             Task { await followRide(feed) },
             Task {
                 while !Task.isCancelled {
-                    feed.yield(.tick(time: player.now))
-                    try? await Task.sleep(for: .milliseconds(50))
+                    feed.yield(.tick(time: clock.now))
+                    try? await clock.sleep(seconds: Self.tickInterval)
                 }
             },
             Task {
-                for await key in keys { feed.yield(.key(time: player.now, key)) }
+                for await key in keys { feed.yield(.key(time: clock.now, key)) }
             },
             Task { [compass] in
-                // Stamped on arrival with the guide's clock, as sightings are.
+                // Stamped on arrival with the guide's clock.
                 guard let compass else { return }
-                for await reading in compass.readings { feed.yield(.heading(time: player.now, degrees: reading.degrees)) }
+                for await reading in compass.readings { feed.yield(.heading(time: clock.now, degrees: reading.degrees)) }
             },
         ]
-        var actions = core.start(time: player.now)
-        if alreadyArrived { actions += core.handle(.arrived(time: player.now)) }
+        var actions = core.start(time: clock.now)
+        if alreadyArrived { actions += core.handle(.arrived(time: clock.now)) }
         var finished = false
+        var felt = haptics.map { LiveHaptics(output: $0) }
         var reported = false
         func reportStart() {
             guard reportsGuide, !reported, core.state != .waiting, !finished else { return }
@@ -97,8 +106,8 @@ public struct LiveGuide: Sendable {
             let (service, rideID, log) = (service, rideID, log)
             Task { if let failure = await service.reportGuide(rideID: rideID, .started) { log("guide_started not delivered: \(failure)") } }
         }
+        felt?.after(actions, core: core, now: clock.now)
         if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
-        var felt = haptics.map { LiveHaptics(output: $0) }
         reportStart()
         if !finished {
             for await input in inputs {
@@ -108,7 +117,6 @@ public struct LiveGuide: Sendable {
                 post(core.takeOutbox(), feed: feed)
                 reportStart()
                 if finished { break }
-        felt?.after(actions, core: core, now: clock.now)
             }
         }
         if reported, core.state != .cancelled {
@@ -126,12 +134,15 @@ public struct LiveGuide: Sendable {
         return core.state
     }
 
+    /// How often the core is ticked (20 Hz), s.
+    static let tickInterval = 0.05
+
     /// The core's ride-service posts (`GuidePost`), answered through the feed.
     private func post(_ posts: [GuidePost], feed: AsyncStream<GuideInput>.Continuation) {
         for post in posts {
             switch post {
             case .confirmByWord(let word):
-                Task { feed.yield(.wordAnswered(time: player.now, await service.confirmByRideWord(rideID: rideID, word: word))) }
+                Task { feed.yield(.wordAnswered(time: clock.now, await service.confirmByRideWord(rideID: rideID, word: word))) }
             case .carAcross:
                 Task { if let failure = await service.meetingMove(rideID: rideID, .across) { log("car_across not delivered: \(failure)") } }
             }
@@ -158,9 +169,9 @@ public struct LiveGuide: Sendable {
             case .scan(let mode):
                 scan = mode
             case .postProof(let observation):
-                Task { feed.yield(.proofAnswered(time: player.now, await service.submitProof(observation, rideID: rideID))) }
+                Task { feed.yield(.proofAnswered(time: clock.now, await service.submitProof(observation, rideID: rideID))) }
             case .requestLocator:
-                Task { feed.yield(.locatorAnswered(time: player.now, await service.requestLocator(rideID: rideID))) }
+                Task { feed.yield(.locatorAnswered(time: clock.now, await service.requestLocator(rideID: rideID))) }
             case .finished:
                 finished = true
             }
@@ -174,22 +185,22 @@ public struct LiveGuide: Sendable {
     private func followRide(_ feed: AsyncStream<GuideInput>.Continuation) async {
         for await update in service.rideUpdates(rideID) {
             switch update {
-            case .reachable(let reachable): feed.yield(.service(time: player.now, reachable: reachable))
-            case .arrived: feed.yield(.arrived(time: player.now))
-            case .touchObserved(by: .driver, let from, let until): feed.yield(.driverFeltTouch(time: player.now, from: from, until: until))
+            case .reachable(let reachable): feed.yield(.service(time: clock.now, reachable: reachable))
+            case .arrived: feed.yield(.arrived(time: clock.now))
+            case .touchObserved(by: .driver, let from, let until): feed.yield(.driverFeltTouch(time: clock.now, from: from, until: until))
             case .touchObserved(by: .passenger, _, _): break
-            case .confirmed: feed.yield(.rideConfirmed(time: player.now))
-            case .cancelled: feed.yield(.rideCancelled(time: player.now))
+            case .confirmed: feed.yield(.rideConfirmed(time: clock.now))
+            case .cancelled: feed.yield(.rideCancelled(time: clock.now))
             case .locatorAnswered(let sound, let unixTime):
-                feed.yield(.driverSounded(time: player.now, sound, age: max(0, clock.unixTime - unixTime)))
+                feed.yield(.driverSounded(time: clock.now, sound, age: max(0, clock.unixTime - unixTime)))
             case .meeting(let move, let unixTime):
                 // A replayed history's old news is not told again.
-                if clock.unixTime - unixTime < 120 { feed.yield(.driverMeeting(time: player.now, move)) }
+                if clock.unixTime - unixTime < 120 { feed.yield(.driverMeeting(time: clock.now, move)) }
             // The passenger's own request, answered already by the service.
             case .completed, .locatorRequested: break
             case .failed(let reason):
                 log("ride events: \(reason)")
-                feed.yield(.service(time: player.now, reachable: false))
+                feed.yield(.service(time: clock.now, reachable: false))
             }
         }
     }
@@ -204,20 +215,30 @@ public struct LiveGuide: Sendable {
     }
 }
 
-/// Starts, duty-cycles and stops the radio's scan, feeding sightings to the guide.
+/// Starts, duty-cycles and stops the radio's scan, feeding sightings to the guide stamped with
+/// their arrival on the guide's clock. A scan that fails is reported once (`report`) until a
+/// scan hears something again, and retried: at the next window when duty-cycled, after
+/// `retryAfter` when continuous.
 actor ScanControl {
     private let radio: any Radio
     private let feed: AsyncStream<GuideInput>.Continuation
-    private let clock: LiveCuePlayer
+    private let clock: any SessionClock
     private let dutyCycle: (on: Double, off: Double)
+    private let report: @Sendable (String) -> Void
     private var task: Task<Void, Never>?
     private var mode = ScanMode.off
+    /// A failure was reported and no scan has heard anything since.
+    private var failing = false
+    /// How long a continuous scan waits after a failure before trying again, s.
+    static let retryAfter = 1.0
 
-    init(radio: any Radio, feed: AsyncStream<GuideInput>.Continuation, clock: LiveCuePlayer, dutyCycle: (on: Double, off: Double)) {
+    init(radio: any Radio, feed: AsyncStream<GuideInput>.Continuation, clock: any SessionClock, dutyCycle: (on: Double, off: Double),
+         report: @escaping @Sendable (String) -> Void) {
         self.radio = radio
         self.feed = feed
         self.clock = clock
         self.dutyCycle = dutyCycle
+        self.report = report
     }
 
     func set(_ newMode: ScanMode) {
@@ -232,35 +253,69 @@ actor ScanControl {
         switch newMode {
         case .off: break
         case .continuous:
-            task = Task { await Self.scan(radio, feed, clock, for: nil) }
+            task = Task {
+                while !Task.isCancelled {
+                    let ended = await Self.scan(radio, feed, clock, for: nil)
+                    await self.note(ended)
+                    guard ended.failure != nil else { break }
+                    try? await clock.sleep(seconds: Self.retryAfter)
+                }
+            }
         case .dutyCycled:
             task = Task {
                 while !Task.isCancelled {
-                    await Self.scan(radio, feed, clock, for: cycle.on)
-                    try? await Task.sleep(for: .milliseconds(Int64(cycle.off * 1000)))
+                    await self.note(await Self.scan(radio, feed, clock, for: cycle.on))
+                    try? await clock.sleep(seconds: cycle.off)
                 }
             }
         }
     }
 
-    /// Scans for `seconds` (nil: until cancelled); ending the stream's consumer stops the scan.
-    private static func scan(_ radio: any Radio, _ feed: AsyncStream<GuideInput>.Continuation, _ clock: LiveCuePlayer,
-                             for seconds: Double?) async {
-        await withTaskGroup(of: Void.self) { group in
+    /// How a scan ended: whether it heard anything, and the radio's error if it failed.
+    struct Ended: Sendable {
+        var heard = false
+        var failure: String?
+    }
+
+    /// A failure is told once; a scan that hears something again re-arms the report.
+    private func note(_ ended: Ended) {
+        if ended.heard { failing = false }
+        guard let failure = ended.failure, !Task.isCancelled, !failing else { return }
+        failing = true
+        report("The radio cannot scan for the car: \(failure). Retrying.")
+    }
+
+    /// Scans for `seconds` (nil: until cancelled or the radio fails); ending the stream's
+    /// consumer stops the scan.
+    private static func scan(_ radio: any Radio, _ feed: AsyncStream<GuideInput>.Continuation, _ clock: any SessionClock,
+                             for seconds: Double?) async -> Ended {
+        await withTaskGroup(of: Ended?.self) { group in
             group.addTask {
+                var ended = Ended()
                 do {
                     for try await event in radio.scan() {
                         guard case .sighting(let sighting) = event, let beacon = sighting.beacon, let rssi = sighting.rssi else { continue }
-                        feed.yield(.sighting(time: clock.now, unixTime: Double(sighting.unixMicroseconds) / 1e6,
+                        ended.heard = true
+                        feed.yield(.sighting(time: clock.now(at: sighting.receivedAt), unixTime: Double(sighting.unixMicroseconds) / 1e6,
                                              rssi: Double(rssi), beacon: beacon))
                     }
-                } catch {}
+                } catch where !(error is CancellationError) && !Task.isCancelled {
+                    ended.failure = String(describing: error)
+                } catch {}  // The window ended: the scan was cut short, not failed.
+                return ended
             }
             if let seconds {
-                group.addTask { try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) }
+                group.addTask {
+                    try? await clock.sleep(seconds: seconds)
+                    return nil
+                }
             }
-            await group.next()
+            // The first to end: the scan (its result) or the window (nil; the scan is then cut
+            // short, and what it heard so far is its result).
+            let first = await group.next() ?? nil
             group.cancelAll()
+            if let first { return first }
+            return await group.next().flatMap { $0 } ?? Ended()
         }
     }
 }

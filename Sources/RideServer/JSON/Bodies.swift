@@ -31,17 +31,17 @@ public enum TokenExpiry {
 }
 
 /// The touch proof's body (RideWire), decoded strictly like the bodies in APIBodies.
-extension TouchProofBody: StrictBody {
+extension TouchProof: StrictBody {
     public static let fields: Set<String> = ["uuid", "major", "minor", "slot", "peakRssiDbm", "samples", "observedAt",
                                              "observedFrom", "observedUntil"]
 
     public func validate() throws {
         guard UUID(uuidString: uuid) != nil else { throw APIError.invalidField("uuid", "must be a UUID like 8-4-4-4-12 hex digits") }
-        guard (0...65535).contains(major) else { throw APIError.invalidField("major", "must be 0...65535") }
-        guard (0...65535).contains(minor) else { throw APIError.invalidField("minor", "must be 0...65535") }
+        guard Self.componentRange.contains(major) else { throw APIError.invalidField("major", "must be 0...65535") }
+        guard Self.componentRange.contains(minor) else { throw APIError.invalidField("minor", "must be 0...65535") }
         guard slot >= 0 else { throw APIError.invalidField("slot", "must not be negative") }
-        guard (-127...20).contains(peakRssiDbm) else { throw APIError.invalidField("peakRssiDbm", "must be -127...20 dBm") }
-        guard (1...100_000).contains(samples) else { throw APIError.invalidField("samples", "must be 1...100000") }
+        guard Self.peakRssiRange.contains(peakRssiDbm) else { throw APIError.invalidField("peakRssiDbm", "must be -127...20 dBm") }
+        guard Self.samplesRange.contains(samples) else { throw APIError.invalidField("samples", "must be 1...100000") }
         guard let at = APIJSON.parseTimestamp(observedAt) else {
             throw APIError.invalidField("observedAt", "must be an RFC 3339 date-time")
         }

@@ -10,11 +10,11 @@ struct TouchProofVerifier: Sendable {
     /// The deployment's identity slot period in seconds.
     let period: Int
     /// A proof describes a touch that just happened; one older than this is refused.
-    static let maximumAge: TimeInterval = 10
+    static let maximumAge: TimeInterval = TouchProof.maximumAge
     /// Devices' clocks may run slightly ahead of the server's.
-    static let maximumAhead: TimeInterval = 2
+    static let maximumAhead: TimeInterval = TouchProof.maximumAhead
 
-    func verify(_ body: TouchProofBody, side: TouchSide, ride: RideRecord, accountID: String, now: Date) throws -> VerifiedTouchProof {
+    func verify(_ body: TouchProof, side: TouchSide, ride: RideRecord, accountID: String, now: Date) throws -> VerifiedTouchProof {
         guard let observedAt = APIJSON.parseTimestamp(body.observedAt) else {
             throw APIError.invalidField("observedAt", "must be an RFC 3339 date-time")
         }

@@ -1,5 +1,5 @@
 import BeaconCore
-import RideClient
+import RideWire
 
 /// The driver's side at the kerb as a pure state machine: hears the passenger's beacon, decides
 /// when the devices touch, when to send (and re-send) the driver's touch proof, and when the ride
@@ -54,14 +54,16 @@ public struct DriverCore: Sendable {
         case finished(Outcome)
     }
 
-    /// Proofs older than this are refused by the server (10 s); keep a margin for the trip.
-    public static let freshness = 8.0
-    /// Under the mutual policy the server pairs the two sides' proofs within 10 s of each other;
-    /// re-proving this often while the devices still touch keeps one inside that window
-    /// whenever the passenger confirms.
-    public static let resendInterval = 5.0
-    /// How long the locator sounds after a request (the server's `soundSeconds`), s.
-    public static let locatorSeconds = 30.0
+    /// The oldest touch the driver's Enter still proves, s: the server refuses proofs older than
+    /// `TouchProof.maximumAge` (RideWire); 2 s are kept for the trip.
+    public static let freshness = TouchProof.maximumAge - 2
+    /// Under the mutual policy the server pairs the two sides' proofs received within
+    /// `MutualTouchRule.pairingWindow` of each other; re-proving every half window while the
+    /// devices still touch keeps one inside it whenever the passenger confirms.
+    public static let resendInterval = MutualTouchRule.pairingWindow / 2
+    /// How long the locator sounds after a request (`LocatorRule.soundSeconds`, the server's
+    /// `soundSeconds`), s.
+    public static let locatorSeconds = Double(LocatorRule.soundSeconds)
 
     public let autoConfirm: Bool
     /// Who the passenger is, the sounds allowed, the ride word (`DriverMeeting`).

@@ -1,5 +1,5 @@
 import BeaconCore
-import RideClient
+import RideWire
 
 /// The keys the driver answers with (`driver arrive`): one each.
 public enum DriverKey: Sendable, Equatable {

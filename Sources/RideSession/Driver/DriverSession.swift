@@ -1,5 +1,5 @@
 import BeaconCore
-import RideClient
+import RideWire
 import RadioCore
 
 /// `DriverCore` in real time: the ride's identity advertised on a radio, the passenger's beacon
@@ -71,7 +71,8 @@ public struct DriverSession: Sendable {
                         case .restored: log("radio restored")
                         case .sighting(let sighting):
                             guard let beacon = sighting.beacon, let rssi = sighting.rssi else { continue }
-                            feed.yield(.sighting(time: clock.now, unixTime: Double(sighting.unixMicroseconds) / 1e6,
+                            // Stamped with its arrival, not the moment it is read.
+                            feed.yield(.sighting(time: clock.now(at: sighting.receivedAt), unixTime: Double(sighting.unixMicroseconds) / 1e6,
                                                  rssi: Double(rssi), beacon: beacon))
                         }
                     }

@@ -11,7 +11,7 @@ public enum TouchPolicy: String, Codable, Sendable, CaseIterable {
 
 public enum TouchProofRules {
     /// Mutual policy: how far apart (server receive times) the two sides' proofs may be.
-    public static let pairingWindow: TimeInterval = 10
+    public static let pairingWindow: TimeInterval = MutualTouchRule.pairingWindow
     /// Mutual policy: how far apart the two proofs' observation windows may be (RideWire).
     public static let simultaneity: TimeInterval = MutualTouchRule.tolerance
 }

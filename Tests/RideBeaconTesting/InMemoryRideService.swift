@@ -1,0 +1,321 @@
+import BeaconCore
+import Foundation
+import RideSession
+import Synchronization
+
+/// One ride's service in process, keeping the server's rules as RideWire states them, so the
+/// session runtimes (`DriverSession`, `LiveGuide`) are tested whole without HTTP:
+///
+/// - the ride's states (`RideState.canMove`): proofs, locator requests and meeting moves only
+///   while `arrived`; confirmed by the touch, then completed, or cancelled before that;
+/// - touch proofs checked as the server checks RideWire's `TouchProof` (each side's session sends
+///   `TouchProof(observation)`): fresh (`TouchProof.maximumAge`, `maximumAhead`), the slot
+///   within one of the current, the identity the counterpart advertises in that slot, a
+///   resend that adds nothing refused;
+/// - the mutual policy: a proof confirms when the other side's was received within
+///   `MutualTouchRule.pairingWindow` and their windows are simultaneous (`MutualTouchRule`);
+///   otherwise the other side hears `touchObserved`;
+/// - the locator: once per `LocatorRule.minimumInterval`, ticking `LocatorRule.soundSeconds`.
+///
+/// Each side is a `RideService` (`service.driver`, `service.passenger`), like two accounts'
+/// clients; both see one history (`rideUpdates` replays it, then follows). `calls` records
+/// what was asked and answered, in order.
+///
+/// ```swift
+/// let service = InMemoryRideService(rideID: "ride-1", identity: identity, clock: clock)
+/// let session = DriverSession(rideID: "ride-1", identity: identity, ..., service: service.driver, clock: clock, ...)
+/// _ = await service.passenger.submitProof(passengersObservation, rideID: "ride-1")  // .awaitingCounterpart
+/// #expect(service.calls == [.proof(.passenger, .awaitingCounterpart)])
+/// ```
+public final class InMemoryRideService: Sendable {
+    /// A request and its answer, as `calls` records them.
+    public enum Call: Equatable, Sendable {
+        case proof(BeaconSide, ProofAnswer)
+        case locatorRequested(LocatorAnswer)
+        case locatorAnswered(LocatorSoundName)
+        case meeting(MeetingMove)
+        case guide(GuideReport)
+        case rideWord(String, ProofAnswer)
+        /// A request refused before it reached the ride (wrong ride, wrong state); the reason.
+        case refused(String)
+    }
+
+    private struct Proof {
+        var side: BeaconSide
+        var slot: UInt64
+        var receivedAt: Double
+        var from: Double
+        var until: Double
+    }
+
+    private struct State {
+        var rideState: RideState
+        var history: [RideUpdate] = []
+        var followers: [UInt64: AsyncStream<RideUpdate>.Continuation] = [:]
+        var nextFollower: UInt64 = 0
+        var proofs: [Proof] = []
+        var lastLocatorRequest: Double?
+        var calls: [Call] = []
+    }
+
+    public let rideID: String
+    public let identity: RotatingIdentity
+    /// The words both devices derive from the ride key; nil: the ride has none.
+    public let rideWord: String?
+    private let clock: any SessionClock
+    private let state: Mutex<State>
+
+    /// The ride `rideID` in `state`, its identities from `identity`, its rules' times read off
+    /// `clock`'s wall clock (`unixTime`).
+    public init(rideID: String, identity: RotatingIdentity, state: RideState = .arrived, rideWord: String? = nil,
+                clock: any SessionClock) {
+        self.rideID = rideID
+        self.identity = identity
+        self.rideWord = rideWord
+        self.clock = clock
+        var initial = State(rideState: state)
+        if state == .arrived { initial.history = [.arrived] }
+        self.state = Mutex(initial)
+    }
+
+    /// The driver's account's view of the service.
+    public var driver: Side { Side(service: self, side: .driver) }
+    /// The passenger's account's view of the service.
+    public var passenger: Side { Side(service: self, side: .passenger) }
+
+    /// The ride's state now.
+    public var rideState: RideState { state.withLock { $0.rideState } }
+    /// What was asked of the service and what it answered, in order.
+    public var calls: [Call] { state.withLock { $0.calls } }
+    /// Everything on the ride's stream so far, in order.
+    public var history: [RideUpdate] { state.withLock { $0.history } }
+
+    /// One account's client: the side it proves and asks as.
+    public struct Side: RideService {
+        let service: InMemoryRideService
+        /// Whose account this is.
+        public let side: BeaconSide
+
+        public func submitProof(_ observation: TouchObservation, rideID: String) async -> ProofAnswer {
+            service.submitProof(TouchProof(observation), by: side, rideID: rideID)
+        }
+
+        public func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> { service.rideUpdates(rideID) }
+
+        public func requestLocator(rideID: String) async -> LocatorAnswer { service.requestLocator(by: side, rideID: rideID) }
+
+        public func answerLocator(rideID: String, sound: LocatorSoundName) async -> String? {
+            service.answerLocator(by: side, rideID: rideID, sound: sound)
+        }
+
+        public func meetingMove(rideID: String, _ move: MeetingMove) async -> String? {
+            service.meetingMove(by: side, rideID: rideID, move)
+        }
+
+        public func reportGuide(rideID: String, _ report: GuideReport) async -> String? {
+            service.reportGuide(by: side, rideID: rideID, report)
+        }
+
+        public func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer {
+            service.confirmByRideWord(by: side, rideID: rideID, word: word)
+        }
+    }
+
+    // MARK: The dispatcher's and the ride's own moves
+
+    /// Moves the ride to `next` if its lifecycle allows (`RideState.canMove`) and tells the
+    /// stream; returns whether it moved.
+    @discardableResult
+    public func move(to next: RideState) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.rideState.canMove(to: next) else { return false }
+            state.rideState = next
+            if let update = Self.update(for: next) { Self.publish(update, in: &state) }
+            return true
+        }
+    }
+
+    private static func update(for state: RideState) -> RideUpdate? {
+        switch state {
+        case .arrived: .arrived
+        case .confirmed: .confirmed
+        case .completed: .completed
+        case .cancelled: .cancelled
+        case .requested, .accepted: nil
+        }
+    }
+
+    // MARK: The rules
+
+    private func submitProof(_ proof: TouchProof, by side: BeaconSide, rideID: String) -> ProofAnswer {
+        let now = clock.unixTime
+        return state.withLock { state -> ProofAnswer in
+            let answer = checkedProof(proof, by: side, rideID: rideID, now: now, state: &state)
+            state.calls.append(.proof(side, answer))
+            return answer
+        }
+    }
+
+    /// The server's checks in its order, then the mutual policy. Called with the lock held.
+    private func checkedProof(_ proof: TouchProof, by side: BeaconSide, rideID: String, now: Double, state: inout State) -> ProofAnswer {
+        guard rideID == self.rideID else { return .rejected("ride \(rideID) not found") }
+        guard state.rideState == .arrived else {
+            return .rejected("the ride is \(state.rideState.rawValue); touch proofs are taken only while it is arrived")
+        }
+        guard let uuid = UUID(uuidString: proof.uuid) else { return .rejected("uuid: must be a UUID") }
+        guard TouchProof.componentRange.contains(proof.major), TouchProof.componentRange.contains(proof.minor) else {
+            return .rejected("major, minor: must be \(TouchProof.componentRange)")
+        }
+        guard TouchProof.peakRssiRange.contains(proof.peakRssiDbm) else { return .rejected("peakRssiDbm: out of range") }
+        guard TouchProof.samplesRange.contains(proof.samples) else { return .rejected("samples: out of range") }
+        guard let observedAt = WireDates.parse(proof.observedAt)?.timeIntervalSince1970 else {
+            return .rejected("observedAt: must be an RFC 3339 date-time")
+        }
+        let from = proof.observedFrom.flatMap(WireDates.parse)?.timeIntervalSince1970 ?? observedAt
+        let until = proof.observedUntil.flatMap(WireDates.parse)?.timeIntervalSince1970 ?? observedAt
+        guard from <= observedAt, observedAt <= until, until - from <= MutualTouchRule.maximumWindow else {
+            return .rejected("the observation window is malformed")
+        }
+        guard now - observedAt <= TouchProof.maximumAge else {
+            return .rejected("stale proof: observed \(Int(now - observedAt)) s ago; proofs older than \(Int(TouchProof.maximumAge)) s are refused")
+        }
+        guard observedAt - now <= TouchProof.maximumAhead, until - now <= TouchProof.maximumAhead else {
+            return .rejected("stale proof: observed ahead of the service's clock")
+        }
+        guard proof.slot >= 0, identity.acceptedSlots(at: now).contains(UInt64(proof.slot)) else {
+            return .rejected("stale slot \(proof.slot)")
+        }
+        let slot = UInt64(proof.slot)
+        let counterpart: BeaconSide = side == .driver ? .passenger : .driver
+        let observed = BeaconIdentity(uuid: uuid, major: UInt16(proof.major), minor: UInt16(proof.minor))
+        guard observed == identity.identity(of: counterpart, slot: slot) else {
+            return .rejected("wrong identity: not this ride's \(counterpart.rawValue) beacon in slot \(slot)")
+        }
+        // A resend of the same side and slot must reach past what is already accepted.
+        if state.proofs.contains(where: { $0.side == side && $0.slot == slot && until - $0.until <= TouchProof.resentTolerance }) {
+            return .rejected("replayed proof: adds nothing to an accepted one")
+        }
+        let new = Proof(side: side, slot: slot, receivedAt: now, from: from, until: until)
+        state.proofs.append(new)
+        let paired = state.proofs.filter { $0.side == counterpart && abs($0.receivedAt - now) <= MutualTouchRule.pairingWindow }
+        guard paired.contains(where: { MutualTouchRule.simultaneous(from, until, $0.from, $0.until) }) else {
+            Self.publish(.touchObserved(by: side, from: from, until: until), in: &state)
+            return paired.isEmpty ? .awaitingCounterpart : .notSimultaneous
+        }
+        state.rideState = .confirmed
+        Self.publish(.confirmed, in: &state)
+        return .confirmed
+    }
+
+    private func requestLocator(by side: BeaconSide, rideID: String) -> LocatorAnswer {
+        let now = clock.unixTime
+        return state.withLock { state -> LocatorAnswer in
+            let answer: LocatorAnswer
+            if rideID != self.rideID || side != .passenger {
+                answer = .refused("ride \(rideID) not found")
+            } else if state.rideState != .arrived {
+                answer = .refused("the ride is \(state.rideState.rawValue); the car sounds its locator only while it is arrived")
+            } else if let last = state.lastLocatorRequest, now - last < LocatorRule.minimumInterval {
+                answer = .tooSoon(retryAfter: LocatorRule.minimumInterval - (now - last))
+            } else {
+                state.lastLocatorRequest = now
+                Self.publish(.locatorRequested(unixTime: now), in: &state)
+                answer = .ticking(seconds: Double(LocatorRule.soundSeconds))
+            }
+            state.calls.append(.locatorRequested(answer))
+            return answer
+        }
+    }
+
+    private func answerLocator(by side: BeaconSide, rideID: String, sound: LocatorSoundName) -> String? {
+        meetingEvent(by: side, of: .driver, rideID: rideID, call: .locatorAnswered(sound),
+                     update: .locatorAnswered(sound, unixTime: clock.unixTime))
+    }
+
+    private func meetingMove(by side: BeaconSide, rideID: String, _ move: MeetingMove) -> String? {
+        meetingEvent(by: side, of: move == .coming ? .driver : nil, rideID: rideID, call: .meeting(move),
+                     update: .meeting(move, unixTime: clock.unixTime))
+    }
+
+    /// An event of the meeting at the kerb: only while arrived, only by `of` (nil: either side).
+    private func meetingEvent(by side: BeaconSide, of allowed: BeaconSide?, rideID: String, call: Call, update: RideUpdate) -> String? {
+        state.withLock { state -> String? in
+            let refusal: String? = if rideID != self.rideID { "ride \(rideID) not found" }
+                else if let allowed, side != allowed { "only the \(allowed.rawValue) may do that" }
+                else if state.rideState != .arrived { "the ride is \(state.rideState.rawValue), not arrived" }
+                else { nil }
+            if let refusal {
+                state.calls.append(.refused(refusal))
+                return refusal
+            }
+            state.calls.append(call)
+            Self.publish(update, in: &state)
+            return nil
+        }
+    }
+
+    private func reportGuide(by side: BeaconSide, rideID: String, _ report: GuideReport) -> String? {
+        state.withLock { state -> String? in
+            guard rideID == self.rideID, side == .passenger, state.rideState.isActive else {
+                let refusal = "the guide reports only on its own active ride"
+                state.calls.append(.refused(refusal))
+                return refusal
+            }
+            state.calls.append(.guide(report))
+            return nil
+        }
+    }
+
+    private func confirmByRideWord(by side: BeaconSide, rideID: String, word: String) -> ProofAnswer {
+        state.withLock { state -> ProofAnswer in
+            let answer: ProofAnswer
+            if rideID != self.rideID || side != .passenger {
+                answer = .rejected("ride \(rideID) not found")
+            } else if state.rideState != .arrived {
+                answer = .rejected("the ride is \(state.rideState.rawValue)")
+            } else if let rideWord, Self.normalized(word) == Self.normalized(rideWord) {
+                state.rideState = .confirmed
+                Self.publish(.confirmed, in: &state)
+                answer = .confirmed
+            } else {
+                answer = .rejected("that is not this ride's word")
+            }
+            state.calls.append(.rideWord(word, answer))
+            return answer
+        }
+    }
+
+    private static func normalized(_ word: String) -> String {
+        word.lowercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ")
+    }
+
+    // MARK: The stream
+
+    private func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> {
+        let (stream, continuation) = AsyncStream<RideUpdate>.makeStream()
+        guard rideID == self.rideID else {
+            continuation.yield(.failed("ride \(rideID) not found"))
+            continuation.finish()
+            return stream
+        }
+        state.withLock { state in
+            // Connected, then the history (as the server's stream replays it), then live.
+            continuation.yield(.reachable(true))
+            for update in state.history { continuation.yield(update) }
+            state.nextFollower += 1
+            let id = state.nextFollower
+            state.followers[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.followers.removeValue(forKey: id) }
+            }
+        }
+        return stream
+    }
+
+    /// Appends to the history and tells every follower. Called with the lock held (an
+    /// AsyncStream's yield does not call back into the service).
+    private static func publish(_ update: RideUpdate, in state: inout State) {
+        state.history.append(update)
+        for follower in state.followers.values { follower.yield(update) }
+    }
+}
