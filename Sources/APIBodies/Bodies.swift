@@ -102,3 +102,29 @@ public struct CancelBody: StrictBody {
         try FieldRules.optionalText(reason, field: "reason", maxLength: BodyLimits.maxTextLength, multiline: true)
     }
 }
+
+/// A passenger's message to her driver (`POST /v1/rides/{id}/messages`): one of the presets
+/// by name, or her own words on one line; exactly one of the two.
+public struct PassengerMessageBody: StrictBody {
+    public static let fields: Set<String> = ["preset", "text"]
+    /// RideWire's `MessagePreset` raw values (RideServerTests keeps them equal).
+    public static let presets = ["at_main_entrance", "guide_dog", "hard_of_hearing", "waiting_outside", "need_more_time",
+                                 "please_call_out", "wheelchair"]
+    /// RideWire's `PassengerMessage.maxTextLength`.
+    public static let maxTextLength = 160
+    public var preset: String?
+    public var text: String?
+
+    public func validate() throws {
+        switch (preset, text) {
+        case (nil, nil): throw BodyError.invalidField("text", "give a preset or a text")
+        case (.some, .some): throw BodyError.invalidField("text", "give a preset or a text, not both")
+        case (let preset?, nil):
+            guard Self.presets.contains(preset) else {
+                throw BodyError.invalidField("preset", "must be one of \(Self.presets.joined(separator: ", "))")
+            }
+        case (nil, let text?):
+            try FieldRules.text(text, field: "text", maxLength: Self.maxTextLength)
+        }
+    }
+}

@@ -9,16 +9,31 @@ public struct RetryPolicy: Sendable, Equatable {
     public var initialDelay: Duration
     public var maxDelay: Duration
     public var multiplier: Double
+    /// Whether a server that did not take the connection is tried again. One-shot commands say
+    /// at once that it is not answering (each try already waited the connect timeout); things
+    /// that wait anyway keep trying.
+    public var retriesNotAnswering: Bool
 
-    public init(maxAttempts: Int?, initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(8), multiplier: Double = 2) {
+    public init(maxAttempts: Int?, initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(8), multiplier: Double = 2,
+                retriesNotAnswering: Bool = true) {
         self.maxAttempts = maxAttempts.map { max(1, $0) }
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.multiplier = max(1, multiplier)
+        self.retriesNotAnswering = retriesNotAnswering
     }
 
-    /// One-shot commands: a few quick tries, then report.
-    public static let standard = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(250), maxDelay: .seconds(2))
+    /// Whether `error` is worth another try of a call that is (or is not) `idempotent`: a
+    /// call that may have reached the server is repeated only when repeating cannot do its work twice.
+    public func retries(_ error: RideClientError, idempotent: Bool) -> Bool {
+        guard error.isRetryable else { return false }
+        if case .notAnswering = error { return retriesNotAnswering }
+        return idempotent
+    }
+
+    /// One-shot commands: a few quick tries of a service that answered but failed; a service
+    /// that does not answer is reported after one connect timeout (about 2 s).
+    public static let standard = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(250), maxDelay: .seconds(2), retriesNotAnswering: false)
     /// Something that waits anyway (a driver at the kerb, a guide, a dispatcher's board).
     public static let untilCancelled = RetryPolicy(maxAttempts: nil, initialDelay: .milliseconds(500), maxDelay: .seconds(10))
     public static let never = RetryPolicy(maxAttempts: 1)

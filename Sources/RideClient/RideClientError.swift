@@ -5,7 +5,10 @@ import Foundation
 public enum RideClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server URL or token cannot be used; nothing was sent.
     case invalidConfiguration(String)
-    /// No connection: refused, reset, name not resolved, closed mid-response.
+    /// No connection could be made (refused, not taken within the connect timeout, no route,
+    /// name not resolved): nothing was sent, so even a write may be tried again.
+    case notAnswering(String)
+    /// The connection broke (reset, closed mid-response): the request may have arrived.
     case unreachable(String)
     /// Connected, but no answer in time.
     case timeout(String)
@@ -21,8 +24,16 @@ public enum RideClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// Worth retrying the same request (with the same Idempotency-Key) after a pause.
     public var isRetryable: Bool {
         switch self {
-        case .unreachable, .timeout, .serverFailure: true
+        case .notAnswering, .unreachable, .timeout, .serverFailure: true
         case .invalidConfiguration, .rejected, .invalidResponse, .cancelled: false
+        }
+    }
+
+    /// True when the request certainly never reached the server.
+    public var nothingSent: Bool {
+        switch self {
+        case .notAnswering, .invalidConfiguration: true
+        default: false
         }
     }
 
@@ -37,6 +48,7 @@ public enum RideClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .invalidConfiguration(let message): message
+        case .notAnswering(let reason): "the ride service is not answering (nothing was sent): \(reason)"
         case .unreachable(let reason): "cannot reach the ride service: \(reason)"
         case .timeout(let reason): "the ride service did not answer in time: \(reason)"
         case .serverFailure(let problem): "the ride service failed: \(problem)"

@@ -12,7 +12,9 @@ public final class RideServiceClient: Sendable {
         public var retry: RetryPolicy = .standard
         /// Until the response head arrives (connecting included).
         public var requestTimeout: Duration = .seconds(10)
-        public var connectTimeout: Duration = .seconds(3)
+        /// A server that does not take the connection within this is "not answering" (issue 25:
+        /// a down server is told within about 2 s, not after 13.6 s of silent retries).
+        public var connectTimeout: Duration = .seconds(2)
         /// Longest silence on a connection before it counts as dead. The server sends an event
         /// stream heartbeat every 15 s, so a live stream is never this quiet.
         public var idleTimeout: Duration = .seconds(45)
@@ -180,7 +182,10 @@ public final class RideServiceClient: Sendable {
     /// One call with retries; decodes a 2xx body as `Response`.
     func send<Response: Decodable>(_ method: Method, _ path: String, body: Data? = nil,
                                    idempotencyKey: IdempotencyKey? = nil) async throws(RideClientError) -> Response {
-        let data = try await withRetries(configuration.retry) { () async throws(RideClientError) -> Data in
+        // Retried only where a repeat cannot do the work twice: reads, writes with an
+        // Idempotency-Key, and any call that never reached the server (`notAnswering`).
+        let idempotent = method == .GET || idempotencyKey != nil
+        let data = try await withRetries(configuration.retry, idempotent: idempotent) { () async throws(RideClientError) -> Data in
             try await self.once(method, path, body: body, idempotencyKey: idempotencyKey)
         }
         do {
@@ -190,13 +195,13 @@ public final class RideServiceClient: Sendable {
         }
     }
 
-    func withRetries<T>(_ policy: RetryPolicy, _ body: () async throws(RideClientError) -> T) async throws(RideClientError) -> T {
+    func withRetries<T>(_ policy: RetryPolicy, idempotent: Bool = true, _ body: () async throws(RideClientError) -> T) async throws(RideClientError) -> T {
         var attempt = 1
         while true {
             do {
                 return try await body()
             } catch {
-                guard error.isRetryable, policy.allowsAttempt(attempt + 1) else { throw error }
+                guard policy.retries(error, idempotent: idempotent), policy.allowsAttempt(attempt + 1) else { throw error }
                 let delay = policy.delay(afterAttempt: attempt, retryAfterSeconds: error.problem?.retryAfter)
                 configuration.onRetry?(RetryNotice(error: error, attempt: attempt, delay: delay))
                 do { try await Task.sleep(for: delay) } catch { throw .cancelled }
@@ -249,7 +254,10 @@ public final class RideServiceClient: Sendable {
             switch error {
             // A client shut down under a running stream is the owner stopping it, not an outage.
             case .cancelled, .alreadyShutdown: return .cancelled
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
+            // No connection was made: nothing was sent.
+            case .connectTimeout, .getConnectionFromPoolTimeout:
+                return .notAnswering(String(describing: error))
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
                 return .timeout(String(describing: error))
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidConfiguration("server URL: \(error)")
@@ -258,7 +266,12 @@ public final class RideServiceClient: Sendable {
             }
         }
         let text = String(describing: error)
-        if text.localizedCaseInsensitiveContains("refused") { return .unreachable("connection refused") }
+        // Connection errors (NIO's, the resolver's): the request never left this machine.
+        for sign in ["refused", "NIOConnectionError", "connectTimeout", "No route to host", "Network is unreachable",
+                     "Name or service not known", "nodename nor servname", "Temporary failure in name resolution"]
+        where text.localizedCaseInsensitiveContains(sign) {
+            return .notAnswering(sign == "refused" ? "connection refused" : String(text.prefix(200)))
+        }
         if text.localizedCaseInsensitiveContains("reset by peer") { return .unreachable("connection reset") }
         return .unreachable(String(text.prefix(200)))
     }

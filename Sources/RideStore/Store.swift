@@ -155,6 +155,14 @@ public protocol Store: Sendable {
     func events(after id: Int64, limit: Int) async throws -> [RideEvent]
     /// The newest event id, 0 when there is none.
     func lastEventID() async throws -> Int64
+    /// The request's (and so its ride's) latest `cancelled` state change, if it was cancelled:
+    /// its actor and reason say who cancelled and why (`RideCancellation`).
+    func cancellation(requestID: String) async throws -> RideEvent?
+
+    // Committed writes
+    /// This store's announcements of its own committed writes: appended events (every write
+    /// that adds to a history) and revoked tokens, each after its commit.
+    var commits: CommitAnnouncements { get }
 
     // Cross-process wake-ups
     /// True when other processes may append events to the same database, so listeners must

@@ -61,6 +61,8 @@ public struct Ride: Sendable, Equatable, Codable {
     /// True for dispatchers when the ride seems stuck: `arrived` more than 5 minutes, or
     /// `accepted` longer than its ETA (or 15 minutes without one).
     public var stuck: Bool?
+    /// On cancelled rides: who cancelled, and why.
+    public var cancellation: RideCancellation?
 
     /// A ride with every field given.
     public init(id: String, requestID: String, passengerID: String, driverID: String, passenger: RideParty, driver: RideParty,
@@ -86,7 +88,7 @@ public struct Ride: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, requestID = "requestId", passengerID = "passengerId", driverID = "driverId", passenger, driver, state,
              createdAt, stateChangedAt, key, identityPeriodSeconds, code, pickup, dropoff, accessibilityNotes,
-             etaMinutes, etaGivenAt, stuck
+             etaMinutes, etaGivenAt, stuck, cancellation
     }
 }
 
@@ -122,6 +124,8 @@ public struct RideRequest: Sendable, Equatable, Codable {
     /// The request's short code (its ride keeps it), accepted wherever the request's id is;
     /// absent for requests made before codes existed.
     public var code: String?
+    /// On cancelled requests: who withdrew it, and why.
+    public var cancellation: RideCancellation?
 
     /// A request with every field given.
     public init(id: String, passengerID: String?, passengerName: String, pickup: String, dropoff: String,
@@ -142,7 +146,8 @@ public struct RideRequest: Sendable, Equatable, Codable {
     public var handle: String { code ?? id }
 
     enum CodingKeys: String, CodingKey {
-        case id, passengerID = "passengerId", passengerName, pickup, dropoff, accessibilityNotes, status, createdAt, rideID = "rideId", code
+        case id, passengerID = "passengerId", passengerName, pickup, dropoff, accessibilityNotes, status, createdAt, rideID = "rideId", code,
+             cancellation
     }
 }
 

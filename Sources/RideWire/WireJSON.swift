@@ -178,6 +178,7 @@ extension Ride: WireJSONEncodable {
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("accessibilityNotes", accessibilityNotes)
+            json.member("cancellation", cancellation)
             json.member("code", code)
             json.key("createdAt"); json.date(createdAt)
             json.key("driver"); driver.writeJSON(to: &json)
@@ -221,6 +222,7 @@ extension RideRequest: WireJSONEncodable {
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("accessibilityNotes", accessibilityNotes)
+            json.member("cancellation", cancellation)
             json.member("code", code)
             json.key("createdAt"); json.date(createdAt)
             json.key("dropoff"); json.string(dropoff)

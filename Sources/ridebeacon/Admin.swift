@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RideServer
 import RideStore
 
@@ -86,7 +87,40 @@ func printToStandardError(_ line: String) {
 
 /// One audit line on stderr per admin action done here (see `AdminAudit`).
 func audit(_ action: String, _ details: [String: String]) {
-    AdminAudit.record(AdminAudit.cliLogger, action: action, actor: AdminAudit.cliOperator, via: .cli, details: details)
+    AdminAudit.record(AuditLog.logger(), action: action, actor: AdminAudit.cliOperator, via: .cli, details: details)
+}
+
+/// Where the admin CLI's audit lines go (issue 25: to the log, not the terminal): the file
+/// `RIDEBEACON_AUDIT_LOG` names, else `$XDG_STATE_HOME/ridebeacon/audit.log` (by default
+/// `~/.local/state/ridebeacon/audit.log`), one JSON line each, appended. `RIDEBEACON_AUDIT_LOG=-`
+/// sends them to standard error (a service manager's journal); so does a log that cannot be opened.
+enum AuditLog {
+    static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let named = environment["RIDEBEACON_AUDIT_LOG"], !named.isEmpty { return named == "-" ? nil : named }
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].map { $0 + "/.local/state" }
+        return state.map { $0 + "/ridebeacon/audit.log" }
+    }
+
+    static func logger(environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger {
+        guard let path = path(environment: environment), let file = open(path) else { return AdminAudit.cliLogger }
+        return Logger(label: "ridebeacon.audit") { label in
+            JSONLogHandler(label: label, level: .notice) { line in
+                file.seekToEndOfFile()
+                file.write(line)
+            }
+        }
+    }
+
+    private static func open(_ path: String) -> FileHandle? {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else { return nil }
+        }
+        return FileHandle(forWritingAtPath: path)
+    }
 }
 
 extension Admin {

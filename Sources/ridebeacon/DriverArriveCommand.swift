@@ -113,7 +113,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
                     // Spoken too: the driver may be outside the car, away from the screen.
                     if DriverArriveCommand.spoken(line) { locator.speak(line) }
                 },
-                log: { StandardError.writeLine("ridebeacon: \($0)") },
+                log: { [verbose = service.verbose] line in DriverArriveCommand.log(line, verbose: verbose) },
                 locator: { locator.play($0) },
                 locatorPlayed: { await locator.played() },
                 keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
@@ -121,6 +121,14 @@ struct DriverArriveCommand: AsyncParsableCommand {
             let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
                 group.addTask { await session.run() }
                 group.addTask { await Signals.next(); return nil }
+                // The passenger's messages (issue 25), said and shown as they come; never ends by itself.
+                group.addTask {
+                    await DriverMessages.follow(rideID: arrived.id, passenger: arrived.passenger.name, client: client) { words in
+                        Say.line(words)
+                        locator.speak(words)
+                    }
+                    return nil
+                }
                 let first = await group.next() ?? nil
                 group.cancelAll()
                 return first
@@ -136,6 +144,20 @@ struct DriverArriveCommand: AsyncParsableCommand {
             }
         }
     }
+
+    /// The session's log lines, for the driver: the beacon's identity (ids, major, minor, slot)
+    /// only with --verbose; otherwise one plain sentence the first time.
+    static func log(_ line: String, verbose: Bool) {
+        if line.hasPrefix("advertising driver identity") {
+            if verbose { StandardError.writeLine("ridebeacon: \(line)") } else if !advertisingTold.swap() {
+                StandardError.writeLine("ridebeacon: Your device is now sending this ride's signal for the passenger's phone to find.")
+            }
+            return
+        }
+        StandardError.writeLine("ridebeacon: \(line)")
+    }
+
+    private static let advertisingTold = OnceFlag()
 
     /// Lines the driver's device speaks as well as prints: what to do, not the touch's progress
     /// (the driver is at the screen for Enter).
@@ -247,5 +269,18 @@ final class LocatorOutput: @unchecked Sendable {
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { report("speech is off: \(error)") }
         return LocatorTicker(player: LiveCuePlayer(speech: speech, sink: sink, log: report))
+    }
+}
+
+/// A flag set once: `swap()` answers whether it was already set.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+
+    func swap() -> Bool {
+        lock.withLock {
+            defer { set = true }
+            return set
+        }
     }
 }

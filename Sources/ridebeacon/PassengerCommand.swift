@@ -7,7 +7,8 @@ struct PassengerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passenger",
         abstract: "Request a ride, cancel it, or be guided to your driver's car.",
-        subcommands: [Request.self, Cancel.self, PassengerGuideCommand.self, PassengerFollowCommand.self, PassengerPlaces.self, PassengerRideHistory.self]
+        subcommands: [Request.self, Cancel.self, PassengerGuideCommand.self, PassengerFollowCommand.self, PassengerPlaces.self, PassengerRideHistory.self,
+                      PassengerMessageCommand.self]
     )
 
     struct Request: AsyncParsableCommand {

@@ -83,14 +83,16 @@ enum RideHistory {
         let route = places(ride.pickup, ride.dropoff)
         let outcome: String = switch ride.state {
         case .completed: "completed"
-        case .cancelled: "cancelled"
+        case .cancelled: CancellationWords.cancelled(ride.cancellation)
         default: "\(ride.state.rawValue) now (ride \(ride.handle))"
         }
         return "\(PlainTable.date(ride.createdAt)): \(route)with \(RideWords.driver(ride.driver)); \(outcome)."
     }
 
     static func sentence(_ request: RideRequest) -> String {
-        "\(PlainTable.date(request.createdAt)): \(places(request.pickup, request.dropoff))request withdrawn before a driver took it."
+        let how = request.cancellation.map { "request \(CancellationWords.cancelled($0)) before a driver took it" }
+            ?? "request withdrawn before a driver took it"
+        return "\(PlainTable.date(request.createdAt)): \(places(request.pickup, request.dropoff))\(how)."
     }
 
     /// Blank after retention erased the places: then they are not mentioned.

@@ -1,7 +1,28 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct RideBeacon: AsyncParsableCommand {
+    /// ArgumentParser's main, with every failure told in one sentence (ErrorWords): help and
+    /// a command's own exit status pass through; a usage error exits 64, anything else 1.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode { exit(withError: error) }
+            let sentence = ErrorWords.sentence(for: error, message: message(for: error), arguments: arguments, root: RideBeacon.self)
+            StandardError.writeLine("ridebeacon: \(sentence)")
+            Foundation.exit(error is CommandLineFailure ? 1 : code.rawValue)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "ridebeacon",
         abstract: "Guide a blind or low-vision passenger to the right car by Bluetooth beacon and sound.",

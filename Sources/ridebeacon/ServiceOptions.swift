@@ -16,6 +16,9 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Allow a plain http:// server URL other than this machine (loopback). The token then travels unencrypted: only on a network you trust.")
     var insecureHttp = false
 
+    @Flag(help: "Show ids and the ride service's error codes as well as the plain sentences.")
+    var verbose = false
+
     /// The server and token to use, by precedence: flag, environment, settings file.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandLineFailure) -> (server: String, token: String) {
         var server = self.server ?? environment["RIDEBEACON_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
@@ -74,21 +77,23 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
     do {
         client = try options.client(waits: waits)
     } catch {
-        StandardError.writeLine("ridebeacon: \(error.message)")
+        StandardError.writeLine("ridebeacon: \(ErrorWords.make(error.message))")
         throw ExitCode(1)
     }
     var failure: String?
     do {
         try await body(client)
     } catch let error as RideClientError {
-        failure = describe(error, server: client.server)
+        failure = ErrorWords.sentence(error, server: client.server, verbose: options.verbose)
     } catch let error as CommandLineFailure {
-        failure = error.message
+        failure = ErrorWords.make(error.message)
     } catch let exit as ExitCode {
         await client.shutdown()
         throw exit
+    } catch is CancellationError {
+        failure = nil
     } catch {
-        failure = String(describing: error)
+        failure = ErrorWords.make(String(describing: error))
     }
     await client.shutdown()
     if let failure {
@@ -97,13 +102,9 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
     }
 }
 
-func describe(_ error: RideClientError, server: String) -> String {
-    switch error {
-    case .unreachable(let reason): "cannot reach the ride service at \(server): \(reason)"
-    case .timeout: "the ride service at \(server) did not answer in time"
-    case .rejected(let problem): problem.message.isEmpty ? problem.description : "\(problem.message) (\(problem.code))"
-    default: error.description
-    }
+/// The ride service's failures as one sentence (ErrorWords; kept for callers outside `withService`).
+func describe(_ error: RideClientError, server: String, verbose: Bool = false) -> String {
+    ErrorWords.sentence(error, server: server, verbose: verbose)
 }
 
 /// Unbuffered standard output: progress lines of commands that run for a while must reach a

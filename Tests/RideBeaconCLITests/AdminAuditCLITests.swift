@@ -1,19 +1,31 @@
 import Foundation
 import Testing
 
-/// The admin CLI leaves one audit line (JSON, stderr) per action; never the token secret.
-@Suite("ridebeacon admin audit trail", .timeLimit(.minutes(2)))
+/// The admin CLI leaves one audit line (JSON) per action in its audit log, not on the terminal
+/// (issue 25); never the token secret. `RIDEBEACON_AUDIT_LOG=-` puts them on stderr.
+@Suite("ridebeacon admin audit trail", .tags(.process), .timeLimit(.minutes(2)))
 struct AdminAuditCLITests {
     @Test func adminActionsWriteAuditLinesWithoutSecrets() throws {
         let database = try temporaryDatabase()
-        let created = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--database", database])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)/audit.log")
+        var environment = ProcessInfo.processInfo.environment
+        environment["RIDEBEACON_AUDIT_LOG"] = log.path
+        let created = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--database", database], environment: environment)
         #expect(created.status == 0)
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(created.stderr.contains(#""audit":"admin""#) && created.stderr.contains(#""action":"account.create""#))
-        #expect(created.stderr.contains(#""via":"cli""#) && created.stderr.contains(#""actor":"operator:"#))
-        #expect(!created.stderr.contains(token))
-        let purged = try CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database])
-        #expect(purged.status == 0 && purged.stdout == "0\n" && purged.stderr.contains(#""action":"locations.purge""#))
+        #expect(!created.stderr.contains(#""audit""#), "no audit line on the terminal: \(created.stderr)")
+        var lines = try String(contentsOf: log, encoding: .utf8)
+        #expect(lines.contains(#""audit":"admin""#) && lines.contains(#""action":"account.create""#))
+        #expect(lines.contains(#""via":"cli""#) && lines.contains(#""actor":"operator:"#))
+        #expect(!lines.contains(token) && !created.stderr.contains(token))
+        let purged = try CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database], environment: environment)
+        #expect(purged.status == 0 && purged.stdout == "0\n" && !purged.stderr.contains(#""audit""#))
+        lines = try String(contentsOf: log, encoding: .utf8)
+        #expect(lines.split(separator: "\n").count == 2 && lines.contains(#""action":"locations.purge""#))
+
+        environment["RIDEBEACON_AUDIT_LOG"] = "-"
+        let journal = try CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database], environment: environment)
+        #expect(journal.status == 0 && journal.stderr.contains(#""action":"locations.purge""#))
     }
 }
 

@@ -59,7 +59,7 @@ struct ErrorTests {
         await world.close()
     }
 
-    @Test func aClosedPortIsUnreachableAndRetriedBeforeGivingUp() async throws {
+    @Test func aClosedPortIsNotAnsweringAndRetriedBeforeGivingUp() async throws {
         let port = try await ClosedPort.make()
         let retries = Counter()
         var configuration = RideServiceClient.Configuration()
@@ -73,11 +73,49 @@ struct ErrorTests {
             _ = try await client.allRides()
             Issue.record("a closed port answered")
         } catch {
-            guard case .unreachable = error else { Issue.record("expected unreachable, got \(error)"); return }
-            #expect(error.isRetryable)
+            guard case .notAnswering = error else { Issue.record("expected notAnswering, got \(error)"); return }
+            #expect(error.isRetryable && error.nothingSent)
         }
         #expect(retries.value == 2, "3 attempts are 2 retries")
         await client.shutdown()
+    }
+
+    /// Issue 25: a down server is told after one connect timeout (about 2 s), not after 13.6 s
+    /// of retries. The one-shot policy does not try again a server that never took the
+    /// connection, so the answer comes within one connect timeout; and nothing was written.
+    @Test func aDownServerIsToldAtOnceAndNothingIsWritten() async throws {
+        let world = try await ServerWorld.make()
+        let port = try await ClosedPort.make()
+        let retries = Counter()
+        var configuration = RideServiceClient.Configuration()
+        configuration.onRetry = { _ in retries.increment() }
+        #expect(configuration.connectTimeout == .seconds(2) && configuration.retry == .standard)
+        let client = try RideServiceClient(server: "http://127.0.0.1:\(port)", token: world.passenger.token, configuration: configuration)
+        do {
+            _ = try await client.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"))
+            Issue.record("a closed port answered")
+        } catch {
+            guard case .notAnswering = error else { Issue.record("expected notAnswering, got \(error)"); return }
+            #expect(error.nothingSent)
+        }
+        #expect(retries.value == 0, "one attempt: the answer comes within one connect timeout")
+        #expect(try await world.rideRequestCount(passengerID: world.passenger.id) == 0, "nothing was written")
+        await client.shutdown()
+        await world.close()
+    }
+
+    /// A write without an Idempotency-Key that may have reached the server is not repeated;
+    /// reads and keyed writes are; a connection never made is, when the policy says so.
+    @Test func onlyIdempotentCallsAreRetriedOnceTheyMayHaveArrived() {
+        let patient = RetryPolicy(maxAttempts: 3)
+        let problem = APIProblem(status: 503, code: .unavailable, message: "down")
+        #expect(patient.retries(.serverFailure(problem), idempotent: true))
+        #expect(!patient.retries(.serverFailure(problem), idempotent: false))
+        #expect(!patient.retries(.timeout("read"), idempotent: false))
+        #expect(patient.retries(.notAnswering("refused"), idempotent: false))
+        #expect(!RetryPolicy.standard.retries(.notAnswering("refused"), idempotent: true))
+        #expect(RetryPolicy.untilCancelled.retries(.notAnswering("refused"), idempotent: false))
+        #expect(!patient.retries(.rejected(APIProblem(status: 400, code: .invalidField, message: "x")), idempotent: true))
     }
 
     @Test func aServerWhoseDatabaseIsGoneFailsRetryably() async throws {

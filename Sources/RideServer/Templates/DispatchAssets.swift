@@ -107,6 +107,12 @@ enum DispatchAssets {
               announce(`Ride for ${name}: ${state}`);
             });
           }
+          // A passenger's message to her driver (issue 25): said in the live region, in her words.
+          source.addEventListener('passenger_message', (message) => {
+            const event = JSON.parse(message.data);
+            const name = rowFor(event.requestId)?.dataset.passenger ?? 'a passenger';
+            announce(`Message from ${name} to the driver: ${event.detail ?? ''}`);
+          });
           // Rides needing attention are flagged in the table; newly flagged ones are also said in
           // the live region with a short tone (browsers allow sound only after a user gesture,
           // so the tone may stay silent until the dispatcher has clicked or pressed a key).
