@@ -4,8 +4,24 @@ import Logging
 import RideStore
 import RideWire
 
+/// What the routes read of a request's context: who is asking (set by `AuthMiddleware`) and
+/// from where. Route collections are generic over it, Hummingbird 2's controller style, so each
+/// states the context it needs and a test can run one with a context of its own.
+public protocol RideRequestContext: RequestContext {
+    /// Echoed as `X-Request-ID` and attached to every log line of the request.
+    var requestID: String { get }
+    /// The authenticated account; nil outside `AuthMiddleware` (pages, health, sign-in).
+    var account: Account? { get }
+    /// A non-reversible key of the token that authenticated the request (rate limits).
+    var tokenKey: String? { get }
+    /// SHA-256 of the token that authenticated the request, as the store keeps it (streams).
+    var tokenHash: Data? { get }
+    /// The connection's peer IP address ("unknown" when the channel has none).
+    var peerAddress: String { get }
+}
+
 /// Per-request state shared by middleware and routes: who is asking and which request this is.
-public struct RideContext: RequestContext {
+public struct RideContext: RideRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Echoed as `X-Request-ID` and attached to every log line of the request.
     public var requestID: String

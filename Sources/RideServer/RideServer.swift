@@ -61,15 +61,6 @@ public enum RideServer {
         let authentications = AuthenticationCache(lifetime: configuration.tokenCacheLifetime, now: configuration.now)
         let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now,
                            onTokensRevoked: authentications.forgetAll)
-        var api = RideAPI(store: store, hub: hub, metrics: metrics,
-                          databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
-                          limits: limits, now: configuration.now)
-        api.secureCookies = configuration.secureCookies
-        api.touch = configuration.touch
-        api.locator = configuration.locator
-        api.bookingRule = configuration.bookingRule
-        api.signInKey = configuration.signInKey
-        api.webSessionLifetime = configuration.webSessionLifetime
         let router = Router(context: RideContext.self)
         if configuration.benchmarkRoutes {
             // Before any middleware, which applies only to routes added after it.
@@ -82,20 +73,36 @@ public enum RideServer {
         router.add(middleware: BodyLimitMiddleware())
 
         let catalog = RouteCatalog()
-        api.addOperationsRoutes(RouteRegistrar(group: router.group(), prefix: "", catalog: catalog))
-        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits, authentications: authentications)), prefix: "/v1", catalog: catalog)
-        api.addAccountRoutes(v1)
-        api.addRideRequestRoutes(v1)
-        api.addRideRoutes(v1)
-        api.addLocatorRoutes(v1)
-        api.addMeetingRoutes(v1)
-        api.addEventRoutes(v1)
-        api.addSignInCodeRoutes(v1)
-        api.addPlaceRoutes(v1)
-        api.addSignInRoutes(RouteRegistrar(group: router.group("v1"), prefix: "/v1", catalog: catalog))
-        api.addDispatchRoutes(RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog))
+        let now = configuration.now
+        let rides = RideLookup(store: store, identityPeriod: configuration.touch.identityPeriod, now: now)
+        let codes = CodeRedemption(store: store, limits: limits, signInKey: configuration.signInKey, now: now)
+        let open = RouteRegistrar(group: router.group(), prefix: "", catalog: catalog)
+        OperationsRoutes<RideContext>(store: store, databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
+                                      exposition: { await metrics.exposition(store: store, hub: hub) }).addRoutes(to: open)
+
+        // The JSON API, by resource; every route but /v1/sign-in behind the token check.
+        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits, authentications: authentications)),
+                                prefix: "/v1", catalog: catalog)
+        let signIn = SignInRoutes<RideContext>(store: store, limits: limits, codes: codes, now: now)
+        AccountRoutes<RideContext>(store: store).addRoutes(to: v1)
+        RideRequestRoutes<RideContext>(store: store, rides: rides, bookingRule: configuration.bookingRule).addRoutes(to: v1)
+        RideRoutes<RideContext>(store: store, rides: rides).addRoutes(to: v1)
+        TouchProofRoutes<RideContext>(store: store, rides: rides, limits: limits, metrics: metrics, touch: configuration.touch, now: now).addRoutes(to: v1)
+        LocatorRoutes<RideContext>(store: store, rides: rides, metrics: metrics, locator: configuration.locator, now: now).addRoutes(to: v1)
+        MeetingRoutes<RideContext>(store: store, rides: rides, now: now).addRoutes(to: v1)
+        EventRoutes<RideContext>(store: store, rides: rides, hub: hub).addRoutes(to: v1)
+        signIn.addRoutes(to: v1)
+        PlaceRoutes<RideContext>(store: store, now: now).addRoutes(to: v1)
+        signIn.addOpenRoutes(to: RouteRegistrar(group: router.group("v1"), prefix: "/v1", catalog: catalog))
+
+        // The dispatchers' page and the passengers' page, each with its own error pages.
+        let dispatchPages = RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog)
+        DispatcherPageRoutes<RideContext>(store: store, rides: rides, limits: limits, codes: codes, bookingRule: configuration.bookingRule,
+                             secureCookies: configuration.secureCookies, now: now).addRoutes(to: dispatchPages)
         let passengerPageErrors = PageErrorMiddleware(signIn: (path: "/", text: "Sign in"), home: (path: "/", text: "Back to your ride"))
-        api.addPassengerPageRoutes(RouteRegistrar(group: router.group().add(middleware: passengerPageErrors), prefix: "", catalog: catalog))
+        let passengerPages = RouteRegistrar(group: router.group().add(middleware: passengerPageErrors), prefix: "", catalog: catalog)
+        PassengerPageRoutes<RideContext>(store: store, limits: limits, codes: codes, bookingRule: configuration.bookingRule, secureCookies: configuration.secureCookies,
+                            webSessionLifetime: configuration.webSessionLifetime, now: now).addRoutes(to: passengerPages)
         catalog.addMethodNotAllowed(to: router)
 
         // Services stop in reverse order: the HTTP server (added by Application) first, the

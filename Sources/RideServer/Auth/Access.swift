@@ -4,7 +4,7 @@ import RideStore
 /// The authorization rules of the API in one place. Order of checks: a role that may never do
 /// something gets 403 (that reveals nothing about any ride); a role that may, but not on this
 /// ride, gets 404 exactly as if the ride did not exist.
-extension RideContext {
+extension RideRequestContext {
     /// The authenticated account (routes behind `AuthMiddleware` always have one).
     func caller() throws -> Account {
         guard let account else { throw APIError.unauthenticated("send Authorization: Bearer <token>") }

@@ -8,7 +8,7 @@ import ServiceLifecycle
 ///
 /// The store is the only source: on every wake-up the hub reads the history after the last id
 /// it delivered and hands each event to the listeners that want it. Wake-ups come from this
-/// process's own writes, from PostgreSQL NOTIFY (writes by other processes) and from a slow
+/// process's own writes (the store announces each commit: `Store.commits`), from PostgreSQL NOTIFY (writes by other processes) and from a slow
 /// poll as a safety net, and they coalesce, so a burst of writes costs one read. Because event
 /// ids become visible in id order (see the stores), reading "after the last id" loses nothing
 /// and repeats nothing, whichever process wrote.
@@ -105,6 +105,9 @@ public actor EventHub: Service {
     /// Called when another server says tokens were revoked (PostgreSQL's notification), and when
     /// the notifications were lost and resumed: whatever was remembered of tokens is stale.
     let onTokensRevoked: @Sendable () -> Void
+    /// The store's announcements of this process's committed writes: an appended event wakes
+    /// the hub, a revocation re-checks streamed tokens. No route has to remember either.
+    private let commitObservation: CommitObservation
 
     public init(store: any Store, configuration: Configuration = .init(), logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
                 onTokensRevoked: @escaping @Sendable () -> Void = {}) {
@@ -115,7 +118,19 @@ public actor EventHub: Service {
         self.now = now
         (wakeups, wakeupSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (credentialChecks, credentialCheckSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let wakeups = wakeupSink, checks = credentialCheckSink
+        commitObservation = store.commits.observe { change in
+            switch change {
+            case .eventsAppended:
+                wakeups.yield()
+            case .tokensRevoked:
+                onTokensRevoked()
+                checks.yield()
+            }
+        }
     }
+
+    deinit { commitObservation.cancel() }
 
     /// Asks for a re-read of the history soon; cheap, callable from anywhere.
     public nonisolated func wake() {

@@ -6,7 +6,7 @@ import Hummingbird
 
 extension Request {
     /// Decodes the (already size-limited) body as `T`, strictly; refusals become 400s naming the field.
-    func decodeStrict<T: StrictBody>(_ type: T.Type, context: RideContext) async throws -> T {
+    func decodeStrict<T: StrictBody>(_ type: T.Type, context: some RequestContext) async throws -> T {
         var buffer = try await body.collect(upTo: APILimits.maxBodyBytes)
         let data = buffer.readData(length: buffer.readableBytes) ?? Data()
         do {

@@ -57,7 +57,7 @@ final class RateLimits: Sendable {
 
     /// The key of the client's address (`AddressKey`: IPv6 by /64): the peer of the connection,
     /// or the configured proxy header's last value.
-    func clientAddress(_ request: Request, context: RideContext) -> String {
+    func clientAddress(_ request: Request, context: some RideRequestContext) -> String {
         if let addressHeader, let forwarded = request.headers[addressHeader],
            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
             return AddressKey.of(last)

@@ -3,28 +3,69 @@ import HTTPTypes
 import Hummingbird
 import RideStore
 
-/// The handlers' shared dependencies. Routes live in `Routes+<Resource>.swift` extensions, each
-/// adding its resource's endpoints (`Routes+Dispatch.swift` is the dispatcher page).
-struct RideAPI: Sendable {
+// The routes, grouped by who they serve (Hummingbird 2's route-collection style: a small
+// struct holding only what its handlers use, generic over the request context, with
+// `addRoutes(to:)`):
+// - the JSON API under /v1, one collection per resource: `AccountRoutes`, `SignInRoutes`,
+//   `RideRequestRoutes`, `RideRoutes`, `TouchProofRoutes`, `LocatorRoutes`, `MeetingRoutes`,
+//   `PlaceRoutes`, `EventRoutes`; `OperationsRoutes` beside it (health, metrics);
+// - the passengers' page at / (`PassengerPageRoutes`);
+// - the dispatchers' page at /dispatch (`DispatcherPageRoutes`).
+// `RideServer.makeApplication` builds them. None of them announces its writes: the store does
+// that after every commit (`Store.commits`), so streams hear of every change.
+
+/// Registers routes and remembers which methods each path has, so other methods on a known
+/// path are answered 405 with `Allow` instead of 404.
+final class RouteCatalog: @unchecked Sendable {
+    // Only touched while the router is built, on one task.
+    private(set) var methodsByPath: [String: [HTTPRequest.Method]] = [:]
+
+    func note(_ path: String, _ method: HTTPRequest.Method) {
+        methodsByPath[path, default: []].append(method)
+    }
+
+    /// Adds a 405 responder for every common method a known path lacks.
+    func addMethodNotAllowed<Context: RequestContext>(to router: Router<Context>) {
+        for (path, allowed) in methodsByPath {
+            for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] where !allowed.contains(method) {
+                router.on(RouterPath(stringLiteral: path), method: method) { _, _ -> Response in
+                    throw APIError.methodNotAllowed(method, allowed: allowed)
+                }
+            }
+        }
+    }
+}
+
+/// A router group that records what it registers in a `RouteCatalog`; what every collection's
+/// `addRoutes(to:)` is given.
+struct RouteRegistrar<Context: RideRequestContext> {
+    let group: RouterGroup<Context>
+    let prefix: String
+    let catalog: RouteCatalog
+
+    func get(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        catalog.note(prefix + path, .get)
+        group.get(RouterPath(stringLiteral: path), use: handler)
+    }
+
+    func post(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        catalog.note(prefix + path, .post)
+        group.post(RouterPath(stringLiteral: path), use: handler)
+    }
+}
+
+/// Rides and requests as several collections find and show them: ids from short codes, the
+/// caller's view of a ride, and the one-ride-at-a-time refusal that names the ride in the way.
+struct RideLookup: Sendable {
     let store: any Store
-    let hub: EventHub
-    let metrics: ServerMetrics
-    /// "sqlite" or "postgresql", for /health.
-    let databaseKind: String
-    /// Marks the dispatcher session cookie Secure even without `X-Forwarded-Proto: https`.
-    var secureCookies = false
-    var touch = TouchProofConfiguration()
-    var locator = LocatorConfiguration()
-    var bookingRule = BookingRule.oneRideAtATime
-    var signInKey = SignInKey.ephemeral()
-    var webSessionLifetime: TimeInterval = 12 * 3600
-    let limits: RateLimits
+    /// The rotating identity's slot period, shown with the ride key.
+    let identityPeriod: Int
     /// The server's clock (tests step it).
     let now: @Sendable () -> Date
 
     /// The one place a ride becomes a response: the key (and its period) only when `showKey`.
     func rideView(_ detail: RideDetail, showKey: Bool) -> Ride {
-        var view = Ride(detail, showKey: showKey, identityPeriod: touch.identityPeriod)
+        var view = Ride(detail, showKey: showKey, identityPeriod: identityPeriod)
         view.stuck = RideWatch.isStuck(detail.ride, now: now())
         return view
     }
@@ -65,10 +106,34 @@ struct RideAPI: Sendable {
         return rideID
     }
 
+    /// The ride and how the caller relates to it; 404 when the caller may not see it, exactly
+    /// as for a ride that does not exist: the answer names what was asked for, never the id a
+    /// short code resolved to (that told a code that exists from one that does not).
+    func visibleRide(_ idOrCode: String, to account: Account) async throws -> (RideDetail, RideRelation) {
+        let id = try await rideID(from: idOrCode)
+        guard let detail = try await store.rideDetail(id: id), let relation = RideRelation(account, to: detail.ride) else {
+            throw APIError.notFound("ride \(ShortCode.normalized(idOrCode) ?? idOrCode)")
+        }
+        return (detail, relation)
+    }
+
+    /// The ride named `asked`, if the caller is its `side`. Another's ride answers exactly like
+    /// one that does not exist (no existence oracle).
+    func ownRide(_ asked: String, _ account: Account, as side: TouchSide) async throws -> RideRecord {
+        let rideID = try await self.rideID(from: asked)
+        guard let ride = try await store.ride(id: rideID),
+              side == .passenger ? ride.passengerID == account.id : ride.driverID == account.id else {
+            throw APIError.notFound("ride \(ShortCode.normalized(asked) ?? asked)")
+        }
+        return ride
+    }
+}
+
+extension Request {
     /// The caller's `Idempotency-Key`, scoped to their account (one client's key never
     /// collides with another's).
-    func idempotencyKey(_ request: Request, account: Account) throws -> IdempotencyScope? {
-        guard let key = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
+    func idempotencyKey(account: Account) throws -> IdempotencyScope? {
+        guard let key = headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
         guard (1...255).contains(key.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             throw APIError.invalidParameter("Idempotency-Key", "must be 1 to 255 visible ASCII characters")
         }
@@ -76,50 +141,11 @@ struct RideAPI: Sendable {
     }
 
     /// `?limit=`, 1...maxPageSize.
-    func pageLimit(_ request: Request) throws -> Int {
-        guard let text = request.uri.queryParameters["limit"] else { return APILimits.defaultPageSize }
+    func pageLimit() throws -> Int {
+        guard let text = uri.queryParameters["limit"] else { return APILimits.defaultPageSize }
         guard let limit = Int(String(text)), (1...APILimits.maxPageSize).contains(limit) else {
             throw APIError.invalidParameter("limit", "must be an integer from 1 to \(APILimits.maxPageSize)")
         }
         return limit
-    }
-}
-
-/// Registers routes and remembers which methods each path has, so other methods on a known
-/// path are answered 405 with `Allow` instead of 404.
-final class RouteCatalog: @unchecked Sendable {
-    // Only touched while the router is built, on one task.
-    private(set) var methodsByPath: [String: [HTTPRequest.Method]] = [:]
-
-    func note(_ path: String, _ method: HTTPRequest.Method) {
-        methodsByPath[path, default: []].append(method)
-    }
-
-    /// Adds a 405 responder for every common method a known path lacks.
-    func addMethodNotAllowed(to router: Router<RideContext>) {
-        for (path, allowed) in methodsByPath {
-            for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] where !allowed.contains(method) {
-                router.on(RouterPath(stringLiteral: path), method: method) { _, _ -> Response in
-                    throw APIError.methodNotAllowed(method, allowed: allowed)
-                }
-            }
-        }
-    }
-}
-
-/// A router group that records what it registers in a `RouteCatalog`.
-struct RouteRegistrar {
-    let group: RouterGroup<RideContext>
-    let prefix: String
-    let catalog: RouteCatalog
-
-    func get(_ path: String, use handler: @escaping @Sendable (Request, RideContext) async throws -> some ResponseGenerator) {
-        catalog.note(prefix + path, .get)
-        group.get(RouterPath(stringLiteral: path), use: handler)
-    }
-
-    func post(_ path: String, use handler: @escaping @Sendable (Request, RideContext) async throws -> some ResponseGenerator) {
-        catalog.note(prefix + path, .post)
-        group.post(RouterPath(stringLiteral: path), use: handler)
     }
 }

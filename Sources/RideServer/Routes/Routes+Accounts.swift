@@ -2,22 +2,24 @@ import Hummingbird
 import RideStore
 
 /// `/v1/accounts`: admins manage accounts and their tokens.
-extension RideAPI {
-    func addAccountRoutes(_ routes: RouteRegistrar) {
+struct AccountRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/accounts", use: listAccounts)
         routes.post("/accounts", use: createAccount)
         routes.post("/accounts/{id}/tokens", use: issueToken)
         routes.post("/accounts/{id}/revoke-tokens", use: revokeTokens)
     }
 
-    @Sendable func listAccounts(_ request: Request, context: RideContext) async throws -> AccountList {
+    @Sendable func listAccounts(_ request: Request, context: Context) async throws -> AccountList {
         _ = try context.caller(in: [.admin], to: "list accounts")
         return AccountList(accounts: try await store.accounts())
     }
 
-    @Sendable func createAccount(_ request: Request, context: RideContext) async throws -> EditedResponse<Account> {
+    @Sendable func createAccount(_ request: Request, context: Context) async throws -> EditedResponse<Account> {
         let admin = try context.caller(in: [.admin], to: "create accounts")
-        let key = try idempotencyKey(request, account: admin)
+        let key = try request.idempotencyKey(account: admin)
         let body = try await request.decodeStrict(NewAccountBody.self, context: context)
         guard let new = body.model else { throw APIError.invalidField("role", "is not a role") }
         let account = try await store.createAccount(new, idempotency: key)
@@ -28,9 +30,9 @@ extension RideAPI {
 
     /// The secret is shown once and never stored, so a retry with the same Idempotency-Key
     /// cannot repeat it: that is a 409 telling the client to revoke and issue again.
-    @Sendable func issueToken(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedToken> {
+    @Sendable func issueToken(_ request: Request, context: Context) async throws -> EditedResponse<IssuedToken> {
         let admin = try context.caller(in: [.admin], to: "issue tokens")
-        let key = try idempotencyKey(request, account: admin)
+        let key = try request.idempotencyKey(account: admin)
         let body = try await request.decodeStrict(IssueTokenBody.self, context: context)
         let accountID = try context.parameters.require("id")
         let secret = APITokenSecret()
@@ -47,15 +49,14 @@ extension RideAPI {
         return EditedResponse(status: .created, response: view)
     }
 
-    @Sendable func revokeTokens(_ request: Request, context: RideContext) async throws -> RevokedTokens {
+    @Sendable func revokeTokens(_ request: Request, context: Context) async throws -> RevokedTokens {
         let admin = try context.caller(in: [.admin], to: "revoke tokens")
-        let key = try idempotencyKey(request, account: admin)
+        let key = try request.idempotencyKey(account: admin)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let accountID = try context.parameters.require("id")
         guard try await store.account(id: accountID) != nil else { throw APIError.notFound("account \(accountID)") }
         let revoked = try await store.revokeTokens(accountID: accountID, idempotency: key)
-        // This server's streams of those tokens end now; others hear it from the store.
-        hub.tokensRevoked()
+        // Their open streams end now: the store announces the revocation (here and to other servers).
         AdminAudit.record(context.logger, action: "tokens.revoke", actor: admin.id, via: .api,
                           details: ["account_id": accountID, "revoked": "\(revoked)"])
         return RevokedTokens(accountID: accountID, revoked: revoked)

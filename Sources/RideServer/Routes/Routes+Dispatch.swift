@@ -4,9 +4,19 @@ import Hummingbird
 import RideStore
 
 /// `/dispatch`: the dispatchers' web page. Server-rendered, so it works without JavaScript;
-/// with it, it follows the event stream live (see `DispatchAssets.js`).
-extension RideAPI {
-    func addDispatchRoutes(_ routes: RouteRegistrar) {
+/// with it, it follows the event stream live (see `DispatchAssets.js`). Its acts (assign,
+/// cancel) are in `Routes+DispatchActs.swift`.
+struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    let limits: RateLimits
+    let codes: CodeRedemption
+    let bookingRule: BookingRule
+    /// Marks the session cookie Secure even without `X-Forwarded-Proto: https`.
+    let secureCookies: Bool
+    let now: @Sendable () -> Date
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/dispatch", use: dispatchPage)
         routes.get("/dispatch/board", use: dispatchBoardFragment)
         routes.get("/dispatch/login", use: loginPage)
@@ -21,7 +31,7 @@ extension RideAPI {
         routes.get("/dispatch/assets/dispatch.js", use: { _, _ in DispatchRenderer.response(DispatchAssets.js, contentType: "text/javascript; charset=utf-8") })
     }
 
-    @Sendable func dispatchPage(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func dispatchPage(_ request: Request, context: Context) async throws -> Response {
         guard let (account, token) = try await dispatcherSession(request) else {
             return DispatchRenderer.redirect(to: "/dispatch/login", cookie: endedSessionCookie(request))
         }
@@ -38,21 +48,20 @@ extension RideAPI {
     }
 
     /// The tables alone, for the page's script; 401 instead of a redirect so the script knows.
-    @Sendable func dispatchBoardFragment(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func dispatchBoardFragment(_ request: Request, context: Context) async throws -> Response {
         guard let (account, token) = try await dispatcherSession(request) else {
             throw APIError.unauthenticated("sign in at /dispatch/login")
         }
         return DispatchRenderer.page("board", try await board(request, account: account, token: token, notice: nil))
     }
 
-    @Sendable func loginPage(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func loginPage(_ request: Request, context: Context) async throws -> Response {
         DispatchRenderer.page("login", ["error": [String]()])
     }
 
-    @Sendable func login(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var token: String? }
+    @Sendable func login(_ request: Request, context: Context) async throws -> Response {
         try SameOrigin.check(request)
-        let form = try await request.decodeForm(Form.self)
+        let form = try await request.decodeForm(LoginForm.self)
         // The form is a way to try tokens too, so it shares the API's budgets: taken before the
         // lookup, refunded when the token is good.
         let address = limits.clientAddress(request, context: context)
@@ -68,7 +77,7 @@ extension RideAPI {
                 reservation.failed()
                 return DispatchRenderer.page("login", ["error": ["That token is unknown, revoked or expired."]], status: .unauthorized)
             }
-            guard account.role == .dispatcher else { throw Self.notADispatcher }
+            guard account.role == .dispatcher else { throw PageRefusal.notADispatcher }
             limits.authenticated(token: presented)
             context.logger.info("dispatcher signed in", metadata: ["account_id": .string(account.id)])
             let cookie = DispatchSession.signInCookie(token, secure: DispatchSession.isSecure(request, configured: secureCookies))
@@ -76,11 +85,10 @@ extension RideAPI {
         }
     }
 
-    @Sendable func logout(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var csrf: String? }
-        let form = try await request.decodeForm(Form.self)
+    @Sendable func logout(_ request: Request, context: Context) async throws -> Response {
+        let form = try await request.decodeForm(SignOutForm.self)
         if let token = DispatchSession.token(in: request), !DispatchSession.csrfMatches(form.csrf, token: token) {
-            throw Self.staleForm
+            throw PageRefusal.staleForm
         }
         let cookie = DispatchSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies))
         return DispatchRenderer.redirect(to: "/dispatch/login", cookie: cookie)
@@ -88,14 +96,11 @@ extension RideAPI {
 
     // MARK: Helpers
 
-    static let notADispatcher = APIError.forbidden("Only dispatchers may use the dispatcher page. Sign in with a dispatcher's token.")
-    static let staleForm = APIError.forbidden("This form does not belong to your session (it may be from before you signed in again). Reload the page and try again.")
-
     /// The session's account if it is a dispatcher's; nil without a working session; 403 for
     /// anyone else.
     func dispatcherSession(_ request: Request) async throws -> (Account, APITokenSecret)? {
         guard let (account, token) = try await DispatchSession.account(for: request, store: store) else { return nil }
-        guard account.role == .dispatcher else { throw Self.notADispatcher }
+        guard account.role == .dispatcher else { throw PageRefusal.notADispatcher }
         return (account, token)
     }
 
@@ -126,6 +131,12 @@ extension RideAPI {
     }
 }
 
+/// Refusals both pages share.
+enum PageRefusal {
+    static let notADispatcher = APIError.forbidden("Only dispatchers may use the dispatcher page. Sign in with a dispatcher's token.")
+    static let staleForm = APIError.forbidden("This form does not belong to your session (it may be from before you signed in again). Reload the page and try again.")
+}
+
 extension Request {
     /// An `application/x-www-form-urlencoded` body (already size-limited by `BodyLimitMiddleware`).
     func decodeForm<T: Decodable>(_ type: T.Type) async throws -> T {
@@ -137,3 +148,9 @@ extension Request {
         }
     }
 }
+
+/// The form `login` reads.
+struct LoginForm: Decodable { var token: String? }
+
+/// The form both pages' sign-out buttons send.
+struct SignOutForm: Decodable { var csrf: String? }

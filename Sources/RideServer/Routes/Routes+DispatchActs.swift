@@ -7,14 +7,14 @@ import RideStore
 /// The dispatcher page's acts: assigning a waiting request to a free driver, and cancelling a
 /// request or a ride. A cancellation is two steps, a page that asks why and then the post, so
 /// no single Enter cancels anyone's ride; the reason is kept in the history.
-extension RideAPI {
-    @Sendable func cancelRideConfirmation(_ request: Request, context: RideContext) async throws -> Response {
+extension DispatcherPageRoutes {
+    @Sendable func cancelRideConfirmation(_ request: Request, context: Context) async throws -> Response {
         let (_, token) = try await dispatcherSessionOrFail(request)
         let detail = try await activeRide(try context.parameters.require("id"))
         return DispatchRenderer.page("cancel", cancelForm(ride: detail, token: token))
     }
 
-    @Sendable func cancelFromPage(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func cancelFromPage(_ request: Request, context: Context) async throws -> Response {
         let (account, token, typed) = try await cancelForm(request)
         let detail = try await activeRide(try context.parameters.require("id"))
         guard case .success(let reason) = typed else {
@@ -25,17 +25,16 @@ extension RideAPI {
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "The ride for \(detail.passenger.name) is already \(from.rawValue); there is nothing to cancel.")
         }
-        hub.wake()
         return DispatchRenderer.redirect(to: "/dispatch?cancelled=\(DispatchBoard.queryEscaped(detail.ride.id))")
     }
 
-    @Sendable func cancelRequestConfirmation(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func cancelRequestConfirmation(_ request: Request, context: Context) async throws -> Response {
         let (_, token) = try await dispatcherSessionOrFail(request)
         let record = try await openRequest(try context.parameters.require("id"))
         return DispatchRenderer.page("cancel", cancelForm(request: record, token: token))
     }
 
-    @Sendable func cancelRequestFromPage(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func cancelRequestFromPage(_ request: Request, context: Context) async throws -> Response {
         let (account, token, typed) = try await cancelForm(request)
         let record = try await openRequest(try context.parameters.require("id"))
         guard case .success(let reason) = typed else {
@@ -46,15 +45,13 @@ extension RideAPI {
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "The request of \(record.passengerName) was already taken or cancelled; reload the list.")
         }
-        hub.wake()
         return DispatchRenderer.redirect(to: "/dispatch?request=\(DispatchBoard.queryEscaped(record.id))")
     }
 
-    @Sendable func assignFromPage(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var csrf: String?; var driverId: String? }
+    @Sendable func assignFromPage(_ request: Request, context: Context) async throws -> Response {
         let (account, token) = try await dispatcherSessionOrFail(request)
-        let form = try await request.decodeForm(Form.self)
-        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let form = try await request.decodeForm(AssignForm.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         let record = try await openRequest(try context.parameters.require("id"))
         guard let driverID = form.driverId, let driver = try await store.account(id: driverID), driver.role == .driver else {
             throw APIError.invalidField("driverId", "choose one of the free drivers in the list")
@@ -68,7 +65,6 @@ extension RideAPI {
         } catch StoreError.busy {
             throw APIError(.conflict, code: .driverHasActiveRide, "\(driver.displayName) already has an active ride; choose another driver.")
         }
-        hub.wake()
         return DispatchRenderer.redirect(to: "/dispatch?assigned=\(DispatchBoard.queryEscaped(ride.id))")
     }
 
@@ -81,39 +77,34 @@ extension RideAPI {
         return session
     }
 
-    struct ReasonProblem: Error {
-        var message: String
-    }
-
     /// The session, the form's CSRF check, and its reason through the edge's `FreeText` rule
     /// (it reaches the passenger's terminal, voice and desktop): blank, too long, or with control
     /// characters is a problem the form names.
-    func cancelForm(_ request: Request) async throws -> (Account, APITokenSecret, Result<String, ReasonProblem>) {
-        struct Form: Decodable { var csrf: String?; var reason: String? }
+    func cancelForm(_ request: Request) async throws -> (Account, APITokenSecret, Result<String, CancelReasonProblem>) {
         let (account, token) = try await dispatcherSessionOrFail(request)
-        let form = try await request.decodeForm(Form.self)
-        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let form = try await request.decodeForm(CancelReasonForm.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         let typed = form.reason ?? ""
         guard !typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            return (account, token, .failure(ReasonProblem(message: Self.missingReason)))
+            return (account, token, .failure(CancelReasonProblem(message: Self.missingReason)))
         }
         do {
             return (account, token, .success(try FreeText.clean(typed, field: "reason", multiline: true)))
         } catch {
             let message = "The reason must be at most \(BodyLimits.maxTextLength) characters, without control characters"
-            return (account, token, .failure(ReasonProblem(message: message)))
+            return (account, token, .failure(CancelReasonProblem(message: message)))
         }
     }
 
-    static let missingReason = "Enter why you are cancelling; it is kept in the history"
+    static var missingReason: String { "Enter why you are cancelling; it is kept in the history" }
 
     func activeRide(_ idOrCode: String) async throws -> RideDetail {
-        guard let detail = try await store.rideDetail(id: try await rideID(from: idOrCode)) else { throw APIError.notFound("ride \(idOrCode)") }
+        guard let detail = try await store.rideDetail(id: try await rides.rideID(from: idOrCode)) else { throw APIError.notFound("ride \(idOrCode)") }
         return detail
     }
 
     func openRequest(_ idOrCode: String) async throws -> RideRequestRecord {
-        guard let record = try await store.rideRequest(id: try await requestID(from: idOrCode)) else {
+        guard let record = try await store.rideRequest(id: try await rides.requestID(from: idOrCode)) else {
             throw APIError.notFound("ride request \(idOrCode)")
         }
         return record
@@ -144,10 +135,21 @@ extension RideAPI {
     }
 }
 
-extension Result where Failure == RideAPI.ReasonProblem {
+/// Why the cancel form's reason was refused; the form says it beside the field.
+struct CancelReasonProblem: Error {
+    var message: String
+}
+
+extension Result where Failure == CancelReasonProblem {
     /// The form's message when the reason was refused.
     var problem: String? {
         if case .failure(let problem) = self { return problem.message }
         return nil
     }
 }
+
+/// The form `assignFromPage` reads.
+struct AssignForm: Decodable { var csrf: String?; var driverId: String? }
+
+/// The form `cancelForm` reads.
+struct CancelReasonForm: Decodable { var csrf: String?; var reason: String? }

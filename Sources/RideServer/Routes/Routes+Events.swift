@@ -2,17 +2,22 @@ import Hummingbird
 import RideStore
 
 /// Server-sent event streams: one ride's history and live changes, or (dispatchers) every ride's.
-extension RideAPI {
-    func addEventRoutes(_ routes: RouteRegistrar) {
+struct EventRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    /// Streams subscribe to it; nothing here writes.
+    let hub: EventHub
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/rides/{id}/events", use: rideEvents)
         routes.get("/events", use: allEvents)
     }
 
     /// Starts with the ride's whole history unless resuming (`Last-Event-ID` or `?after=`).
-    @Sendable func rideEvents(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func rideEvents(_ request: Request, context: Context) async throws -> Response {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "follow rides")
         let resume = try request.resumePoint() ?? 0
-        let ride = try await visibleRide(try context.parameters.require("id"), to: account).0.ride
+        let ride = try await rides.visibleRide(try context.parameters.require("id"), to: account).0.ride
         let subscription = try await hub.subscribe(.ride(ride.id), credential: try await streamCredential(context))
         let store = self.store
         return EventStream(subscription: subscription, history: { after in
@@ -22,7 +27,7 @@ extension RideAPI {
 
     /// Live changes of every ride. Without a resume point it starts now (dispatchers load the
     /// current list from GET /v1/rides); with one it replays everything after it first.
-    @Sendable func allEvents(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func allEvents(_ request: Request, context: Context) async throws -> Response {
         _ = try context.caller(in: [.dispatcher], to: "follow all rides")
         let resume = try request.resumePoint()
         let subscription = try await hub.subscribe(.all, credential: try await streamCredential(context))
@@ -33,9 +38,9 @@ extension RideAPI {
         }, resumeAfter: resume ?? 0, requestBody: request.body).response
     }
 
-    /// The token the caller authenticated with and when it expires, so the hub can end the
+    /// The token the caller authenticated with and when it expires, so the server can end the
     /// stream when it stops working and cap streams per token.
-    private func streamCredential(_ context: RideContext) async throws -> StreamCredential {
+    private func streamCredential(_ context: Context) async throws -> StreamCredential {
         guard let hash = context.tokenHash, let token = try await store.token(secretHash: hash) else {
             throw APIError.unauthenticated("unknown, revoked or expired token")
         }

@@ -5,19 +5,25 @@ import RideStore
 /// `POST /v1/rides/{id}/locator`: the passenger, near the car but unsure of its direction, asks
 /// the driver's device to sound its locator ticks. The request is an event on the ride's stream
 /// (`locator_requested`), which the driver's device follows; nothing else changes.
-extension RideAPI {
-    func addLocatorRoutes(_ routes: RouteRegistrar) {
+struct LocatorRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    let metrics: ServerMetrics
+    let locator: LocatorConfiguration
+    let now: @Sendable () -> Date
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.post("/rides/{id}/locator", use: requestLocator)
     }
 
     /// Checks in the order openapi.yaml documents: role, ride, the ride's own passenger,
     /// state, then how recently the last request was made (per ride, across servers: the
     /// store decides in one transaction).
-    @Sendable func requestLocator(_ request: Request, context: RideContext) async throws -> EditedResponse<LocatorRequest> {
+    @Sendable func requestLocator(_ request: Request, context: Context) async throws -> EditedResponse<LocatorRequest> {
         let account = try context.caller(in: [.passenger], to: "ask the car to sound its locator")
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let asked = try context.parameters.require("id")
-        let rideID = try await self.rideID(from: asked)
+        let rideID = try await rides.rideID(from: asked)
         // Another's ride answers exactly like one that does not exist (no existence oracle).
         guard let ride = try await store.ride(id: rideID), ride.passengerID == account.id else {
             throw APIError.notFound("ride \(ShortCode.normalized(asked) ?? asked)")
@@ -38,7 +44,6 @@ extension RideAPI {
             throw APIError.rateLimited(retryAfter: max(1, Int(retryAfter.rounded(.up))),
                                        "the car's locator was asked for less than \(Int(locator.minimumInterval)) s ago")
         case .recorded(let event):
-            hub.wake()
             context.logger.info("locator requested", metadata: ["ride_id": .string(ride.id)])
             let answer = LocatorRequest(eventID: event.id, rideID: ride.id, requestedAt: event.at, soundSeconds: locator.soundSeconds,
                                         nextAllowedAt: event.at.addingTimeInterval(locator.minimumInterval))

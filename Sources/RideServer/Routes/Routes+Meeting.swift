@@ -13,15 +13,19 @@ import RideStore
 /// - `POST /v1/rides/{id}/guide` (the ride's passenger): `started` / `stopped`.
 /// - `POST /v1/rides/{id}/ride-word` (the ride's passenger): the ride word; the right one
 ///   confirms an arrived ride with a `word` proof, recorded as weaker than a touch.
-extension RideAPI {
-    func addMeetingRoutes(_ routes: RouteRegistrar) {
+struct MeetingRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    let now: @Sendable () -> Date
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.post("/rides/{id}/locator/answer", use: answerLocator)
         routes.post("/rides/{id}/meeting", use: meetingMove)
         routes.post("/rides/{id}/guide", use: guideReport)
         routes.post("/rides/{id}/ride-word", use: confirmByRideWord)
     }
 
-    @Sendable func answerLocator(_ request: Request, context: RideContext) async throws -> EditedResponse<MeetingEvent> {
+    @Sendable func answerLocator(_ request: Request, context: Context) async throws -> EditedResponse<MeetingEvent> {
         let account = try context.caller(in: [.driver], to: "answer the passenger's locator request")
         let body = try await request.decodeStrict(LocatorAnswerBody.self, context: context)
         let ride = try await ownRide(context, account, as: .driver)
@@ -30,7 +34,7 @@ extension RideAPI {
                                        requiresEarlier: .locatorRequested), context: context, doing: "answers locator requests")
     }
 
-    @Sendable func meetingMove(_ request: Request, context: RideContext) async throws -> EditedResponse<MeetingEvent> {
+    @Sendable func meetingMove(_ request: Request, context: Context) async throws -> EditedResponse<MeetingEvent> {
         let account = try context.caller(in: [.driver, .passenger], to: "say how the ride's people meet")
         let body = try await request.decodeStrict(MeetingBody.self, context: context)
         let move = MeetingMove(rawValue: body.move) ?? .coming
@@ -43,7 +47,7 @@ extension RideAPI {
                               context: context, doing: "takes meeting moves")
     }
 
-    @Sendable func guideReport(_ request: Request, context: RideContext) async throws -> EditedResponse<MeetingEvent> {
+    @Sendable func guideReport(_ request: Request, context: Context) async throws -> EditedResponse<MeetingEvent> {
         let account = try context.caller(in: [.passenger], to: "report the guide")
         let body = try await request.decodeStrict(GuideReportBody.self, context: context)
         let ride = try await ownRide(context, account, as: .passenger)
@@ -56,7 +60,7 @@ extension RideAPI {
 
     /// Checks in the order openapi.yaml documents: role, body, ride, the ride's own passenger,
     /// state (a ride confirmed by touch is never re-confirmed by a word), then the word.
-    @Sendable func confirmByRideWord(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func confirmByRideWord(_ request: Request, context: Context) async throws -> Ride {
         let account = try context.caller(in: [.passenger], to: "confirm a ride by its ride word")
         let body = try await request.decodeStrict(RideWordBody.self, context: context)
         let ride = try await ownRide(context, account, as: .passenger)
@@ -74,11 +78,10 @@ extension RideAPI {
         } catch let error as StoreError {
             throw APIError(error)
         }
-        hub.wake()
         context.logger.info("ride confirmed by ride word", metadata: ["ride_id": .string(ride.id)])
         guard var detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
         detail.ride = confirmed
-        return rideView(detail, showKey: true)
+        return rides.rideView(detail, showKey: true)
     }
 
     private static func wordWrongState(_ state: RideState) -> APIError {
@@ -86,19 +89,12 @@ extension RideAPI {
                  "the ride is \(state.rawValue); the ride word confirms only an arrived ride not yet confirmed by touch", state: state)
     }
 
-    /// The ride named in the path, if the caller is its `side`. Another's ride answers exactly
-    /// like one that does not exist (no existence oracle), as the locator request does.
-    private func ownRide(_ context: RideContext, _ account: Account, as side: TouchSide) async throws -> RideRecord {
-        let asked = try context.parameters.require("id")
-        let rideID = try await self.rideID(from: asked)
-        guard let ride = try await store.ride(id: rideID),
-              side == .passenger ? ride.passengerID == account.id : ride.driverID == account.id else {
-            throw APIError.notFound("ride \(ShortCode.normalized(asked) ?? asked)")
-        }
-        return ride
+    /// The ride named in the path, if the caller is its `side` (else 404, as for no ride).
+    private func ownRide(_ context: Context, _ account: Account, as side: TouchSide) async throws -> RideRecord {
+        try await rides.ownRide(try context.parameters.require("id"), account, as: side)
     }
 
-    private func note(_ note: RideNote, context: RideContext, doing: String) async throws -> EditedResponse<MeetingEvent> {
+    private func note(_ note: RideNote, context: Context, doing: String) async throws -> EditedResponse<MeetingEvent> {
         let recording: RideNoteRecording
         do { recording = try await store.recordRideNote(note) } catch let error as StoreError { throw APIError(error) }
         switch recording {
@@ -108,7 +104,6 @@ extension RideAPI {
         case .nothingToAnswer:
             throw APIError(.conflict, code: .nothingToAnswer, "the passenger has not asked for a locator sound on this ride")
         case .recorded(let event):
-            hub.wake()
             context.logger.info("\(note.kind)", metadata: ["ride_id": .string(note.rideID), "detail": .string(note.detail ?? "")])
             return EditedResponse(status: .created, response: MeetingEvent(eventID: event.id, rideID: note.rideID, kind: event.kind,
                                                                             detail: event.detail, at: event.at))

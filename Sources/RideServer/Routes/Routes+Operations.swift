@@ -3,8 +3,14 @@ import Hummingbird
 import RideStore
 
 /// Unauthenticated endpoints for load balancers and Prometheus.
-extension RideAPI {
-    func addOperationsRoutes(_ routes: RouteRegistrar) {
+struct OperationsRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    /// "sqlite" or "postgresql", for /health.
+    let databaseKind: String
+    /// The Prometheus exposition text, read fresh on every scrape.
+    let exposition: @Sendable () async -> String
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/health", use: health)
         routes.get("/metrics", use: metricsText)
     }
@@ -16,15 +22,15 @@ extension RideAPI {
     }
 
     /// 200 when the database answers, 503 (JSON error) when it does not.
-    @Sendable func health(_ request: Request, context: RideContext) async throws -> HealthView {
+    @Sendable func health(_ request: Request, context: Context) async throws -> HealthView {
         try requireExactPath(request, "/health")
         try await store.ping()
         return HealthView(status: "ok", database: databaseKind)
     }
 
-    @Sendable func metricsText(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func metricsText(_ request: Request, context: Context) async throws -> Response {
         try requireExactPath(request, "/metrics")
-        let text = await metrics.exposition(store: store, hub: hub)
+        let text = await exposition()
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -8,8 +8,18 @@ import RideWire
 /// `/`: the passengers' web page, for anyone without a Linux terminal. Server-rendered, so it
 /// works without JavaScript; with it, it follows the ride live (`PassengerAssets.js`). Radio
 /// guidance stays in the CLI; the page says how to start it.
-extension RideAPI {
-    func addPassengerPageRoutes(_ routes: RouteRegistrar) {
+struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let limits: RateLimits
+    let codes: CodeRedemption
+    let bookingRule: BookingRule
+    /// Marks the session cookie Secure even without `X-Forwarded-Proto: https`.
+    let secureCookies: Bool
+    /// A sign-in's token expires this long after its last use (sliding).
+    let webSessionLifetime: TimeInterval
+    let now: @Sendable () -> Date
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/", use: passengerHome)
         routes.post("/sign-in", use: passengerSignIn)
         routes.post("/sign-out", use: passengerSignOut)
@@ -21,7 +31,7 @@ extension RideAPI {
         routes.get("/assets/passenger.js", use: { _, _ in DispatchRenderer.response(PassengerAssets.js, contentType: "text/javascript; charset=utf-8") })
     }
 
-    @Sendable func passengerHome(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func passengerHome(_ request: Request, context: Context) async throws -> Response {
         guard let (passenger, token) = try await passengerSession(request) else {
             let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String]()]
             return passengerRender("p-signin", empty)
@@ -30,12 +40,11 @@ extension RideAPI {
         return passengerRender("p-home", try await passengerPage(passenger, token: token, notice: notice))
     }
 
-    @Sendable func passengerSignIn(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var code: String? }
+    @Sendable func passengerSignIn(_ request: Request, context: Context) async throws -> Response {
         do { try SameOrigin.check(request) } catch {
             throw APIError(.forbidden, code: .crossSiteForm, "This sign-in form was sent from another site. Open / on this server and sign in there.")
         }
-        let form = try await request.decodeForm(Form.self)
+        let form = try await request.decodeForm(CodeForm.self)
         let typed = form.code ?? ""
         func refuse(_ message: String, status: HTTPResponse.Status) -> Response {
             let page: [String: Any] = ["code": typed, "hasErrors": true, "errors": [["fieldID": "code", "message": message]],
@@ -57,8 +66,8 @@ extension RideAPI {
             do {
                 // A code of another role's account is refused before it is spent: its holder can
                 // still use it where it belongs (the CLI).
-                _ = try await redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
-                                     context: context) { account in
+                _ = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
+                                           logger: context.logger) { account in
                     guard account.role == .passenger else { throw PassengerPageRefusal.notAPassenger(account.role) }
                 }
             } catch StoreError.signInRefused(let refusal) {
@@ -72,14 +81,12 @@ extension RideAPI {
 
     /// Signing out ends the session's token, not just the cookie: a copy of the cookie (another
     /// tab, a stolen one) stops working at once.
-    @Sendable func passengerSignOut(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var csrf: String? }
-        let form = try await request.decodeForm(Form.self)
+    @Sendable func passengerSignOut(_ request: Request, context: Context) async throws -> Response {
+        let form = try await request.decodeForm(SignOutForm.self)
         if let token = PassengerSession.token(in: request) {
-            guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+            guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
             if let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil {
                 _ = try await store.revokeToken(id: stored.id, accountID: stored.accountID)
-                hub.tokensRevoked()
                 AdminAudit.record(context.logger, action: "token.revoke", actor: stored.accountID, via: .api,
                                   details: ["token_id": stored.id, "reason": "sign-out"])
             }
@@ -87,11 +94,10 @@ extension RideAPI {
         return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }
 
-    @Sendable func passengerRequest(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var csrf: String?; var pickup: String?; var dropoff: String?; var notes: String? }
+    @Sendable func passengerRequest(_ request: Request, context: Context) async throws -> Response {
         let (passenger, token) = try await passengerSessionOrFail(request)
-        let form = try await request.decodeForm(Form.self)
-        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let form = try await request.decodeForm(RideRequestForm.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         var typed = PassengerPage.RequestForm(pickup: form.pickup ?? "", dropoff: form.dropoff ?? "", notes: form.notes ?? "")
         let places = try await store.savedPlaces(accountID: passenger.id)
         func address(_ text: String) -> String {
@@ -129,28 +135,26 @@ extension RideAPI {
             // A second tab or a double submit: the open ride is what the page shows next.
             return DispatchRenderer.redirect(to: "/")
         }
-        hub.wake()
         return DispatchRenderer.redirect(to: "/")
     }
 
     /// The state block alone, for the page's script; 401 (not a redirect) so the script knows.
-    @Sendable func passengerStatus(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func passengerStatus(_ request: Request, context: Context) async throws -> Response {
         let (passenger, _) = try await passengerSessionOrFail(request)
         let current = try await currentRide(of: passenger).map { $0.view }
         return passengerRender("p-status", ["current": current.map { [$0] } ?? []])
     }
 
-    @Sendable func passengerCancelConfirmation(_ request: Request, context: RideContext) async throws -> Response {
+    @Sendable func passengerCancelConfirmation(_ request: Request, context: Context) async throws -> Response {
         let (passenger, token) = try await passengerSessionOrFail(request)
         guard let current = try await currentRide(of: passenger)?.view else { return DispatchRenderer.redirect(to: "/") }
         return passengerRender("p-cancel", ["code": current.code, "sentence": current.sentence, "csrf": DispatchSession.csrfToken(for: token)])
     }
 
-    @Sendable func passengerCancel(_ request: Request, context: RideContext) async throws -> Response {
-        struct Form: Decodable { var csrf: String?; var confirm: String? }
+    @Sendable func passengerCancel(_ request: Request, context: Context) async throws -> Response {
         let (passenger, token) = try await passengerSessionOrFail(request)
-        let form = try await request.decodeForm(Form.self)
-        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw Self.staleForm }
+        let form = try await request.decodeForm(CancelConfirmForm.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         guard form.confirm == "yes" else { return DispatchRenderer.redirect(to: "/ride/cancel") }
         guard let current = try await currentRide(of: passenger) else {
             throw APIError.conflict(.cancelled, "You have no open ride to cancel; it may have finished or been cancelled already.")
@@ -166,7 +170,6 @@ extension RideAPI {
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "Your ride is already \(from.rawValue); there is nothing to cancel.")
         }
-        hub.wake()
         return DispatchRenderer.redirect(to: "/?cancelled=1")
     }
 
@@ -265,3 +268,12 @@ extension RideAPI {
         return DispatchRenderer.response(html, contentType: "text/html; charset=utf-8", status: status)
     }
 }
+
+/// The form `passengerSignIn` reads.
+struct CodeForm: Decodable { var code: String? }
+
+/// The form `passengerRequest` reads.
+struct RideRequestForm: Decodable { var csrf: String?; var pickup: String?; var dropoff: String?; var notes: String? }
+
+/// The form `passengerCancel` reads.
+struct CancelConfirmForm: Decodable { var csrf: String?; var confirm: String? }

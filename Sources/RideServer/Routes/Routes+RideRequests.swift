@@ -2,8 +2,12 @@ import Hummingbird
 import RideStore
 
 /// `/v1/ride-requests`: passengers ask for rides, drivers list the open ones and accept.
-extension RideAPI {
-    func addRideRequestRoutes(_ routes: RouteRegistrar) {
+struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    let bookingRule: BookingRule
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.post("/ride-requests", use: createRideRequest)
         routes.get("/ride-requests", use: listRideRequests)
         routes.post("/ride-requests/{id}/accept", use: acceptRideRequest)
@@ -13,22 +17,21 @@ extension RideAPI {
 
     /// A dispatcher gives a waiting request to a driver, under the same one-ride-at-a-time rule
     /// as the driver's own acceptance; the history names the dispatcher.
-    @Sendable func assignRideRequest(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func assignRideRequest(_ request: Request, context: Context) async throws -> Ride {
         let dispatcher = try context.caller(in: [.dispatcher], to: "assign ride requests")
-        let key = try idempotencyKey(request, account: dispatcher)
+        let key = try request.idempotencyKey(account: dispatcher)
         let body = try await request.decodeStrict(AssignBody.self, context: context)
-        let requestID = try await self.requestID(from: try context.parameters.require("id"))
+        let requestID = try await rides.requestID(from: try context.parameters.require("id"))
         guard let driver = try await store.account(id: body.driverId), driver.role == .driver else {
             throw APIError.invalidField("driverId", "names no driver account")
         }
         do {
-            let ride = try await booking {
+            let ride = try await rides.booking {
                 try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32),
                                        rule: bookingRule, assignedBy: dispatcher.id, idempotency: key)
             }
-            hub.wake()
             guard let detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
-            return rideView(detail, showKey: false)
+            return rides.rideView(detail, showKey: false)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be assigned")
         } catch StoreError.notFound {
@@ -36,22 +39,21 @@ extension RideAPI {
         }
     }
 
-    @Sendable func createRideRequest(_ request: Request, context: RideContext) async throws -> EditedResponse<RideRequest> {
+    @Sendable func createRideRequest(_ request: Request, context: Context) async throws -> EditedResponse<RideRequest> {
         let passenger = try context.caller(in: [.passenger], to: "request rides")
-        let key = try idempotencyKey(request, account: passenger)
+        let key = try request.idempotencyKey(account: passenger)
         let body = try await request.decodeStrict(NewRideRequestBody.self, context: context)
-        let created = try await booking {
+        let created = try await rides.booking {
             try await store.createRideRequest(body.model(accountName: passenger.displayName), passengerID: passenger.id, rule: bookingRule, idempotency: key)
         }
-        hub.wake()
         return EditedResponse(status: .created, response: RideRequest(created, showPassenger: true))
     }
 
     /// Passengers: their own requests, any status. Drivers and dispatchers: open requests,
     /// without the passenger's account id. Both keyset-paged by `limit` and `after`.
-    @Sendable func listRideRequests(_ request: Request, context: RideContext) async throws -> RideRequestList {
+    @Sendable func listRideRequests(_ request: Request, context: Context) async throws -> RideRequestList {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "list ride requests")
-        let limit = try pageLimit(request)
+        let limit = try request.pageLimit()
         let after = request.uri.queryParameters["after"].map(String.init)
         if let after {
             // Like rides: an anchor the caller may not see is refused, so paging reveals nothing.
@@ -69,18 +71,17 @@ extension RideAPI {
 
     /// 200 with the ride (and its key) for the one driver who wins, and again for that driver
     /// on a repeat; 409 for everyone else, and for a driver who already has another ride.
-    @Sendable func acceptRideRequest(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func acceptRideRequest(_ request: Request, context: Context) async throws -> Ride {
         let driver = try context.caller(in: [.driver], to: "accept ride requests")
-        let key = try idempotencyKey(request, account: driver)
+        let key = try request.idempotencyKey(account: driver)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
-        let requestID = try await self.requestID(from: try context.parameters.require("id"))
+        let requestID = try await rides.requestID(from: try context.parameters.require("id"))
         do {
-            let ride = try await booking {
+            let ride = try await rides.booking {
                 try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32), rule: bookingRule, idempotency: key)
             }
-            hub.wake()
             guard let detail = try await store.rideDetail(id: ride.id) else { throw APIError.notFound("ride \(ride.id)") }
-            return rideView(detail, showKey: true)
+            return rides.rideView(detail, showKey: true)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride request is \(from.rawValue); it can no longer be accepted")
         } catch StoreError.notFound {
@@ -90,21 +91,20 @@ extension RideAPI {
 
     /// Only before a driver accepts; after that the ride itself is cancelled. The passenger's
     /// own request, or any request for a dispatcher, who must say why (kept in its history).
-    @Sendable func cancelRideRequest(_ request: Request, context: RideContext) async throws -> RideRequest {
+    @Sendable func cancelRideRequest(_ request: Request, context: Context) async throws -> RideRequest {
         let caller = try context.caller(in: [.passenger, .dispatcher], to: "cancel ride requests")
-        let key = try idempotencyKey(request, account: caller)
+        let key = try request.idempotencyKey(account: caller)
         let reason = try await request.decodeStrict(CancelBody.self, context: context).reason
         if caller.role == .dispatcher && reason == nil {
             throw APIError.invalidField("reason", "a dispatcher must say why (it is kept in the request's history)")
         }
         let asked = try context.parameters.require("id")
-        let requestID = try await self.requestID(from: asked)
+        let requestID = try await rides.requestID(from: asked)
         guard let existing = try await store.rideRequest(id: requestID), caller.role == .dispatcher || existing.passengerID == caller.id else {
             throw APIError.notFound("ride request \(ShortCode.normalized(asked) ?? asked)")
         }
         do {
             let cancelled = try await store.cancelRideRequest(id: requestID, by: caller.id, reason: reason, idempotency: key)
-            hub.wake()
             return RideRequest(cancelled, showPassenger: caller.role == .passenger)
         } catch StoreError.illegalTransition(let from, _) {
             let advice = from == .accepted ? "; cancel the ride\(existing.rideID.map { " \($0)" } ?? "") instead" : ""

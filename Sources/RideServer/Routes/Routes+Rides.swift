@@ -2,33 +2,24 @@ import Hummingbird
 import RideStore
 
 /// `/v1/rides`: a ride from acceptance to completion or cancellation.
-extension RideAPI {
-    func addRideRoutes(_ routes: RouteRegistrar) {
+struct RideRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/rides", use: listRides)
         routes.get("/rides/{id}", use: getRide)
         routes.post("/rides/{id}/arrive", use: arrive)
         routes.post("/rides/{id}/complete", use: complete)
         routes.post("/rides/{id}/cancel", use: cancelRide)
         routes.post("/rides/{id}/eta", use: setETA)
-        routes.post("/rides/{id}/touch-proofs", use: submitTouchProof)
-    }
-
-    /// The ride and how the caller relates to it; 404 when the caller may not see it, exactly
-    /// as for a ride that does not exist: the answer names what was asked for, never the id a
-    /// short code resolved to (that told a code that exists from one that does not).
-    func visibleRide(_ idOrCode: String, to account: Account) async throws -> (RideDetail, RideRelation) {
-        let id = try await rideID(from: idOrCode)
-        guard let detail = try await store.rideDetail(id: id), let relation = RideRelation(account, to: detail.ride) else {
-            throw APIError.notFound("ride \(ShortCode.normalized(idOrCode) ?? idOrCode)")
-        }
-        return (detail, relation)
     }
 
     /// Dispatchers: every active ride. Passengers and drivers: their own rides, any state.
     /// Keyset-paged by `limit` and `after` (a ride id from the previous page's `nextAfter`).
-    @Sendable func listRides(_ request: Request, context: RideContext) async throws -> RideList {
+    @Sendable func listRides(_ request: Request, context: Context) async throws -> RideList {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "list rides")
-        let limit = try pageLimit(request)
+        let limit = try request.pageLimit()
         let after = request.uri.queryParameters["after"].map(String.init)
         if let after {
             guard let anchor = try await store.ride(id: after), RideRelation(account, to: anchor) != nil else {
@@ -36,63 +27,61 @@ extension RideAPI {
             }
         }
         let scope: RideFilter.Scope = account.role == .dispatcher ? .active : .participant(account.id)
-        let rides = try await store.rideDetails(RideFilter(scope: scope, limit: limit, after: after))
-        let views = rides.map { detail in rideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
-        return RideList(rides: views, nextAfter: rides.count == limit ? rides.last?.ride.id : nil)
+        let found = try await store.rideDetails(RideFilter(scope: scope, limit: limit, after: after))
+        let views = found.map { detail in rides.rideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
+        return RideList(rides: views, nextAfter: found.count == limit ? found.last?.ride.id : nil)
     }
 
-    @Sendable func getRide(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func getRide(_ request: Request, context: Context) async throws -> Ride {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "view rides")
-        let (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
-        return rideView(detail, showKey: relation.seesKey)
+        let (detail, relation) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
+        return rides.rideView(detail, showKey: relation.seesKey)
     }
 
-    @Sendable func arrive(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func arrive(_ request: Request, context: Context) async throws -> Ride {
         try await move(request, context: context, to: .arrived, allowed: [.driver], action: "mark arrival")
     }
 
     /// From `confirmed` only: a ride ends once both sides proved they met.
-    @Sendable func complete(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func complete(_ request: Request, context: Context) async throws -> Ride {
         try await move(request, context: context, to: .completed, allowed: [.driver], action: "complete rides")
     }
 
-    @Sendable func cancelRide(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func cancelRide(_ request: Request, context: Context) async throws -> Ride {
         try await move(request, context: context, to: .cancelled, allowed: [.passenger, .driver, .dispatcher], action: "cancel rides")
     }
 
     /// The ride's driver says how many minutes to the pickup; the passenger's stream hears it.
-    @Sendable func setETA(_ request: Request, context: RideContext) async throws -> Ride {
+    @Sendable func setETA(_ request: Request, context: Context) async throws -> Ride {
         let driver = try context.caller(in: [.driver], to: "give an ETA")
-        let key = try idempotencyKey(request, account: driver)
+        let key = try request.idempotencyKey(account: driver)
         let body = try await request.decodeStrict(ETABody.self, context: context)
-        var (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: driver)
+        var (detail, relation) = try await rides.visibleRide(try context.parameters.require("id"), to: driver)
         guard relation == .driver else { throw APIError.notFound("ride \(detail.ride.id)") }
         do {
             detail.ride = try await store.setETA(rideID: detail.ride.id, minutes: body.minutes, by: driver.id, idempotency: key)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride is \(from.rawValue); an ETA is only for an accepted ride")
         }
-        hub.wake()
-        return rideView(detail, showKey: true)
+        return rides.rideView(detail, showKey: true)
     }
 
     /// Moves a ride the caller takes part in (or, for a dispatcher, any ride) to `state`.
-    private func move(_ request: Request, context: RideContext, to state: RideState, allowed: Set<RideRelation>, action: String) async throws -> Ride {
+    private func move(_ request: Request, context: Context, to state: RideState, allowed: Set<RideRelation>, action: String) async throws -> Ride {
         let roles = Set(allowed.map(\.role))
         let account = try context.caller(in: roles, to: action)
-        let key = try idempotencyKey(request, account: account)
+        let key = try request.idempotencyKey(account: account)
         let reason = state == .cancelled
             ? try await request.decodeStrict(CancelBody.self, context: context).reason
             : try await request.decodeStrict(EmptyBody.self, context: context).reasonless
         if state == .cancelled && account.role == .dispatcher && reason == nil {
             throw APIError.invalidField("reason", "a dispatcher must say why (it is kept in the ride's history)")
         }
-        var (detail, relation) = try await visibleRide(try context.parameters.require("id"), to: account)
+        var (detail, relation) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
         guard allowed.contains(relation) else { throw APIError.notFound("ride \(detail.ride.id)") }
         // The stored result (not a re-read) is what a retry with the same key must see again.
         detail.ride = try await store.transition(rideID: detail.ride.id, to: state, by: account.id, detail: reason, idempotency: key)
-        hub.wake()
-        return rideView(detail, showKey: relation.seesKey)
+        return rides.rideView(detail, showKey: relation.seesKey)
     }
 }
 

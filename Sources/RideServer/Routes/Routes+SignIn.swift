@@ -6,19 +6,25 @@ import RideStore
 /// Getting in without typing a token: an admin or dispatcher issues a one-time eight-digit
 /// sign-in code for an account, its holder exchanges it for a token (`/v1/sign-in`, the one
 /// `/v1` route without a token), and lists or revokes their tokens one at a time.
-extension RideAPI {
-    func addSignInCodeRoutes(_ routes: RouteRegistrar) {
+struct SignInRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let limits: RateLimits
+    let codes: CodeRedemption
+    let now: @Sendable () -> Date
+
+    /// Behind the token check.
+    func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.post("/accounts/{id}/sign-in-codes", use: issueSignInCode)
         routes.get("/tokens", use: listOwnTokens)
         routes.post("/tokens/{id}/revoke", use: revokeOwnToken)
     }
 
     /// Outside the token check: whoever holds a code has no token yet.
-    func addSignInRoutes(_ routes: RouteRegistrar) {
+    func addOpenRoutes(to routes: RouteRegistrar<Context>) {
         routes.post("/sign-in", use: signIn)
     }
 
-    @Sendable func issueSignInCode(_ request: Request, context: RideContext) async throws -> EditedResponse<IssuedSignInCode> {
+    @Sendable func issueSignInCode(_ request: Request, context: Context) async throws -> EditedResponse<IssuedSignInCode> {
         let issuer = try context.caller()
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let accountID = try context.parameters.require("id")
@@ -27,7 +33,7 @@ extension RideAPI {
         guard let account = try await store.account(id: accountID) else { throw APIError.notFound("account \(accountID)") }
         guard SignInCodePolicy.mayIssue(by: issuer.role, for: account.role) else { throw APIError.forbidden(SignInCodePolicy.refusal) }
         let (record, digits) = SignInCodeHash.issue(accountID: accountID, by: issuer.id, now: now())
-        _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits, key: try signInKeyNow()), perDay: SignInCodeHash.perDay,
+        _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits, key: try codes.keyNow()), perDay: SignInCodeHash.perDay,
                                           perIssuerPerDay: SignInCodeHash.perIssuerPerDay)
         AdminAudit.record(context.logger, action: "sign-in-code.issue", actor: issuer.id, via: .api,
                           details: ["account_id": accountID, "code_id": record.id, "issued_by": issuer.id])
@@ -38,7 +44,7 @@ extension RideAPI {
     /// Each refusal (unknown, expired, used) has its own code and writes nothing. The attempt
     /// takes from the address's and the server's sign-in budgets before the lookup, and from the
     /// code's account's once known; a good code gives them back (`AuthenticationReservation`).
-    @Sendable func signIn(_ request: Request, context: RideContext) async throws -> EditedResponse<SignedIn> {
+    @Sendable func signIn(_ request: Request, context: Context) async throws -> EditedResponse<SignedIn> {
         let address = limits.clientAddress(request, context: context)
         let reservation = try limits.reserveSignIn(address: address)
         let secret = APITokenSecret()
@@ -47,40 +53,12 @@ extension RideAPI {
             guard let digits = SignInCodeText.normalized(body.code) else {
                 throw APIError.invalidField("code", "must be the eight digits of a sign-in code, like 4821 0937")
             }
-            return try await redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, context: context) { _ in }
+            return try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, logger: context.logger) { _ in }
         }
         return EditedResponse(status: .created, response: SignedIn(token: secret.text, tokenID: signedIn.token.id, account: signedIn.account))
     }
 
-    /// The one way a code becomes a token (API and passenger page): the key's hash, the
-    /// per-account budget and `admit` before anything is written, the audit line after.
-    func redeem(_ digits: String, secret: APITokenSecret, reservation: AuthenticationReservation, expiresAt: Date?,
-                context: RideContext, admit: @escaping @Sendable (Account) throws -> Void) async throws -> SignIn {
-        let limits = self.limits
-        do {
-            let signedIn = try await store.redeemSignInCode(codeHash: SignInCodeHash.of(digits, key: try signInKeyNow()), tokenSecretHash: secret.hash,
-                                                            tokenExpiresAt: expiresAt, now: now()) { account in
-                try limits.reserveAccount(account.id, in: reservation)
-                try admit(account)
-            }
-            AdminAudit.record(context.logger, action: "sign-in", actor: signedIn.account.id, via: .api,
-                              details: ["token_id": signedIn.token.id, "code_id": signedIn.codeID, "issued_by": signedIn.issuedBy])
-            return signedIn
-        } catch StoreError.signInRefused(let refusal) {
-            reservation.failed()
-            throw StoreError.signInRefused(refusal)
-        }
-    }
-
-    /// The sign-in key, or 503 when its file cannot be used (the log says why).
-    func signInKeyNow() throws -> SymmetricKey {
-        do { return try signInKey.current() } catch {
-            // The path stays out of the answer; `serve` checks the key at start and says why.
-            throw APIError.unavailable("sign-in is unavailable: the server's sign-in key cannot be read; tell the operator")
-        }
-    }
-
-    @Sendable func listOwnTokens(_ request: Request, context: RideContext) async throws -> TokenList {
+    @Sendable func listOwnTokens(_ request: Request, context: Context) async throws -> TokenList {
         let account = try context.caller()
         let current = try await context.tokenHash.asyncMap { try await store.token(secretHash: $0)?.id } ?? nil
         let tokens = try await store.tokens(accountID: account.id)
@@ -89,15 +67,14 @@ extension RideAPI {
         })
     }
 
-    /// One token, the caller's own; its open streams end at once (here; other servers hear it
-    /// from the store).
-    @Sendable func revokeOwnToken(_ request: Request, context: RideContext) async throws -> TokenInfo {
+    /// One token, the caller's own; its open streams end at once (the store announces the
+    /// revocation, here and to other servers).
+    @Sendable func revokeOwnToken(_ request: Request, context: Context) async throws -> TokenInfo {
         let account = try context.caller()
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let tokenID = try context.parameters.require("id")
         let current = try await context.tokenHash.asyncMap { try await store.token(secretHash: $0)?.id } ?? nil
         let token = try await store.revokeToken(id: tokenID, accountID: account.id)
-        hub.tokensRevoked()
         AdminAudit.record(context.logger, action: "token.revoke", actor: account.id, via: .api, details: ["token_id": tokenID])
         return TokenInfo(id: token.id, createdAt: token.createdAt, revokedAt: token.revokedAt, expiresAt: token.expiresAt, current: token.id == current)
     }

@@ -5,8 +5,19 @@ import RideStore
 /// `POST /v1/rides/{id}/touch-proofs`: a side proves it touched its counterpart's device.
 /// Checks run in the order openapi.yaml documents; the first failure answers with its own
 /// code, and nothing is stored for a rejected proof.
-extension RideAPI {
-    @Sendable func submitTouchProof(_ request: Request, context: RideContext) async throws -> TouchProofResult {
+struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    let limits: RateLimits
+    let metrics: ServerMetrics
+    let touch: TouchProofConfiguration
+    let now: @Sendable () -> Date
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
+        routes.post("/rides/{id}/touch-proofs", use: submitTouchProof)
+    }
+
+    @Sendable func submitTouchProof(_ request: Request, context: Context) async throws -> TouchProofResult {
         let account = try context.caller(in: [.passenger, .driver], to: "submit touch proofs")
         try limits.admitTouchProof(token: context.tokenKey ?? account.id, address: limits.clientAddress(request, context: context))
         do {
@@ -23,10 +34,10 @@ extension RideAPI {
         }
     }
 
-    private func verifyAndRecord(_ request: Request, context: RideContext, account: Account) async throws -> TouchProofResult {
-        let key = try idempotencyKey(request, account: account)
+    private func verifyAndRecord(_ request: Request, context: Context, account: Account) async throws -> TouchProofResult {
+        let key = try request.idempotencyKey(account: account)
         let body = try await request.decodeStrict(TouchProof.self, context: context)
-        let rideID = try await self.rideID(from: try context.parameters.require("id"))
+        let rideID = try await rides.rideID(from: try context.parameters.require("id"))
         guard let detail = try await store.rideDetail(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
         let ride = detail.ride
         guard let side = TouchSide(account, on: ride) else {
@@ -43,8 +54,6 @@ extension RideAPI {
         } catch StoreError.illegalTransition(let from, _) {
             throw Self.wrongState(from)
         }
-        // Confirmed, or (mutual policy) a `touch_observed` event for the other side's device.
-        if outcome.confirmed || touch.policy == .mutual { hub.wake() }
         if outcome.confirmed {
             context.logger.info("ride confirmed by touch proofs", metadata: ["ride_id": .string(ride.id), "policy": .string(touch.policy.rawValue)])
         }
@@ -52,7 +61,7 @@ extension RideAPI {
         confirmedDetail.ride = outcome.ride
         let answer: TouchProofResult.Outcome = outcome.confirmed ? .confirmed
             : outcome.notSimultaneous == true ? .touchNotSimultaneous : .awaitingCounterpart
-        return TouchProofResult(outcome: answer, side: side, ride: rideView(confirmedDetail, showKey: true))
+        return TouchProofResult(outcome: answer, side: side, ride: rides.rideView(confirmedDetail, showKey: true))
     }
 
     /// The store's unique key stops an exact copy; a copy with `observedAt` (or its window)
@@ -73,7 +82,7 @@ extension RideAPI {
         }
     }
 
-    static let resentTolerance: TimeInterval = TouchProof.resentTolerance
+    static var resentTolerance: TimeInterval { TouchProof.resentTolerance }
 
     /// The store keeps whole milliseconds.
     private static func sameMillisecond(_ a: Date, _ b: Date) -> Bool {

@@ -37,6 +37,8 @@ extension PostgresStore {
         } catch {
             logger.warning("sequencing staged events failed; the next run retries", metadata: ["error": .string("\(error)")])
         }
+        // After the commit (and the sequencing, or its failure, which the hub's next run retries).
+        commits.announce(.eventsAppended)
         return result
     }
 }

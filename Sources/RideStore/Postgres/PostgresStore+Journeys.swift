@@ -92,7 +92,8 @@ extension PostgresStore {
     }
 
     public func revokeToken(id: String, accountID: String) async throws -> APIToken {
-        try await transaction { conn in
+        defer { commits.announce(.tokensRevoked) }
+        return try await transaction { conn in
             guard let found = try await conn.query("SELECT created_at, revoked_at, expires_at FROM api_token WHERE id = \(id) AND account_id = \(accountID) FOR UPDATE", logger: self.logger).all({ try $0.decode((Date, Date?, Date?).self) }).first else {
                 throw StoreError.notFound("token \(id)")
             }

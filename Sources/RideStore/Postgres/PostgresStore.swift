@@ -16,6 +16,9 @@ public final class PostgresStore: Store {
     /// The wait for the database while it is known to be down (see `Outage`).
     static let outageTimeout: Duration = .milliseconds(500)
     let outage = Outage()
+    /// Announced after `sequenced` writes (events) and token revocations; other servers hear
+    /// the same from the notification channel.
+    public let commits = CommitAnnouncements()
     /// This server's sequencing runs, coalesced (`SequencingRuns`).
     let sequencingRuns = SequencingRuns()
     private let runner: Task<Void, Never>
@@ -174,7 +177,8 @@ public final class PostgresStore: Store {
     }
 
     public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
-        try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
+        defer { commits.announce(.tokensRevoked) }
+        return try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
             let now = Date.storeNow
             let count = try await conn.query("UPDATE api_token SET revoked_at = \(now) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
             // Codes issued before the revocation must not sign in after it.

@@ -76,7 +76,8 @@ extension SQLiteStore {
     }
 
     public func revokeToken(id: String, accountID: String) async throws -> APIToken {
-        try await write { db in
+        defer { commits.announce(.tokensRevoked) }
+        return try await write { db in
             guard var token = try APIToken.filter(Column("id") == id && Column("accountID") == accountID).fetchOne(db) else {
                 throw StoreError.notFound("token \(id)")
             }

@@ -7,9 +7,17 @@ public final class SQLiteStore: Store {
     let pool: DatabasePool
     /// Every write goes through it: writes that arrive together share one commit (one fsync).
     let writes: GroupCommit
+    /// Appended events are announced by the commit itself (`eventsObservation`), revocations
+    /// after their write.
+    public let commits: CommitAnnouncements
+    /// Watches the history table on the writer connection: every transaction that touched it
+    /// announces `.eventsAppended` once it commits, whichever method wrote.
+    private let eventsObservation: AnyDatabaseCancellable
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
+        let commits = CommitAnnouncements()
+        self.commits = commits
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
@@ -30,7 +38,11 @@ public final class SQLiteStore: Store {
         } catch {
             throw Self.mapped(error)
         }
+        eventsObservation = DatabaseRegionObservation(tracking: Table("rideEvent"))
+            .start(in: pool, onError: { _ in }, onChange: { _ in commits.announce(.eventsAppended) })
     }
+
+    deinit { eventsObservation.cancel() }
 
     func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do { return try await pool.read(body) } catch { throw Self.mapped(error) }
@@ -131,7 +143,8 @@ public final class SQLiteStore: Store {
     }
 
     public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
-        try await write { db in
+        defer { commits.announce(.tokensRevoked) }
+        return try await write { db in
             try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
                 let now = Date.storeNow.sqlValue
                 try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
