@@ -237,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GuideTests",
-            dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession", "RideBeaconTesting"]
+            dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession", "RideBeaconTesting", "Phrasebook"]
         ),
         // Haptics against the real feedbackd on a private session bus; voice commands on
         // espeak-ng speech through PocketSphinx.
@@ -281,6 +281,7 @@ let package = Package(
             name: "RideServerTests",
             dependencies: [
                 "BeaconCore",
+                "Phrasebook",
                 "RideServer",
                 "RideStore",
                 "RideBeaconTesting",

@@ -107,6 +107,8 @@ public struct GuidedWalk {
         public var seed: UInt64
         public var startDistance = 25.0
         public var verbosity = Verbosity.full
+        /// The language the guide speaks (`demo --language`); the scoring reads the phrase keys.
+        public var phrases = PhraseTable.english
         public var timeLimit = 300.0
         public var channel: ChannelModel.Parameters?
         /// Draw the channel from the fit to real traces (false: the pre-calibration ranges).
@@ -173,7 +175,7 @@ public struct GuidedWalk {
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
                                walker: configuration.walker, listener: configuration.listener, street: configuration.street)
-        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, aids: configuration.aids)
+        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, phrases: configuration.phrases, aids: configuration.aids)
         guide.acrossJudge = AcrossTheStreet(parameters: configuration.across)
         let meeting = DriverMeeting(passengerName: "Ana", sounds: legacy ? [.device] : LocatorSoundName.makeable,
                                     rideWord: ride.rideWord, notes: "white cane")

@@ -4,6 +4,7 @@ import RadioCore
 import Foundation
 import Guide
 import GuideAudio
+import Phrasebook
 import BeaconCore
 import RideClient
 import VoiceCommands
@@ -33,7 +34,9 @@ struct GuideLaunch {
     var voiceInput: VoiceInput?
 
     func run() async throws {
-        Say.line("Ride \(ride.handle): your driver is \(RideWords.driver(ride.driver)). \(RideWords.state(ride.state))")
+        let book = Phrasebook(settings.phraseLanguage)
+        Say.line(book(.rideGuideOpening, ["code": .text(ride.handle), "driver": .text(RideWords.driver(ride.driver, in: book)),
+                                          "state": .text(RideWords.state(ride.state, in: book))]))
         if ride.state == .confirmed || ride.state.isFinal { return }
         guard let key = ride.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride.id)") }
         let identity: RotatingIdentity
@@ -53,20 +56,20 @@ struct GuideLaunch {
             var speech: (any SpeechEngine)?
             if handsFree.sounds { do {
                 let engine = try EspeakSpeech.shared()
-                if let fallback = try engine.resolveVoice(settings.voice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
+                if let fallback = try engine.resolveVoice(settings.speakingVoice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
                 speech = engine
             } catch {
                 StandardError.writeLine("ridebeacon: speech is off: \(error)")
             } }
-            player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
+            player = LiveCuePlayer(speech: speech, voice: settings.speakingVoice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
         }
         let radio: any Radio
         if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
         let compass = await openCompass()
         var guide = LiveGuide(
-            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? "your driver's car",
+            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? book(.rideUnknownVehicle),
                             identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
-            alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable.table(for: settings.language),
+            alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable(book.language),
             calibration: calibration, radio: radio, service: client, player: player,
             keys: handsFree.keys(keys, say: { Say.line($0); player.say($0, urgent: true) }, cancel: { [client, ride] in
                 do { _ = try await client.cancelRide(ride.id, reason: "cancelled by voice") } catch {
@@ -186,10 +189,10 @@ final class WaitingKeys: @unchecked Sendable {
     }
 }
 
-/// Sentences about a ride, for printing (and, in the guide, speaking).
+/// Sentences about a ride, for printing (and, in the guide, speaking), in `book`'s language.
 enum RideWords {
-    static func driver(_ party: RideParty) -> String {
-        party.spokenVehicle.map { "\(party.name), \($0)" } ?? party.name
+    static func driver(_ party: RideParty, in book: Phrasebook = .english) -> String {
+        party.spokenVehicle.map { book(.rideDriverWithVehicle, ["name": .text(party.name), "vehicle": .text($0)]) } ?? party.name
     }
 
     /// Position along requested → completed; cancelled ends any of them.
@@ -203,14 +206,14 @@ enum RideWords {
         }
     }
 
-    static func state(_ state: RideState) -> String {
+    static func state(_ state: RideState, in book: Phrasebook = .english) -> String {
         switch state {
-        case .requested: "Waiting for a driver."
-        case .accepted: "Your driver is on the way."
-        case .arrived: "Your driver has arrived."
-        case .confirmed: "Ride confirmed."
-        case .completed: "Ride completed."
-        case .cancelled: "Ride cancelled."
+        case .requested: book(.rideStateRequested)
+        case .accepted: book(.rideStateAccepted)
+        case .arrived: book(.rideStateArrived)
+        case .confirmed: book(.rideStateConfirmed)
+        case .completed: book(.rideStateCompleted)
+        case .cancelled: book(.rideStateCancelled)
         }
     }
 }

@@ -6,6 +6,7 @@ import RadioCore
 import Guide
 import VoiceCommands
 import GuideAudio
+import Phrasebook
 import RideClient
 
 /// `ridebeacon passenger follow`: every change of the passenger's ride, aloud (espeak-ng, like
@@ -72,7 +73,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { StandardError.writeLine("ridebeacon: speech is off: \(error)") }
-        let player = LiveCuePlayer(speech: speech, voice: settings.voice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
+        // The voice speaks the phrasebook's language (an English voice would mangle Spanish).
+        let player = LiveCuePlayer(speech: speech, voice: settings.speakingVoice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
         player.start()
         var notifications: DesktopNotifications?
         if !noNotifications {
@@ -80,7 +82,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 StandardError.writeLine("ridebeacon: desktop notifications are off: \(error)")
             }
         }
-        let announcer = RideAnnouncer(player: player, notifications: notifications)
+        let book = Phrasebook(settings.phraseLanguage)
+        let announcer = RideAnnouncer(player: player, notifications: notifications, book: book)
         defer {
             // Whatever ended the follow (q, the ride ending, Ctrl-C, an error): the audio is written.
             do { try player.stop() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
@@ -108,7 +111,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                     // While the guide runs, the keys are its own.
                     if let guide, guide.forward(key) { continue }
                     switch key {
-                    case .quit: Say.line("Stopped following."); return
+                    case .quit: Say.line(announcer.book(.followStopped)); return
                     case .repeatLast: await announcer.repeatLast()
                     default: break
                     }
@@ -137,7 +140,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
             }
             if waitingFor != open.id {
-                await announcer.announce(RideAnnouncement.waiting(open))
+                await announcer.announce(RideAnnouncement.waiting(open, in: announcer.book))
                 waitingFor = open.id
             }
             // No passenger event stream exists before a ride does (see PassengerRides.resolve).
@@ -147,7 +150,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
 
     static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
         var ride = start
-        await announcer.announce(RideAnnouncement.current(ride, guiding: guide?.canGuide ?? false))
+        await announcer.announce(RideAnnouncement.current(ride, guiding: guide?.canGuide ?? false, in: announcer.book))
         if ride.state.isFinal || ride.state == .confirmed { return }
         var guided = false
         /// The guide ran (a radio opened): the meeting's news was its to tell.
@@ -165,7 +168,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         for try await update in client.rideEvents(ride.id) {
             guard case .event(let event) = update, event.at > summarizedUpTo else { continue }
             // Without a guide, the driver's answer and moves are said here (issue 22).
-            if !guideRan, let words = RideAnnouncement.meeting(event, ride: ride) {
+            if !guideRan, let words = RideAnnouncement.meeting(event, ride: ride, in: announcer.book) {
                 await announcer.announce(words)
                 continue
             }
@@ -174,14 +177,15 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             if event.state != ride.state || event.detail != nil {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }
-            await announcer.announce(RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false))
+            await announcer.announce(RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false, in: announcer.book))
             if event.state.isFinal || event.state == .confirmed { return }
             if event.state == .arrived { await arrival() }
         }
     }
 }
 
-/// What is said and shown for a ride, in plain sentences with the driver's name first.
+/// What is said and shown for a ride, in plain sentences with the driver's name first, in the
+/// phrasebook's language (`book`; the passenger's setting).
 enum RideAnnouncement {
     struct Words: Equatable {
         var summary: String
@@ -189,60 +193,64 @@ enum RideAnnouncement {
         var spoken: String { summary + ". " + body }
     }
 
-    static func waiting(_ request: RideRequest) -> Words {
-        Words(summary: "Waiting for a driver", body: "Ride \(ShortCode.spoken(request.handle)), from \(request.pickup) to \(request.dropoff).")
+    static func waiting(_ request: RideRequest, in book: Phrasebook = .english) -> Words {
+        Words(summary: book(.followWaitingSummary),
+              body: book(.followWaitingBody, ["code": .code(request.handle), "pickup": .text(request.pickup), "dropoff": .text(request.dropoff)]))
     }
 
     /// The driver's answer to a sound request, or move, for a passenger without a guide.
-    static func meeting(_ event: RideEvent, ride: Ride) -> Words? {
-        let name = ride.driver.name
+    static func meeting(_ event: RideEvent, ride: Ride, in book: Phrasebook = .english) -> Words? {
+        let name: [String: PhraseValue] = ["name": .text(ride.driver.name)]
         switch event.kind {
         case .locatorAnswered:
             switch event.locatorAnswer {
-            case .horn?: return Words(summary: "\(name) is sounding the horn", body: "Walk towards the sound.")
-            case .voice?: return Words(summary: "\(name) is calling your name", body: "Walk towards the voice.")
-            case .device?: return Words(summary: "\(name)'s phone is ticking", body: "Walk towards the sound.")
-            case LocatorSoundName.none?: return Words(summary: "\(name) cannot make a sound now", body: "Stay at the pickup.")
+            case .horn?: return Words(summary: book(.followHornSummary, name), body: book(.followWalkToSound))
+            case .voice?: return Words(summary: book(.followVoiceSummary, name), body: book(.followWalkToVoice))
+            case .device?: return Words(summary: book(.followDeviceSummary, name), body: book(.followWalkToSound))
+            case LocatorSoundName.none?: return Words(summary: book(.followNoSoundSummary, name), body: book(.followStayAtPickup))
             case nil: return nil
             }
-        case .driverComing: return Words(summary: "\(name) is walking to you", body: "Stay where you are.")
-        case .carAcross: return Words(summary: "Your car is across the street", body: "Stay on the pavement; \(name) is coming to your side.")
+        case .driverComing: return Words(summary: book(.followComingSummary, name), body: book(.followStayWhereYouAre))
+        case .carAcross: return Words(summary: book(.followAcrossSummary), body: book(.followAcrossBody, name))
         default: return nil
         }
     }
 
-    static func current(_ ride: Ride, guiding: Bool = false) -> Words {
+    static func current(_ ride: Ride, guiding: Bool = false, in book: Phrasebook = .english) -> Words {
         change(state: ride.state, detail: ride.state == .accepted ? ride.etaMinutes.map { ETAText.detail(minutes: $0) } : nil, ride: ride,
-               guiding: guiding)
+               guiding: guiding, book: book)
     }
 
-    static func change(_ event: RideEvent, ride: Ride, guiding: Bool = false) -> Words {
-        change(state: event.state, detail: event.detail, ride: ride, guiding: guiding)
+    static func change(_ event: RideEvent, ride: Ride, guiding: Bool = false, in book: Phrasebook = .english) -> Words {
+        change(state: event.state, detail: event.detail, ride: ride, guiding: guiding, book: book)
     }
 
     /// `guiding`: the phone's guide starts on arrival (a radio is there).
-    private static func change(state: RideState, detail: String?, ride: Ride, guiding: Bool) -> Words {
-        let driver = RideWords.driver(ride.driver)
-        let code = "Ride \(ShortCode.spoken(ride.handle))."
+    private static func change(state: RideState, detail: String?, ride: Ride, guiding: Bool, book: Phrasebook) -> Words {
+        let driver = RideWords.driver(ride.driver, in: book)
+        let name: [String: PhraseValue] = ["name": .text(ride.driver.name)]
+        let code = book(.followRideCode, ["code": .code(ride.handle)])
         switch state {
         case .requested:
-            return Words(summary: "Waiting for a driver", body: code)
+            return Words(summary: book(.followWaitingSummary), body: code)
         case .accepted:
             if let minutes = detail.flatMap(ETAText.minutes(fromDetail:)) {
-                let when = minutes == 0 ? "is at the pickup now" : minutes == 1 ? "will be there in 1 minute" : "will be there in \(minutes) minutes"
-                return Words(summary: "\(ride.driver.name) \(when)", body: "\(driver). \(code)")
+                let when = minutes == 0 ? book(.followAtPickupNow, name)
+                    : book(.followThereInMinutes, ["name": .text(ride.driver.name), "minutes": .count(minutes)])
+                return Words(summary: when, body: "\(driver). \(code)")
             }
-            return Words(summary: "\(ride.driver.name) is on the way", body: "\(driver). \(code)")
+            return Words(summary: book(.followOnTheWay, name), body: "\(driver). \(code)")
         case .arrived:
             // One sentence of what to do, never a command (issue 22).
-            return Words(summary: "\(ride.driver.name) has arrived",
-                         body: "\(driver). " + (guiding ? "Your phone is guiding you to the car." : NoGuide.sentence(driver: ride.driver.name)))
+            return Words(summary: book(.followArrivedSummary, name),
+                         body: "\(driver). " + (guiding ? book(.ridePhoneGuiding) : book(.rideNoGuide, name)))
         case .confirmed:
-            return Words(summary: "Ride confirmed", body: "You found \(ride.driver.name)'s car. \(code)")
+            return Words(summary: book(.followConfirmedSummary), body: book(.followConfirmedBody, name) + " " + code)
         case .completed:
-            return Words(summary: "Ride completed", body: code)
+            return Words(summary: book(.followCompletedSummary), body: code)
         case .cancelled:
-            return Words(summary: "Ride cancelled", body: (detail.map { "Reason: \($0). " } ?? "") + code)
+            return Words(summary: book(.followCancelledSummary),
+                         body: (detail.map { book(.followCancelReason, ["reason": .text($0)]) + " " } ?? "") + code)
         }
     }
 }
@@ -254,10 +262,13 @@ actor RideAnnouncer {
     private var notificationID: UInt32 = 0
     private var last: RideAnnouncement.Words?
     private var notificationFailureReported = false
+    /// The passenger's language: what is said, printed and notified.
+    nonisolated let book: Phrasebook
 
-    init(player: LiveCuePlayer, notifications: DesktopNotifications?) {
+    init(player: LiveCuePlayer, notifications: DesktopNotifications?, book: Phrasebook = .english) {
         self.player = player
         self.notifications = notifications
+        self.book = book
     }
 
     func announce(_ words: RideAnnouncement.Words) async {
@@ -323,8 +334,9 @@ final class FollowGuide: @unchecked Sendable {
         }
         guard let opened else {
             if radio != nil {
-                await announcer.announce(RideAnnouncement.Words(summary: "\(ride.driver.name) has arrived",
-                                                                body: NoGuide.sentence(driver: ride.driver.name)))
+                let name: [String: PhraseValue] = ["name": .text(ride.driver.name)]
+                await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followArrivedSummary, name),
+                                                                body: announcer.book(.rideNoGuide, name)))
             }
             // The driver is asked for a sound, and told the passenger waits (the answer is the driver's).
             do { _ = try await client.requestLocator(ride.id) } catch {

@@ -11,16 +11,27 @@ struct PassengerPlaces: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save a place (saving a name again changes its address).")
+        static let configuration = CommandConfiguration(
+            abstract: "Save a place; a name you already have is refused unless --replace changes its address.")
 
         @Argument(help: ArgumentHelp("A short name, for example home.", valueName: "NAME"))
         var name: String
         @Argument(help: ArgumentHelp("Its address.", valueName: "ADDRESS"))
         var address: String
+        @Flag(help: "Change the address of a place you already saved under this name.")
+        var replace = false
         @OptionGroup var service: ServiceOptions
 
         func run() async throws {
             try await withService(service) { client in
+                // Saving a name again would silently replace its address: refused unless asked.
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                if !replace, let existing = try await client.places().first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
+                    throw CommandLineFailure("""
+                        you already have a place called \(existing.name) (\(existing.address)); nothing was changed. \
+                        To change its address: ridebeacon passenger places add \(existing.name) "\(address)" --replace
+                        """)
+                }
                 let place = try await client.savePlace(name: name, address: address)
                 Say.line("Saved \(place.name): \(place.address).")
             }

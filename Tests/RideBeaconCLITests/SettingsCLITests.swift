@@ -32,7 +32,7 @@ struct SettingsCLITests {
         (["--pitch", "100"], "pitch must be 0…99, not 100"),
         (["--volume=-1"], "volume must be 0…200 percent, not -1"),
         (["--verbosity", "loud"], "verbosity must be one of earcons, brief, full, not \"loud\""),
-        (["--language", "xx"], "language must be one of en, not \"xx\""),
+        (["--language", "xx"], "language must be one of en, es, fr, not \"xx\""),
         (["--server", "ftp://x"], "server must be an http:// or https:// URL, not \"ftp://x\""),
         (["--voice", "en us"], "voice must be an espeak-ng voice name"),
     ])

@@ -4,8 +4,10 @@ import Foundation
 import Guide
 import GuideSimulation
 import GuideAudio
+import Phrasebook
 import RideClient
 import RideStore
+import Synchronization
 
 /// `ridebeacon demo`: the whole product on one machine. The real server (SQLite, temp dir),
 /// a passenger and a driver talking to it over HTTP, the driver's rotating identity on the
@@ -26,6 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
         fitted to indoor corridor walks). The audio of the walk is written as it would have sounded.
         """
     )
+
+    @Option(help: ArgumentHelp("The language the guide speaks: \(Language.codes) (espeak-ng's voice for it).", valueName: "CODE"))
+    var language = "en"
 
     @Option(help: "Where the walk starts, metres from the car (2 to 100).")
     var startDistance = 25.0
@@ -63,6 +68,9 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("--verbosity must be one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard GuideAids(rawValue: aids) != nil else { throw ValidationError(GuideAids.usage) }
+        guard Language(rawValue: language) != nil else {
+            throw ValidationError("--language must be one of \(Language.codes), not \"\(language)\"")
+        }
         guard world == "street" || world == "open" else { throw ValidationError("--world must be street or open, not \(world)") }
         guard DriverMode(rawValue: driver) != nil else { throw ValidationError(DriverMode.usage + ", not \(driver)") }
         do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
@@ -82,6 +90,7 @@ struct DemoCommand: AsyncParsableCommand {
             var walk = GuidedWalk.Configuration(seed: seed, startDistance: startDistance,
                                                 verbosity: Verbosity(rawValue: verbosity) ?? .full)
             walk.aids = GuideAids(rawValue: aids) ?? .all
+            walk.phrases = PhraseTable(Language(rawValue: language) ?? .en)
             walk.street = world == "street" ? StreetParameters() : nil
             walk.driver = DriverMode(rawValue: driver) ?? .helpful
             if simulatedCompass { walk.compass = SimulatedCompass.Parameters() }
@@ -109,10 +118,11 @@ struct DemoCommand: AsyncParsableCommand {
 }
 
 /// The transcript lines, timestamped in walk time, on stdout (or nowhere with --json).
-final class Transcript: @unchecked Sendable {
+final class Transcript: Sendable {
     let quiet: Bool
+    private let latest = Mutex(0.0)
     /// The walk time of the latest timed line: untimed events (a proof's answer) are noted then.
-    private(set) var lastTime = 0.0
+    var lastTime: Double { latest.withLock { $0 } }
     init(quiet: Bool) { self.quiet = quiet }
 
     func note(_ line: String) {
@@ -121,7 +131,7 @@ final class Transcript: @unchecked Sendable {
     }
 
     func at(_ time: Double, _ text: String) {
-        lastTime = max(lastTime, time)
+        latest.withLock { $0 = max($0, time) }
         note(String(format: "%7.2f s  ", time) + text)
     }
 }

@@ -46,11 +46,14 @@ struct DemoSession {
         guard let ride = try await arrival.value else { throw CommandLineFailure("demo: the event stream ended before the arrival") }
         transcript.note("passenger: event stream says the driver arrived; guiding from \(Int(configuration.startDistance)) m")
 
-        let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? "your driver's car",
+        let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? configuration.phrases.book(.rideUnknownVehicle),
                                   identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes))
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
-        let audio = WalkAudio(speech: speech, sink: sink)
+        // The voice of the guide's language (`demo --language`).
+        var voice = VoiceSettings.standard
+        voice.voice = configuration.phrases.book.language.espeakVoice
+        let audio = WalkAudio(speech: speech, sink: sink, voice: voice)
         var walk = GuidedWalk(ride: guideRide, configuration: configuration)
         if let scene = walk.world.scene {
             let side = walk.world.walker.position.x > walk.world.device.x ? "behind" : "ahead of"

@@ -1,0 +1,73 @@
+import BeaconCore
+import Guide
+import Phrasebook
+import Testing
+
+/// Issue 26: the guide speaks the phrasebook's language; switching it changes every sentence,
+/// numbers choose their plural form, and the spoken-truth scoring still reads the keys.
+@Suite struct GuideLanguageTests {
+    static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: ScriptedGuide.identity)
+
+    /// The spoken sentences of a short scripted ride: waiting, arrived, where is my driver,
+    /// the service lost and back, cancelled.
+    static func said(in language: Language) -> [String] {
+        var core = GuideCore(ride: ride, verbosity: .brief, phrases: PhraseTable(language), aids: .locator)
+        var actions = core.start(time: 0)
+        actions += core.handle(.arrived(time: 0))
+        actions += core.handle(.key(time: 1, .whereIsDriver))
+        actions += core.handle(.service(time: 2, reachable: false))
+        actions += core.handle(.rideCancelled(time: 3))
+        return actions.compactMap { action in
+            if case .cue(let cue) = action, case .speech(let utterance) = cue.sound { utterance.text } else { nil }
+        }
+    }
+
+    @Test func switchingTheLanguageChangesEverySentence() {
+        let english = Self.said(in: .en)
+        #expect(english.first == "Waiting for your driver.")
+        #expect(english.contains("Your driver has arrived. Ben, blue Toyota Prius. Follow the sound."))
+        #expect(english.contains("Your ride was cancelled."))
+        let spanish = Self.said(in: .es)
+        #expect(spanish.first == "Esperando a tu conductor.")
+        #expect(spanish.contains("Tu conductor ha llegado. Ben, blue Toyota Prius. Sigue el sonido."))
+        #expect(spanish.contains("Tu viaje se ha cancelado."))
+        let french = Self.said(in: .fr)
+        #expect(french.first == "En attente de votre chauffeur.")
+        #expect(french.contains("Votre chauffeur est là. Ben, blue Toyota Prius. Suivez le son."))
+        #expect(french.contains("Votre course a été annulée."))
+        // The same moments, each said once in each language.
+        #expect(english.count == spanish.count && spanish.count == french.count)
+        for (en, es) in zip(english, spanish) { #expect(en != es) }
+    }
+
+    @Test func distancesChooseTheirPluralForm() {
+        let table = PhraseTable(.fr)
+        #expect(table.text(for: Phrase(.aboutMeters, ["distance": "1"])) == "Environ 1 mètre.")
+        #expect(table.text(for: Phrase(.moreThanMeters, ["distance": "5"])) == "Plus de 5 mètres.")
+        #expect(PhraseTable(.es).text(for: Phrase(.whereIsDriver, ["distance": "a unos 3 metros", "trend": ""])) == "Tu conductor está a unos 3 metros.")
+        #expect(PhraseTable.english.text(for: Phrase(.moreThanMeters, ["distance": "5"])) == "More than 5 meters.")
+    }
+
+    @Test func everyGuidePhraseHasACatalogueKey() {
+        for key in PhraseKey.allCases {
+            #expect(key.phraseID.rawValue == "guide." + key.rawValue, "\(key)")
+        }
+    }
+
+    @Test func theVoiceMatchesTheLanguage() {
+        var settings = Settings.standard
+        settings.language = "es"
+        #expect(settings.speakingVoice.voice == "es")
+        settings.voice.voice = "es-419"
+        #expect(settings.speakingVoice.voice == "es-419", "a Spanish voice the user chose is kept")
+        settings.language = "fr"
+        settings.voice.voice = "en+f3"
+        #expect(settings.speakingVoice.voice == "fr+f3", "the variant is kept, the language's voice chosen")
+        settings.language = "en"
+        settings.voice.voice = "en-us"
+        #expect(settings.speakingVoice.voice == "en-us")
+        #expect(Settings.standard.validationError == nil)
+        settings.language = "de"
+        #expect(settings.validationError == "language must be one of en, es, fr, not \"de\"")
+    }
+}
