@@ -20,7 +20,9 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             printed, and shown as a desktop notification (org.freedesktop.Notifications on the \
             session bus; skipped, once noted, when there is none). Keys, single keystrokes in a \
             terminal or lines on a pipe: r repeats the last announcement, q quits. Ends when the \
-            ride is confirmed, completed or cancelled; the audio (--audio-out FILE.wav) is always \
+            ride is completed or cancelled (it stays after the confirmation, to say the ride \
+            completed). When someone else cancels your request or ride, it says who and why, \
+            and Enter asks for the same ride again; the audio (--audio-out FILE.wav) is always \
             written, also after q or Ctrl-C.
             When the driver arrives it starts the guide on --radio by itself (the keys are then \
             the guide's, as in `passenger guide`; q stops the guide, a second q following), \
@@ -102,15 +104,22 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
         let keys = KeyboardKeys.stream()
         try await withThrowingTaskGroup(of: Void.self) { group in
+        let offer = AskAgainOffer()
             group.addTask {
-                let ride = try await resolve(rideArgument, client: client, announcer: announcer)
-                try await followEvents(of: ride, client: client, announcer: announcer, guide: guide)
+                var argument = rideArgument
+                while true {
+                    let ride = try await resolve(argument, client: client, announcer: announcer, offer: offer)
+                    // Someone else cancelled and Enter asked again: follow the new request.
+                    guard try await followEvents(of: ride, client: client, announcer: announcer, guide: guide, offer: offer) else { return }
+                    argument = nil
+                }
             }
             group.addTask {
                 for await key in keys {
                     // While the guide runs, the keys are its own.
                     if let guide, guide.forward(key) { continue }
                     switch key {
+                    if key == .confirm, offer.accept() { continue }
                     case .quit: Say.line(announcer.book(.followStopped)); return
                     case .repeatLast: await announcer.repeatLast()
                     default: break
@@ -125,7 +134,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     }
 
     /// The ride to follow; while there is only an open request, says so once and waits for a driver.
-    static func resolve(_ rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer) async throws -> Ride {
+    static func resolve(_ rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer,
+                        offer: AskAgainOffer? = nil) async throws -> Ride {
         if let rideArgument { return try await client.ride(rideArgument) }
         var waitingFor: String?
         while true {
@@ -138,6 +148,20 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             }
             guard let open = requests.last(where: { $0.status == .open }) else {
                 throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
+                // The request we waited on was cancelled by someone else (a dispatcher): say who
+                // and why, and offer to ask again in one key.
+                if let waited = waitingFor, let gone = requests.first(where: { $0.id == waited }), gone.status == .cancelled {
+                    let sentence = CancellationWords.requestCancelled(gone.cancellation, in: announcer.book)
+                    guard let offer else { throw CommandLineFailure(sentence) }
+                    await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followCancelledSummary),
+                                                                    body: sentence + " " + CancellationWords.offer(in: announcer.book)))
+                    guard await offer.wait() else { throw CancellationError() }
+                    let again = try await askAgain(gone, client: client)
+                    await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followWaitingSummary),
+                                                                    body: CancellationWords.askedAgain(again, in: announcer.book)))
+                    waitingFor = again.id
+                    continue
+                }
             }
             if waitingFor != open.id {
                 await announcer.announce(RideAnnouncement.waiting(open, in: announcer.book))
@@ -148,10 +172,20 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
     }
 
-    static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
+    /// The same ride again, as a new request (the one-key offer after someone else cancelled).
+    static func askAgain(_ request: RideRequest, client: RideServiceClient) async throws -> RideRequest {
+        try await client.createRideRequest(NewRideRequest(passengerName: request.passengerName, pickup: request.pickup,
+                                                          dropoff: request.dropoff, accessibilityNotes: request.accessibilityNotes))
+    }
+
+    /// Follows until the ride completes or is cancelled; true when, after someone else
+    /// cancelled it, the passenger asked for the same ride again (then follow that request).
+    @discardableResult
+    static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil,
+                             offer: AskAgainOffer? = nil) async throws -> Bool {
         var ride = start
         await announcer.announce(RideAnnouncement.current(ride, guiding: guide?.canGuide ?? false, in: announcer.book))
-        if ride.state.isFinal || ride.state == .confirmed { return }
+        if ride.state.isFinal { return false }
         var guided = false
         /// The guide ran (a radio opened): the meeting's news was its to tell.
         var guideRan = false
@@ -178,10 +212,21 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }
             await announcer.announce(RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false, in: announcer.book))
-            if event.state.isFinal || event.state == .confirmed { return }
+            if event.state == .cancelled, let offer, RideCancellation(event: event, passengerID: ride.passengerID, driverID: ride.driverID).by != .passenger {
+                await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followCancelledSummary), body: CancellationWords.offer(in: announcer.book)))
+                guard await offer.wait() else { return false }
+                let request = try await client.allRideRequests().first { $0.id == ride.requestID }
+                guard let request else { return false }
+                await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followWaitingSummary),
+                                                                body: CancellationWords.askedAgain(try await askAgain(request, client: client), in: announcer.book)))
+                return true
+            }
+            // Confirmed is not the end: the follow stays to say the ride completed (issue 25).
+            if event.state.isFinal { return false }
             if event.state == .arrived { await arrival() }
         }
     }
+        return false
 }
 
 /// What is said and shown for a ride, in plain sentences with the driver's name first, in the
@@ -222,7 +267,13 @@ enum RideAnnouncement {
     }
 
     static func change(_ event: RideEvent, ride: Ride, guiding: Bool = false, in book: Phrasebook = .english) -> Words {
-        change(state: event.state, detail: event.detail, ride: ride, guiding: guiding, book: book)
+        if event.state == .cancelled && event.kind.isStateChange {
+            // Who cancelled, and why (issue 25).
+            let cancellation = RideCancellation(event: event, passengerID: ride.passengerID, driverID: ride.driverID)
+            return Words(summary: book(.followCancelledSummary),
+                         body: CancellationWords.sentence(cancellation, in: book) + " " + book(.followRideCode, ["code": .code(ride.handle)]))
+        }
+        return change(state: event.state, detail: event.detail, ride: ride, guiding: guiding, book: book)
     }
 
     /// `guiding`: the phone's guide starts on arrival (a radio is there).
@@ -319,7 +370,7 @@ final class FollowGuide: @unchecked Sendable {
 
     /// Passes `key` to the running guide; false when none runs.
     func forward(_ key: GuideKey) -> Bool {
-        guard let keys = lock.withLock({ keys }) else { return false }
+        guard let keys = keys.withLock({ $0 }) else { return false }
         keys.yield(key)
         return true
     }

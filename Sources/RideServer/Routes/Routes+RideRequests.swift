@@ -65,7 +65,11 @@ struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
         let page = account.role == .passenger
             ? try await store.rideRequests(passengerID: account.id, limit: limit, after: after)
             : try await store.openRideRequests(limit: limit, after: after)
-        return RideRequestList(rideRequests: page.map { RideRequest($0, showPassenger: account.role == .passenger) },
+        var views: [RideRequest] = []
+        for record in page {
+            views.append(try await store.withCancellation(RideRequest(record, showPassenger: account.role == .passenger), passengerID: record.passengerID))
+        }
+        return RideRequestList(rideRequests: views,
                                nextAfter: page.count == limit ? page.last?.id : nil)
     }
 
@@ -105,7 +109,7 @@ struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
         }
         do {
             let cancelled = try await store.cancelRideRequest(id: requestID, by: caller.id, reason: reason, idempotency: key)
-            return RideRequest(cancelled, showPassenger: caller.role == .passenger)
+            return try await store.withCancellation(RideRequest(cancelled, showPassenger: caller.role == .passenger), passengerID: cancelled.passengerID)
         } catch StoreError.illegalTransition(let from, _) {
             let advice = from == .accepted ? "; cancel the ride\(existing.rideID.map { " \($0)" } ?? "") instead" : ""
             throw APIError.conflict(from, "the ride request is \(from.rawValue)\(advice)")

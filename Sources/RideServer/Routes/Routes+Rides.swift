@@ -29,13 +29,13 @@ struct RideRoutes<Context: RideRequestContext>: Sendable {
         let scope: RideFilter.Scope = account.role == .dispatcher ? .active : .participant(account.id)
         let found = try await store.rideDetails(RideFilter(scope: scope, limit: limit, after: after))
         let views = found.map { detail in rides.rideView(detail, showKey: RideRelation(account, to: detail.ride)?.seesKey ?? false) }
-        return RideList(rides: views, nextAfter: found.count == limit ? found.last?.ride.id : nil)
+        return RideList(rides: try await store.withCancellations(views), nextAfter: found.count == limit ? found.last?.ride.id : nil)
     }
 
     @Sendable func getRide(_ request: Request, context: Context) async throws -> Ride {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "view rides")
         let (detail, relation) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
-        return rides.rideView(detail, showKey: relation.seesKey)
+        return try await store.withCancellation(rides.rideView(detail, showKey: relation.seesKey))
     }
 
     @Sendable func arrive(_ request: Request, context: Context) async throws -> Ride {
@@ -81,7 +81,7 @@ struct RideRoutes<Context: RideRequestContext>: Sendable {
         guard allowed.contains(relation) else { throw APIError.notFound("ride \(detail.ride.id)") }
         // The stored result (not a re-read) is what a retry with the same key must see again.
         detail.ride = try await store.transition(rideID: detail.ride.id, to: state, by: account.id, detail: reason, idempotency: key)
-        return rides.rideView(detail, showKey: relation.seesKey)
+        return try await store.withCancellation(rides.rideView(detail, showKey: relation.seesKey))
     }
 }
 

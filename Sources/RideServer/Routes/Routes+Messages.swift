@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import RideStore
+
+/// `POST /v1/rides/{id}/messages` (issue 25): the ride's passenger tells her driver something
+/// once he accepted ("I'm at the main entrance", "I'm hard of hearing, please text", or her own
+/// words on one line, at most 160 characters, with the rules of all free text). The message is
+/// a `passenger_message` event on the ride's stream: the driver's device speaks and notifies it,
+/// the dispatchers' board and stream show it. Nothing else changes.
+struct MessageRoutes<Context: RideRequestContext>: Sendable {
+    let store: any Store
+    let rides: RideLookup
+    let now: @Sendable () -> Date
+
+    /// The states a message may be sent in: from acceptance until the meeting.
+    static var states: Set<RideState> { [.accepted, .arrived] }
+
+    func addRoutes(to routes: RouteRegistrar<Context>) {
+        routes.post("/rides/{id}/messages", use: send)
+    }
+
+    /// Checks in the order openapi.yaml documents: role, body, the ride's own passenger, state.
+    @Sendable func send(_ request: Request, context: Context) async throws -> EditedResponse<PassengerMessage> {
+        let account = try context.caller(in: [.passenger], to: "send the driver a message")
+        let body = try await request.decodeStrict(PassengerMessageBody.self, context: context)
+        let ride = try await rides.ownRide(try context.parameters.require("id"), account, as: .passenger)
+        let preset = body.preset.flatMap(MessagePreset.init(rawValue:))
+        let text: String
+        if let preset {
+            text = preset.sentence
+        } else {
+            text = try FreeText.clean(body.text ?? "", field: "text", maxLength: PassengerMessage.maxTextLength, multiline: false)
+        }
+        let note = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text, states: Self.states)
+        let recording: RideNoteRecording
+        do { recording = try await store.recordRideNote(note) } catch let error as StoreError { throw APIError(error) }
+        switch recording {
+        case .wrongState(let state):
+            throw APIError(.conflict, code: .wrongState,
+                           "the ride is \(state.rawValue); messages reach the driver only while the ride is accepted or arrived",
+                           state: state)
+        case .nothingToAnswer:
+            throw APIError(.conflict, code: .wrongState, "the ride cannot take messages now")
+        case .recorded(let event):
+            // The words stay out of the log: only that a message was sent, and whether a preset.
+            context.logger.info("passenger message", metadata: ["ride_id": .string(ride.id), "preset": .string(preset?.rawValue ?? "-")])
+            return EditedResponse(status: .created,
+                                  response: PassengerMessage(eventID: event.id, rideID: ride.id, preset: preset, text: text, sentAt: event.at))
+        }
+    }
+}
+
+extension PassengerMessage: ResponseGenerator, ResponseEncodable {}
