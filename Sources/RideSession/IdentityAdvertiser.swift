@@ -4,16 +4,28 @@ import RadioCore
 /// Advertises one side's rotating identity for a ride, switching to the next identity at every
 /// slot boundary (DESIGN.md "Beacon identity"). Both sides run this one loop.
 public struct IdentityAdvertiser: Sendable {
+    /// The radio the identity is advertised on.
     public let radio: any Radio
+    /// The ride's rotating identity (from the ride key).
     public let identity: RotatingIdentity
+    /// Whose identity this side advertises.
     public let side: BeaconSide
     /// Interval, PDU type and measured power; the frame is replaced every slot.
     public let template: BeaconAdvertisement
+    /// When slots begin (`unixTime`), and what the loop sleeps on.
     public let clock: any SessionClock
     /// Told of every identity put on the air (slot, frame).
     public var onSlot: @Sendable (UInt64, IBeacon) -> Void = { _, _ in }
+    /// Where a failed rotation is reported (it is retried).
     public let log: @Sendable (String) -> Void
 
+    /// An advertiser; nothing goes on the air until `run()`.
+    ///
+    /// ```swift
+    /// let advertiser = IdentityAdvertiser(radio: radio, identity: identity, side: .passenger, template: template,
+    ///                                     clock: SystemClock(), log: { print($0) })
+    /// let task = Task { await advertiser.run() }   // cancel it to stop
+    /// ```
     public init(radio: any Radio, identity: RotatingIdentity, side: BeaconSide, template: BeaconAdvertisement,
                 clock: any SessionClock, log: @escaping @Sendable (String) -> Void) {
         self.radio = radio
@@ -24,6 +36,7 @@ public struct IdentityAdvertiser: Sendable {
         self.log = log
     }
 
+    /// The iBeacon frame this side advertises in `slot`.
     public func frame(slot: UInt64) -> IBeacon {
         identity.identity(of: side, slot: slot).beacon(measuredPower: template.beacon.measuredPower)
     }

@@ -38,18 +38,23 @@ public struct SystemClock: SessionClock {
     /// A clock whose `now` starts at 0.
     public init() {}
 
+    /// Seconds since this clock was made, on the continuous clock.
     public var now: Double { (ContinuousClock.now - origin).sessionSeconds }
 
+    /// The system's wall clock.
     public var unixTime: Double { Date().timeIntervalSince1970 }
 
+    /// `instant` on this clock's timeline, exactly.
     public func now(at instant: ContinuousClock.Instant) -> Double { (instant - origin).sessionSeconds }
 
+    /// Sleeps on the continuous clock for the wall-clock distance to `target`, rounded up.
     public func sleep(untilUnixTime target: Double) async throws {
         let wait = target - unixTime
         // Rounded up: waking a hair early would still be in the old slot.
         if wait > 0 { try await Task.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) }
     }
 
+    /// Sleeps on the continuous clock, rounded up to the millisecond.
     public func sleep(seconds: Double) async throws {
         try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
     }

@@ -9,10 +9,14 @@ public struct CounterpartTouch: Sendable {
     private var samples = 0
     /// Wall-clock time the current touch began (the observation window's start).
     private var touchFrom: Double?
+    /// The latest touch as a proof would carry it (nil before the first touch); it stays after
+    /// the touch ends, for a late Enter within `DriverCore.freshness`.
     public private(set) var observation: TouchObservation?
     /// The counterpart's latest range estimate (nil until its beacon is heard).
     public private(set) var lastEstimate: RangeEstimate?
 
+    /// Looks for `side`'s beacon of the ride whose identity is `identity`; touch is judged with
+    /// `calibration`'s touch level.
     public init(identity: RotatingIdentity, lookingFor side: BeaconSide, calibration: Calibration = Calibration(model: .default)) {
         matcher = IdentityMatcher(identity: identity, lookingFor: side)
         ranger = Ranger(calibration: calibration)

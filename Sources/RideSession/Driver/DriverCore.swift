@@ -6,17 +6,31 @@ import RideWire
 /// is over. It reads no clock and does no I/O: `DriverSession` feeds it in real time, the
 /// simulator in virtual time.
 public struct DriverCore: Sendable {
+    /// How a session at the kerb ended (`Action.finished`, `DriverSession.run`).
     public enum Outcome: Equatable, Sendable {
-        case confirmed, completed, cancelled
+        /// The ride is confirmed: the right passenger met this car.
+        case confirmed
+        /// The ride was completed (by the driver or an operator) before the touch.
+        case completed
+        /// The ride was cancelled.
+        case cancelled
+        /// The ride service's stream ended for good, or the radio cannot advertise; the reason in words.
         case failed(String)
     }
 
+    /// Everything the core hears, each with the times it happened at: `time` on the runtime's
+    /// monotonic timeline (`SessionClock.now`), `unixTime` on the wall clock. The runtime
+    /// (`DriverSession`, the simulator) turns radio, keys and the ride's stream into these.
     public enum Input: Sendable {
+        /// An advertisement as it arrived (`time` its arrival, not when it was read): perhaps
+        /// the passenger's beacon, perhaps anyone's.
         case sighting(time: Double, unixTime: Double, rssi: Double, beacon: IBeacon)
         /// The driver pressed Enter: prove the latest touch.
         case confirm(time: Double)
         /// The answer to a proof sent by `.postProof`.
         case proofAnswered(ProofAnswer, repeating: Bool)
+        /// The ride service's news of the ride (`RideService.rideUpdates`), bar locator
+        /// requests and `across`, which the runtime stamps (`.locatorRequested`, `.passengerSaysAcross`).
         case ride(RideUpdate)
         /// The passenger asked for the locator sound at `requestedAt` (wall clock, s since 1970);
         /// `time` and `unixTime` are now.
@@ -34,15 +48,20 @@ public struct DriverCore: Sendable {
     public enum LocatorSound: Equatable, Sendable {
         /// Tick once a second for this long, s (from now; a running sound restarts).
         case start(seconds: Double)
+        /// Stop ticking now.
         case stop
     }
 
+    /// What the core asks its runtime to do, in the order given: speak, log, post to the ride
+    /// service, play the locator, or stop.
     public enum Action: Equatable, Sendable {
+        /// Say (and print) a fixed phrase.
         case say(DriverPhrase)
         /// A line for the operator's log (stderr), not spoken.
         case log(String)
         /// Send this proof; `repeating` when it re-proves a touch already confirmed.
         case postProof(TouchObservation, repeating: Bool)
+        /// Start or stop the car's locator sound on the device.
         case locator(LocatorSound)
         /// Words to print and speak that are not a fixed phrase (the sound to make, the
         /// passenger's distance, the ride word).
@@ -51,6 +70,7 @@ public struct DriverCore: Sendable {
         case answerLocator(LocatorSoundName)
         /// Post a meeting move (`driver_coming`, `car_across`).
         case meeting(MeetingMove)
+        /// The session is over; nothing follows.
         case finished(Outcome)
     }
 
@@ -65,6 +85,7 @@ public struct DriverCore: Sendable {
     /// `soundSeconds`), s.
     public static let locatorSeconds = Double(LocatorRule.soundSeconds)
 
+    /// Prove a touch as soon as it is felt (`--auto-confirm`), without waiting for Enter.
     public let autoConfirm: Bool
     /// Who the passenger is, the sounds allowed, the ride word (`DriverMeeting`).
     public let meeting: DriverMeeting
@@ -90,8 +111,12 @@ public struct DriverCore: Sendable {
     private var sentAt: Double?
     /// Monotonic time the locator sound runs out, while it plays.
     public private(set) var locatorUntil: Double?
+    /// How the session ended; nil while it goes on (every input after it is ignored).
     public private(set) var outcome: Outcome?
 
+    /// A core for the ride whose rotating identity is `identity` (the passenger's beacon is
+    /// recognised by it), touch judged with `calibration`; `distanceBounds` and `claims` say what
+    /// may be said of the passenger's distance (see the properties).
     public init(identity: RotatingIdentity, calibration: Calibration = Calibration(model: .default), autoConfirm: Bool,
                 meeting: DriverMeeting = DriverMeeting(),
                 distanceBounds: (@Sendable (RangeEstimate) -> (low: Double, high: Double))? = nil,
@@ -117,6 +142,16 @@ public struct DriverCore: Sendable {
         passengerEstimate(at: time).map { distanceBounds($0).high }
     }
 
+    /// Takes one input and returns what to do about it, in order; the only way the core moves.
+    /// Pure: the same inputs give the same actions, so tests and the simulator replay a meeting
+    /// exactly. After `.finished` it returns nothing.
+    ///
+    /// ```swift
+    /// var core = DriverCore(identity: identity, autoConfirm: true)
+    /// for action in core.handle(.sighting(time: 12.3, unixTime: 1_700_000_012.3, rssi: -28, beacon: seen)) {
+    ///     if case .postProof(let observation, _) = action { /* post TouchProof(observation) */ }
+    /// }
+    /// ```
     public mutating func handle(_ input: Input) -> [Action] {
         guard outcome == nil else { return [] }
         switch input {
@@ -299,10 +334,15 @@ public struct DriverCore: Sendable {
 
 /// What the driver's device says aloud (printed for a screen reader by the CLI).
 public enum DriverPhrase: String, Sendable, CaseIterable {
+    /// A touch was felt; the driver confirms it with Enter.
     case touchDetectedPressEnter = "Touch detected. Press Enter to confirm the ride."
+    /// A touch was felt and is being proved (auto-confirm).
     case touchDetectedConfirming = "Touch detected. Confirming."
+    /// Enter, but no touch fresh enough to prove (`freshness`).
     case noRecentTouch = "No touch in the last few seconds. Touch the devices together again."
+    /// The proof confirmed the ride.
     case proofAccepted = "Touch proof accepted."
+    /// The proof was taken; the passenger's is awaited (mutual policy).
     case proofAcceptedWaiting = "Touch proof accepted. Waiting for the passenger's."
     /// Why the device starts ticking, and what makes the ticks heard outside a closed car.
     case passengerLookingForCar = "Your passenger is looking for the car: open the window, or step out to the kerb with the device."

@@ -16,6 +16,7 @@ public enum DriverKey: Sendable, Equatable {
     /// w: show and say the ride word.
     case rideWord
 
+    /// The key a typed character means (either case), nil for any other.
     public init?(character: Character) {
         switch character {
         case "\n", "\r": self = .confirm
@@ -34,8 +35,16 @@ public enum DriverKey: Sendable, Equatable {
 /// kerb, two short taps on the horn. Each has a reach, m, within which a passenger standing on
 /// a street hears it over traffic (assumed, for choosing only: the simulator sweeps them).
 public enum LocatorInstruction: String, Sendable, Equatable, CaseIterable {
-    case device, voiceWindow = "voice_window", voiceKerb = "voice_kerb", horn
+    /// The device's tick, heard only near.
+    case device
+    /// The driver's voice through the open window.
+    case voiceWindow = "voice_window"
+    /// The driver's voice from the kerb.
+    case voiceKerb = "voice_kerb"
+    /// Two short taps on the horn.
+    case horn
 
+    /// The sound the passenger is told of (`locator_answered`).
     public var sound: LocatorSoundName {
         switch self {
         case .device: .device
@@ -91,6 +100,7 @@ public struct DriverMeeting: Sendable {
     /// The passenger's estimate counts for the sound's choice this long after it was heard, s.
     public static let estimateFreshness = 5.0
 
+    /// The meeting's facts; the defaults: no name, every sound, no ride word, no notes.
     public init(passengerName: String = "Your passenger", sounds: [LocatorSoundName] = LocatorSoundName.makeable,
                 rideWord: String? = nil, notes: String? = nil) {
         self.passengerName = passengerName

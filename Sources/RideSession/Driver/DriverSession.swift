@@ -6,13 +6,21 @@ import RadioCore
 /// heard on the same radio, the ride followed through a `RideService`, Enter presses from
 /// `confirmations`, and what the core says passed to `say` (spoken) and `log` (operator lines).
 public struct DriverSession: Sendable {
+    /// The ride at the kerb.
     public let rideID: String
+    /// Advertises the driver's identity and hears the passenger's.
     public let radio: any Radio
+    /// The ride service as the driver's account sees it.
     public let service: any RideService
+    /// The session's times: inputs are stamped on it, the identity rotates on it.
     public let clock: any SessionClock
+    /// The driver's rotating identity on `radio` (one line logged per slot).
     public let advertiser: IdentityAdvertiser
+    /// Enter presses: prove the latest touch.
     public let confirmations: AsyncStream<Void>
+    /// What the driver hears (and the CLI prints for a screen reader).
     public let say: @Sendable (String) -> Void
+    /// Operator lines (stderr), not spoken.
     public let log: @Sendable (String) -> Void
     /// Plays or stops the car's locator sound (the CLI: ticks through the device's audio).
     public let locator: @Sendable (DriverCore.LocatorSound) -> Void
@@ -22,7 +30,15 @@ public struct DriverSession: Sendable {
     public let keys: AsyncStream<DriverKey>
     private let core: DriverCore
 
-    /// `template` gives the advertising interval, PDU type and measured power.
+    /// A session for `rideID`; `template` gives the advertising interval, PDU type and measured
+    /// power. Nothing runs until `run()`.
+    ///
+    /// ```swift
+    /// let session = DriverSession(rideID: ride.id, identity: identity, calibration: calibration, autoConfirm: false,
+    ///                             radio: radio, template: template, service: client, clock: SystemClock(),
+    ///                             confirmations: enterPresses, say: { print($0) }, log: { warn($0) })
+    /// let outcome = await session.run()   // .confirmed once both devices proved the touch
+    /// ```
     public init(rideID: String, identity: RotatingIdentity, calibration: Calibration, autoConfirm: Bool,
                 radio: any Radio, template: BeaconAdvertisement, service: any RideService, clock: any SessionClock,
                 confirmations: AsyncStream<Void>, say: @escaping @Sendable (String) -> Void,
