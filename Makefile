@@ -1,4 +1,4 @@
-# Two commands matter: `make demo` and `make test`. Each installs what it needs when missing.
+# Two commands matter: `make demo` and `make test` (`make check` is its fast lane). Each installs what it needs when missing.
 SHELL := /bin/bash
 SWIFT ?= swift
 # What building needs (the demo needs nothing more): the C libraries behind CDBus, CBluetooth and
@@ -28,7 +28,7 @@ SHARED ?= ../shared
 .PHONY: fuzz-api-build fuzz-api-run
 .PHONY: reliability reliability-smoke durability durability-smoke load load-smoke load-soak deploy-check power-loss power-loss-smoke
 
-.PHONY: demo demo-ranging bench-guide sim-fidelity test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval ranging-carried clean
+.PHONY: demo demo-ranging bench-guide sim-fidelity check test serve build release deps deps-build venv test-venv fuzz fuzz-smoke fuzz-build bench bench-server schemathesis ranging-eval ranging-carried clean
 
 # The guide demo: the real server on SQLite in a temp dir, a passenger and a driver over its API,
 # a simulated passenger guided by the real guide over the simulated radio channel to touch and
@@ -50,6 +50,19 @@ demo-ranging: deps-build release
 	@echo "demo-ranging: wrote out/demo-calibration.json, out/demo.csv ($$(($$(wc -l < out/demo.csv) - 1)) rows) and out/demo.svg"
 	@column -s, -t < out/demo.csv | awk 'NR == 1 || NR % 30 == 2' | head -20
 
+# The fast lane for the edit-build-test loop: the whole package builds (the build's apt packages
+# only), then every suite runs except those tagged as needing more than the toolchain (.postgres,
+# .chromium, .bumble, .process, .network, .slow: Tests/RideBeaconTesting/TestTags.swift). No
+# PostgreSQL, Chromium, .venv or network; the store and server suites run their SQLite half.
+# RIDEBEACON_FAST_LANE=1 makes a fixture that would start a process, Bumble or a PostgreSQL
+# connection fail with the tag its suite lacks. CHECK_ARGS="--filter Guide" narrows it further.
+CHECK_ARGS ?=
+check: deps-build
+	$(SWIFT) build --build-tests
+	skips="$$(scripts/fast-lane-skips.sh)" && env -u RIDEBEACON_TEST_POSTGRES_URL -u RIDEBEACON_REQUIRE_PEERS \
+		-u RIDEBEACON_REQUIRE_BROWSER RIDEBEACON_FAST_LANE=1 $(SWIFT) test --skip-build --skip "$$skips" $(CHECK_ARGS)
+
+# The whole suite, as CI runs it (`make check` is its fast part).
 # The PostgreSQL halves of the store and server suites run against a private server (own port
 # and data dir under /tmp); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS and
 # RIDEBEACON_REQUIRE_BROWSER make the radio and Chromium suites fail, not skip, when Bumble,

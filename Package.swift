@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "RideBeacon",
-    platforms: [.macOS(.v14)],
+    // Linux only (README): the radios and speech import Glibc, and Mutex needs macOS 15, so no
+    // Apple platform is declared.
     products: [
         .executable(name: "ridebeacon", targets: ["ridebeacon"]),
         .library(name: "BeaconCore", targets: ["BeaconCore"]),
@@ -75,7 +76,7 @@ let package = Package(
         // drives any byte transport, and the in-process simulated controller (`sim`).
         .target(
             name: "RadioCore",
-            dependencies: ["BeaconCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["BeaconCore"]
         ),
         // HCI byte transports: h4 over TCP/unix/tty (SwiftNIO) and the hci user channel (libbluetooth).
         .target(
@@ -89,10 +90,7 @@ let package = Package(
         // The `bluez` radio: bluetoothd's D-Bus API (libdbus).
         .target(
             name: "BlueZ",
-            dependencies: [
-                "BeaconCore", "RadioCore", "CDBus",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            dependencies: ["BeaconCore", "RadioCore", "CDBus"]
         ),
         // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
         .target(name: "GuideAudio", dependencies: ["CEspeakNG"]),
@@ -153,10 +151,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What both libFuzzer executables share: libFuzzer's driver, the input, the corpus replay.
+        .target(name: "FuzzEntry"),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.
-        .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore"]),
+        .executableTarget(name: "FuzzDecoders", dependencies: ["BeaconCore", "FuzzEntry"]),
         // libFuzzer over the API's JSON bodies (`make fuzz`), without the server's dependencies.
-        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies"]),
+        .executableTarget(name: "FuzzAPIBodies", dependencies: ["APIBodies", "FuzzEntry"]),
         .executableTarget(
             name: "PerAdvertisementBenchmark",
             dependencies: ["BeaconCore"],
@@ -211,6 +211,10 @@ let package = Package(
             name: "RideBeaconTesting",
             dependencies: [
                 "RideStore",
+                // World: the real server on the test's database, in memory or on a loopback port.
+                "RideServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // The in-memory RideService and the scripted radio (DriverSession, LiveGuide tests).
                 "RadioCore",
                 "RideSession",
@@ -226,10 +230,16 @@ let package = Package(
             name: "BeaconCoreTests",
             dependencies: [
                 "BeaconCore",
+                // The fast lane's tags (a suite that starts python3 or runs for long says so).
+                "RideBeaconTesting",
+                // SplitMix64, the package's one seeded generator, for reproducible noise.
+                "GuideAudio",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        // The documents checked against the code (ARCHITECTURE.md's graph against this file).
+        .testTarget(name: "DocsTests"),
         .testTarget(name: "PhrasebookTests", dependencies: ["Phrasebook"]),
         .testTarget(
             name: "RideWireTests",

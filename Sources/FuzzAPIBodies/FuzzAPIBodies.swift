@@ -1,5 +1,6 @@
 import APIBodies
 import Foundation
+import FuzzEntry
 
 // libFuzzer over the API's request bodies: the first byte picks the body type, the rest is the
 // HTTP body. Decoding must end in a value or a `BodyError` (what the server turns into a 400);
@@ -44,41 +45,21 @@ func check(_ body: CancelBody) {
 }
 
 #if FUZZING
-// Same driver hookup as FuzzDecoders: whichever `main` the linker keeps reaches libFuzzer.
-typealias FuzzCallback = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: FuzzCallback
-) -> CInt
-
+// The driver hookup is FuzzEntry's; the two C names are this executable's own.
 @_cdecl("FuzzAPIBodies_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
+    FuzzEntry.runDriver(argc, argv) { data, size in fuzzOneInput(data, size) }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
-    decodeBody(Array(UnsafeBufferPointer(start: data, count: size))[...])
+    if let bytes = FuzzEntry.input(data, size) { decodeBody(bytes) }
     return 0
 }
 #else
 // Without libFuzzer this replays the files given (the corpus, saved crashes).
 @main
 enum ReplayCorpus {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                FileHandle.standardError.write(Data("FuzzAPIBodies: \(path): unreadable\n".utf8))
-                exit(1)
-            }
-            decodeBody(Array(data)[...])
-        }
-    }
+    static func main() { FuzzEntry.replayArguments("FuzzAPIBodies", decodeBody) }
 }
 #endif

@@ -1,4 +1,5 @@
 import Guide
+import GuideAudio
 import Foundation
 
 /// xoshiro256** seeded through SplitMix64: our own generator, so `--seed N` gives the same walk
@@ -8,15 +9,8 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var spareGaussian: Double?
 
     public init(seed: UInt64) {
-        var mixer = seed
-        func splitMix() -> UInt64 {
-            mixer &+= 0x9E37_79B9_7F4A_7C15
-            var z = mixer
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        s0 = splitMix(); s1 = splitMix(); s2 = splitMix(); s3 = splitMix()
+        var mixer = SplitMix64(seed: seed)
+        s0 = mixer.next(); s1 = mixer.next(); s2 = mixer.next(); s3 = mixer.next()
     }
 
     public mutating func next() -> UInt64 {

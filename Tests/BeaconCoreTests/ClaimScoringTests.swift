@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// Issue 23: the claim constants are chosen leave-one-set-out and leave-one-phone-out by
@@ -6,7 +7,7 @@ import Testing
 /// its interval; coverage counts samples beyond 1 m) and its choice (≥ 99 % true on every training
 /// unit, most coverage on the worst; the held-out unit never moves it) are pinned by its self-test,
 /// which needs no shared data.
-@Suite struct ClaimScoringTests {
+@Suite(.tags(.process)) struct ClaimScoringTests {
     @Test func leaveOneOutScoringChoosesOnTheTrainingFoldsOnly() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = root.appendingPathComponent("Benchmarks/CarriedRanging/claims.py").path

@@ -1,19 +1,14 @@
 import Foundation
+import GuideAudio
 @testable import BeaconCore
 
-/// SplitMix64: a tiny deterministic generator so noisy test signals are the same on every run.
+/// GuideAudio's SplitMix64 with a normal deviate, so noisy test signals are the same on every run.
 struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
+    var mixer: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { mixer = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { mixer.next() }
 
     /// Standard normal deviate (Box–Muller).
     mutating func gaussian() -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 @testable import BeaconCore
 
@@ -94,7 +95,7 @@ struct RotatingIdentityTests {
     }
 }
 
-@Suite("Rotating identity collisions")
+@Suite("Rotating identity collisions", .tags(.slow))
 struct RotatingIdentityCollisionTests {
     /// 500 random ride keys × 1000 consecutive slots × both sides = a million identities, all
     /// different: a scanner can never mistake another ride (or another slot, or the other side)

@@ -7,7 +7,7 @@ import RideBeaconTesting
 import Testing
 
 /// The bluez radio against dbusmock's bluez5 template on a private dbus-daemon.
-@Suite("bluez radio against dbusmock's bluez5 template", .enabled(if: BluezMock.shouldRun), .serialized)
+@Suite("bluez radio against dbusmock's bluez5 template", .tags(.process), .enabled(if: BluezMock.shouldRun), .serialized)
 struct BlueZRadioTests {
     static let options = BlueZRadio.Options(initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
 

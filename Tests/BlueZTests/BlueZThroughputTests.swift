@@ -3,12 +3,13 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// Samples per second that arrive through the bluez radio when the dbusmock peer emits one
 /// Device1 PropertiesChanged per advertising report at a fixed rate. Counts are asserted (no
 /// drops); the rates are printed for BENCHMARKS.md ("Radios"), never asserted.
-@Suite("bluez radio throughput against dbusmock", .enabled(if: BluezMock.shouldRun), .serialized)
+@Suite("bluez radio throughput against dbusmock", .tags(.process), .enabled(if: BluezMock.shouldRun), .serialized)
 struct BlueZThroughputTests {
     @Test("every emitted report arrives as a sighting, at 10, 100 and 1000 per second and flat out", arguments: [
         (10, 30), (100, 300), (1000, 3000), (100_000, 5000),

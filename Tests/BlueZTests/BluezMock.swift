@@ -14,15 +14,16 @@ import Glibc
 /// org.bluez.Mock methods, which answer in JSON so assertions do not rely on our own decoder.
 final class BluezMock: @unchecked Sendable {
     static let python = "/usr/bin/python3"
-    static let daemon = "/usr/bin/dbus-daemon"
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bluez5_le_mock.py").path
-    static let available = FileManager.default.isExecutableFile(atPath: daemon)
+    static let available = FileManager.default.isExecutableFile(atPath: PrivateBus.daemon)
         && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/bluez5.py")
     /// For `.enabled(if:)`: run when the peers are installed, or when they are required (and then fail).
     static let shouldRun = available || BumbleControllers.required
 
-    let directory: URL
-    let address: String
+    /// The private system bus (RideBeaconTesting's launcher).
+    let privateBus: PrivateBus
+    var directory: URL { privateBus.directory }
+    var address: String { privateBus.address }
     private var daemonProcess: Process?
     private var mockProcess: Process?
     /// Mocks whose name a newer one took over (still running until stop).
@@ -53,34 +54,12 @@ final class BluezMock: @unchecked Sendable {
     }
 
     private init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ridebeacon-dbus-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        address = "unix:path=\(directory.path)/bus"
+        privateBus = PrivateBus(directory: try Repository.temporaryDirectory("ridebeacon-dbus"), variable: "DBUS_SYSTEM_BUS_ADDRESS")
     }
 
     deinit {
-        for process in replacedMocks + [mockProcess, daemonProcess].compactMap({ $0 }) where process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        for process in replacedMocks + [mockProcess, daemonProcess].compactMap({ $0 }) { PrivateBus.kill(process) }
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func launch(_ executable: String, _ arguments: [String], log: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-        process.environment = environment
-        let logURL = directory.appendingPathComponent(log)
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        try handle.close()
-        return process
     }
 
     /// The daemon on a socket of our own; `--session` policy lets anyone own any name.
@@ -102,7 +81,7 @@ final class BluezMock: @unchecked Sendable {
             stale.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: "\(directory.path)/bus")
-        let daemon = try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: "dbus-daemon.log")
+        let daemon = try privateBus.launchDaemon()
         daemonProcess = daemon
         let deadline = ContinuousClock.now + limit
         var lastError = "no attempt"
@@ -157,7 +136,7 @@ final class BluezMock: @unchecked Sendable {
         // full-suite runs on a loaded machine: running, silent); three tries.
         var failures: [String] = []
         for _ in 0..<3 {
-            let mock = try launch(Self.python, ["-m", "dbusmock", "--system"] + arguments, log: "dbusmock.log")
+            let mock = try privateBus.launch(Self.python, ["-m", "dbusmock", "--system"] + arguments, log: "dbusmock.log")
             mockProcess = mock
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
@@ -190,9 +169,7 @@ final class BluezMock: @unchecked Sendable {
         self.mockProcess = nil
     }
 
-    func log(_ name: String) -> String {
-        (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
-    }
+    func log(_ name: String) -> String { privateBus.log(name) }
 
     private func bus() throws -> DBusConnection {
         guard let control else { throw BumbleControllers.PeerMissing(message: "no control connection") }

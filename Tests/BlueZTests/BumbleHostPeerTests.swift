@@ -11,7 +11,7 @@ import Glibc
 
 /// A Bumble *host* (bumble_beacon_peer.py, Bumble's Device API) as the other end: its decoder
 /// and its advertiser are Bumble's and the spec's, not ours.
-@Suite("h4 radio against a Bumble host peer", .enabled(if: BumbleControllers.shouldRun), .serialized)
+@Suite("h4 radio against a Bumble host peer", .tags(.bumble), .enabled(if: BumbleControllers.shouldRun), .serialized)
 struct BumbleHostPeerTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bumble_beacon_peer.py").path
 

@@ -9,7 +9,7 @@ import Testing
 /// start hearing the beacon again, including the hand-over from a window to continuous
 /// scanning (new stream first, old one ended after) that used to leave scanning stopped.
 /// Prints the scan-to-sighting delay of each restart (BENCHMARKS.md, "Radios").
-@Suite("h4 duty-cycled scanning on Bumble", .enabled(if: BumbleControllers.shouldRun), .serialized)
+@Suite("h4 duty-cycled scanning on Bumble", .tags(.bumble), .enabled(if: BumbleControllers.shouldRun), .serialized)
 struct DutyCycleOverBumbleTests {
     @Test("every restarted scan window hears the beacon; delays printed")
     func everyWindowHears() async throws {

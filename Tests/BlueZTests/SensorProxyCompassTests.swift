@@ -2,13 +2,14 @@ import BlueZ
 import Foundation
 import NIOConcurrencyHelpers
 import RadioCore
+import RideBeaconTesting
 import Testing
 
 /// iio-sensor-proxy's compass against python3-dbusmock on a private system bus (this kernel has
 /// no magnetometer): dbusmock owns net.hadess.SensorProxy, and the Compass object is added
 /// through its generic org.freedesktop.DBus.Mock interface as iio-sensor-proxy exports it.
 /// dbusmock's own call log (GetCalls) says what was claimed, not our decoder of our calls.
-@Suite("iio-sensor-proxy compass against dbusmock", .enabled(if: BluezMock.shouldRun), .serialized)
+@Suite("iio-sensor-proxy compass against dbusmock", .tags(.process), .enabled(if: BluezMock.shouldRun), .serialized)
 struct SensorProxyCompassTests {
     static let service = "net.hadess.SensorProxy"
     static let mainPath = "/net/hadess/SensorProxy"

@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// What the browser test needs: Debian's chromium and the repo's .venv with websocket-client
@@ -6,15 +7,15 @@ import Testing
 /// RIDEBEACON_REQUIRE_BROWSER is set (as `make test` and so CI do): then it runs and fails.
 enum Browser {
     static let chromium = ProcessInfo.processInfo.environment["RIDEBEACON_CHROMIUM"] ?? "/usr/bin/chromium"
-    static let python = LiveServer.repository.appendingPathComponent(".venv/bin/python3").path
+    static let python = Repository.root.appendingPathComponent(".venv/bin/python3").path
     static let required = ProcessInfo.processInfo.environment["RIDEBEACON_REQUIRE_BROWSER"].map { !$0.isEmpty } ?? false
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: python)
     }
-    static let outputDirectory = LiveServer.repository.appendingPathComponent(".build/test-output")
+    static let outputDirectory = Repository.root.appendingPathComponent(".build/test-output")
 }
 
-@Suite("Dispatcher page in headless Chromium", .timeLimit(.minutes(3)))
+@Suite("Dispatcher page in headless Chromium", .tags(.chromium, .process), .timeLimit(.minutes(3)))
 struct DispatchPageBrowserTests {
     @Test(.enabled(if: Browser.available || Browser.required, "needs /usr/bin/chromium and .venv (make test installs both)"))
     func pageFollowsTheRideLiveAndWorksWithoutJavaScript() async throws {
@@ -30,7 +31,7 @@ struct DispatchPageBrowserTests {
         ]
         let config: [String: Any] = [
             "base": server.baseURL, "chromium": Browser.chromium, "out": Browser.outputDirectory.path,
-            "ridebeacon": try #require(LiveServer.binary).path, "database": server.database, "tokens": tokens,
+            "ridebeacon": try #require(Repository.ridebeaconBinary).path, "database": server.database, "tokens": tokens,
         ]
         let (status, stdout, stderr) = try await runPeer(input: try JSONSerialization.data(withJSONObject: config))
         try #require(status == 0, "dispatch_page.py failed:\n\(stderr)")
@@ -72,7 +73,7 @@ struct DispatchPageBrowserTests {
         for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Browser.python)
-        process.arguments = [LiveServer.repository.appendingPathComponent("Tests/EndToEndTests/dispatch_page.py").path]
+        process.arguments = [Repository.root.appendingPathComponent("Tests/EndToEndTests/dispatch_page.py").path]
         process.standardInput = try FileHandle(forReadingFrom: files[0])
         process.standardOutput = try FileHandle(forWritingTo: files[1])
         process.standardError = try FileHandle(forWritingTo: files[2])

@@ -8,7 +8,7 @@ import Testing
 /// stream, recognising the driver, guiding to touch, and, after Enter, both touch proofs
 /// verified and the ride confirmed aloud. Bumble reports a fixed RSSI (-50 dBm), so both sides
 /// are told that -55 dBm is touch range for this "phone pair".
-@Suite("Guide over Bumble radios with the real server", .timeLimit(.minutes(3)))
+@Suite("Guide over Bumble radios with the real server", .tags(.bumble, .process), .timeLimit(.minutes(3)))
 struct GuideOverBumbleTests {
     /// A real server with Ana's request accepted by Ben: (server, api, passenger token, driver token, ride id).
     static func acceptedRide() async throws -> (LiveServer, TestAPI, String, String, String) {

@@ -7,7 +7,7 @@ import Testing
 /// Bumble virtual controllers over h4:tcp. Bumble reports every advertisement at -50 dBm, so
 /// each side's `--touch-rssi` decides whether that device "feels" the touch: above -50 it
 /// never does, which is the driver's phone not seeing the jump.
-@Suite("Mutual touch over Bumble radios with the real server", .timeLimit(.minutes(4)))
+@Suite("Mutual touch over Bumble radios with the real server", .tags(.bumble, .process), .timeLimit(.minutes(4)))
 struct MutualTouchOverBumbleTests {
     static let hold = "Hold the phones together."
     static let touch = "Touch detected. Press Enter to confirm your ride."

@@ -1,9 +1,10 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// The passenger page and the dispatcher page's acts, driven by keyboard only in headless
 /// Chromium (pages_check.py), with axe-core's WCAG 2.2 AA rules at 1280 px and 390 px.
-@Suite("Passenger and dispatcher pages: keyboard journeys and axe", .timeLimit(.minutes(5)))
+@Suite("Passenger and dispatcher pages: keyboard journeys and axe", .tags(.chromium, .process), .timeLimit(.minutes(5)))
 struct PagesBrowserTests {
     @Test(.enabled(if: Browser.available || Browser.required, "needs /usr/bin/chromium and .venv (make test installs both)"))
     func keyboardJourneysPassAxeAndFitAPhone() async throws {
@@ -102,7 +103,7 @@ enum PythonPeer {
         for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Browser.python)
-        process.arguments = [LiveServer.repository.appendingPathComponent(script).path]
+        process.arguments = [Repository.root.appendingPathComponent(script).path]
         process.standardInput = try FileHandle(forReadingFrom: files[0])
         process.standardOutput = try FileHandle(forWritingTo: files[1])
         process.standardError = try FileHandle(forWritingTo: files[2])

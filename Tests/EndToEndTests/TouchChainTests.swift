@@ -11,7 +11,7 @@ import Testing
 /// driver advertises the ride's rotating identity through the h4 radio on one Bumble virtual
 /// controller and the passenger recognises it through another, and the other way round; both
 /// post touch proofs; the ride is confirmed and the confirmation arrives on the live streams.
-@Suite("Touch chain: server, Bumble radios, identities", .timeLimit(.minutes(3)))
+@Suite("Touch chain: server, Bumble radios, identities", .tags(.bumble, .process), .timeLimit(.minutes(3)))
 struct TouchChainTests {
     @Test(.enabled(if: BumbleControllers.shouldRun, "needs .venv with bumble (make test creates it)"))
     func driverAndPassengerRecogniseEachOtherAndConfirmTheRide() async throws {

@@ -6,7 +6,7 @@ import RideBeaconTesting
 import Testing
 
 /// The `ridebeacon` binary as operators and scripts use it.
-@Suite("ridebeacon admin and serve", .timeLimit(.minutes(2)))
+@Suite("ridebeacon admin and serve", .tags(.process), .timeLimit(.minutes(2)))
 struct AdminAndServeCLITests {
     @Test func createAccountPrintsOnlyTheTokenAndItWorks() async throws {
         let database = try temporaryDatabase()

@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// The admin CLI leaves one audit line (JSON) per action in its audit log, not on the terminal
@@ -31,7 +32,7 @@ struct AdminAuditCLITests {
 
 /// `serve` warns about a database file others can read (issue 13, item 6). The file here is
 /// not a database, so serve stops right after the warning instead of running.
-@Suite("ridebeacon serve file-mode warning", .timeLimit(.minutes(1)))
+@Suite("ridebeacon serve file-mode warning", .tags(.process), .timeLimit(.minutes(1)))
 struct ServeFileModeCLITests {
     @Test func serveWarnsWhenTheDatabaseIsReadableByOthers() throws {
         let database = try temporaryDatabase()

@@ -1,10 +1,11 @@
 import Foundation
 import RideStore
+import RideBeaconTesting
 import Testing
 
 /// `ridebeacon admin backup`: what an operator sees (the copy under load, restored and
 /// checked, is scripts/reliability/durability.py's).
-@Suite("ridebeacon admin backup", .timeLimit(.minutes(2)))
+@Suite("ridebeacon admin backup", .tags(.process), .timeLimit(.minutes(2)))
 struct AdminBackupCLITests {
     @Test func backsUpACheckedCopyAndNeverOverwrites() async throws {
         let directory = try CLI.temporaryDirectory()

@@ -1,9 +1,10 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// `ridebeacon demo` end to end: the real server in process, the API over loopback HTTP, the
 /// guided walk and the audio file.
-@Suite struct DemoCLITests {
+@Suite(.tags(.process)) struct DemoCLITests {
     @Test(arguments: [3, 4, 13] as [UInt64])
     func demoEndsConfirmedWithItsSummary(seed: UInt64) throws {
         let result = try CLI.run(["demo", "--seed", String(seed), "--json", "--audio-out", "none"])

@@ -7,7 +7,7 @@ import Testing
 
 /// `driver arrive` over a real radio peer: a Bumble controller pair over h4:tcp, with the test
 /// scanning (and playing the passenger's beacon) on the other controller.
-@Suite("driver arrive over Bumble controllers", .enabled(if: BumbleControllers.shouldRun), .serialized, .timeLimit(.minutes(3)))
+@Suite("driver arrive over Bumble controllers", .tags(.bumble, .process), .enabled(if: BumbleControllers.shouldRun), .serialized, .timeLimit(.minutes(3)))
 struct DriverArriveBumbleTests {
     /// Beacons the test's radio heard, collected in the background.
     final class Heard: @unchecked Sendable {

@@ -9,7 +9,7 @@ import Testing
 /// the passenger's request reaches the driver's device, which tells the driver in words what to
 /// do; the driver's one key (or the tick's playback) is the `locator_answered` event; the
 /// passenger hears of the sound only after it, and "cannot" on n or when nothing comes in 10 s.
-@Suite("driver arrive: a sound the street can hear", .timeLimit(.minutes(4)))
+@Suite("driver arrive: a sound the street can hear", .tags(.process), .timeLimit(.minutes(4)))
 struct DriverLocatorCLITests {
     static func requestLocator(_ service: RideServiceFixture, _ rideID: String) async throws -> UInt {
         var request = HTTPClientRequest(url: "\(service.url)/v1/rides/\(rideID)/locator")

@@ -9,7 +9,7 @@ import Testing
 /// confirmed (`guide_stopped`, here by the ride word, the passenger's key `w` twice) or
 /// cancelled; without a radio it says what to do in one sentence, with no command, and asks
 /// the driver for a sound.
-@Suite("passenger follow: the guide starts by itself", .timeLimit(.minutes(3)))
+@Suite("passenger follow: the guide starts by itself", .tags(.process), .timeLimit(.minutes(3)))
 struct FollowGuideCLITests {
     static func acceptedRide(_ service: RideServiceFixture) throws -> String {
         try DriverLocatorCLITests.acceptedRide(service)

@@ -9,7 +9,7 @@ import Testing
 /// Every role's journey through the CLI against a real `ridebeacon serve`: sign-in by code, one
 /// ride at a time, short codes, the passenger following aloud and by desktop notification,
 /// the driver's ETA, saved places and history, dispatchers assigning and cancelling.
-@Suite("ridebeacon journeys", .timeLimit(.minutes(5)))
+@Suite("ridebeacon journeys", .tags(.process), .timeLimit(.minutes(5)))
 struct JourneyCLITests {
     func accountID(_ name: String, in service: RideServiceFixture) throws -> String {
         let listed = try CLI.run(["admin", "list-accounts", "--database", service.database])

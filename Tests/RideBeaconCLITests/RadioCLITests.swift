@@ -7,7 +7,7 @@ import Glibc
 
 /// `ridebeacon advertise --radio` and `scan --radio` as a person runs them: two processes on two
 /// linked Bumble virtual controllers (the repository's .venv), and the argument errors.
-@Suite("advertise and scan --radio", .serialized)
+@Suite("advertise and scan --radio", .tags(.bumble, .process), .serialized)
 struct RadioCLITests {
     static let beacon = ["--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "4660", "--minor", "22136", "--measured-power", "-59"]
 

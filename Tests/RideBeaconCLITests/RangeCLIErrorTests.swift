@@ -1,8 +1,9 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 /// Bad input: exit status ≠ 0 and exactly one stderr line naming the file (and line/field).
-@Suite struct RangeCLIErrorTests {
+@Suite(.tags(.process)) struct RangeCLIErrorTests {
     static let badTraces: [(name: String, text: String, expected: String)] = [
         ("empty.csv", "", "empty.csv: line 1: empty file"),
         ("header-only.csv", "t_s,rssi_dbm\n", "header-only.csv: line 1: no samples"),

@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
 #if canImport(FoundationXML)
@@ -6,7 +7,7 @@ import FoundationXML
 #endif
 
 
-@Suite struct RangeCLITests {
+@Suite(.tags(.process)) struct RangeCLITests {
     static let header = "t_s,rssi_dbm,filtered_rssi_dbm,distance_m,zone,trend,touch,claim_min_m,claim_max_m"
     static let traces = ["herald-test10A-positions.csv", "herald-test10A-step-3m-to-0.5m.csv",
                          "herald-test12B-positions.csv", "herald-test12B-step-2.5m-to-0.3m.csv",

@@ -4,7 +4,7 @@ import RideServer
 import RideBeaconTesting
 import Testing
 
-@Suite("ridebeacon admin purge-locations and serve's touch flags", .timeLimit(.minutes(2)))
+@Suite("ridebeacon admin purge-locations and serve's touch flags", .tags(.process), .timeLimit(.minutes(2)))
 struct RetentionAndTouchFlagsCLITests {
     @Test func purgeLocationsErasesFinishedRidesPastRetentionOnly() async throws {
         let database = try temporaryDatabase()

@@ -8,31 +8,25 @@ import Testing
 /// A real `ridebeacon serve` on a temp SQLite database with one account per role, and the
 /// environment the role commands run in (their own XDG_CONFIG_HOME, so no real settings leak in).
 final class RideServiceFixture: Sendable {
-    let database: String
     let passengerToken: String
     let driverToken: String
     let dispatcherToken: String
     let configHome: URL
-    private let server: ServeProcess
-    var port: Int { server.port }
+    /// RideBeaconTesting's `serve` process and its admin commands.
+    private let live: LiveServer
+    var database: String { live.database }
+    var port: Int { live.port }
 
     /// `kind`: the store `serve` runs on (PostgreSQL when the suite's fixture gives one).
     init(kind: StoreKind = .sqlite) async throws {
-        let database = try await kind.makeDatabase(prefix: "cli")
-        self.database = database
-        func account(_ role: String, _ name: String, _ extra: [String] = []) throws -> String {
-            let created = try CLI.run(["admin", "create-account", "--role", role, "--name", name] + extra + ["--database", database])
-            guard created.status == 0 else { throw FixtureError("create-account \(role): \(created.stderr)") }
-            return created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        passengerToken = try account("passenger", "Ana")
-        driverToken = try account("driver", "Ben", ["--vehicle", "blue Prius"])
-        dispatcherToken = try account("dispatcher", "Dot")
+        live = try await LiveServer(kind: kind, prefix: "cli")
+        passengerToken = try live.createAccount(role: "passenger", name: "Ana")
+        driverToken = try live.createAccount(role: "driver", name: "Ben", vehicle: "blue Prius")
+        dispatcherToken = try live.createAccount(role: "dispatcher", name: "Dot")
         configHome = try CLI.temporaryDirectory()
-        server = try await ServeProcess(database: database)
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    var url: String { live.baseURL }
 
     /// The ride's history as the server stored it, read from its database.
     func events(_ rideID: String) async throws -> [RideEvent] {

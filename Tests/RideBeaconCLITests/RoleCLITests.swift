@@ -4,7 +4,7 @@ import RideStore
 import Testing
 
 /// The role commands against a real `ridebeacon serve`, as passengers, drivers and dispatchers use them.
-@Suite("ridebeacon passenger, driver, dispatcher", .timeLimit(.minutes(3)))
+@Suite("ridebeacon passenger, driver, dispatcher", .tags(.process), .timeLimit(.minutes(3)))
 struct RoleCLITests {
     /// Characters a screen reader reads out as noise: box drawing, blocks, ANSI escapes.
     static func isPlain(_ text: String) -> Bool {

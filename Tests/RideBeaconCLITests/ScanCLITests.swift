@@ -1,7 +1,8 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
-@Suite struct ScanCLITests {
+@Suite(.tags(.process)) struct ScanCLITests {
     @Test(arguments: ["scan-h4", "scan-h1"])
     func printsExactlyTheExpectedCSV(fixture: String) throws {
         let result = try CLI.run(["scan", "--btsnoop", "fixtures/hci/\(fixture).btsnoop"])

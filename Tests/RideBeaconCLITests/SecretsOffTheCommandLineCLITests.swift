@@ -3,7 +3,7 @@ import RideBeaconTesting
 import Testing
 
 /// Issue 24, finding 10: secrets never on a command line, where every user sees them in ps.
-@Suite("Secrets off the command line", .timeLimit(.minutes(2)))
+@Suite("Secrets off the command line", .tags(.process), .timeLimit(.minutes(2)))
 struct SecretsOffTheCommandLineCLITests {
     /// The units hand the database URL (it may hold the PostgreSQL password) over through the
     /// environment file, never by expanding it into ExecStart.

@@ -1,7 +1,8 @@
 import Foundation
+import RideBeaconTesting
 import Testing
 
-@Suite("ridebeacon settings and help")
+@Suite("ridebeacon settings and help", .tags(.process))
 struct SettingsCLITests {
     static func environment(_ home: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment

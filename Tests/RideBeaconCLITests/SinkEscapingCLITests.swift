@@ -6,7 +6,7 @@ import Testing
 /// Issue 24, finding 3: text from the service reaches the passenger's terminal, voice and
 /// desktop. A cancel reason written straight into the database (an older row, another writer:
 /// the server's edge refuses it now) must not drive the terminal or inject notification markup.
-@Suite("Sink escaping in passenger follow", .timeLimit(.minutes(3)))
+@Suite("Sink escaping in passenger follow", .tags(.process), .timeLimit(.minutes(3)))
 struct SinkEscapingCLITests {
     static let hostile = "Traffic\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[31mYOUR RIDE IS CONFIRMED\r<a href=\"http://evil.example\">tap</a><img src=\"file:///etc/passwd\">"
 
@@ -46,7 +46,7 @@ struct SinkEscapingCLITests {
 
 /// The admin CLI's names and vehicles pass the server's edge rule too (issue 24, finding 3:
 /// "driver names and vehicle text go in unescaped").
-@Suite("Admin text at the edge")
+@Suite("Admin text at the edge", .tags(.process))
 struct AdminTextEdgeCLITests {
     @Test func namesAndVehiclesWithControlCharactersAreRefused() throws {
         let directory = try CLI.temporaryDirectory()

@@ -33,6 +33,7 @@ public final class BumbleControllers: @unchecked Sendable {
 
     /// Starts the controllers on `ports` (again, after `stop()`: a dongle replugged).
     public func start() throws {
+        try FastLane.refuse("Bumble controllers", tag: "bumble")
         guard let python = Self.python else {
             throw PeerMissing(message: ".venv/bin/python with bumble is missing (run `make test`, which creates it)")
         }

@@ -8,24 +8,24 @@ import Glibc
 /// file: what a desktop would show, readable without our own D-Bus decoder.
 public final class NotificationDaemonMock: @unchecked Sendable {
     static let python = "/usr/bin/python3"
-    static let daemon = "/usr/bin/dbus-daemon"
-    public static let available = FileManager.default.isExecutableFile(atPath: daemon)
+    public static let available = FileManager.default.isExecutableFile(atPath: PrivateBus.daemon)
         && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/notification_daemon.py")
 
-    public let directory: URL
+    private let bus: PrivateBus
+    public var directory: URL { bus.directory }
     /// The value for `DBUS_SESSION_BUS_ADDRESS`.
-    public let address: String
+    public var address: String { bus.address }
     private var processes: [Process] = []
     private var log: URL { directory.appendingPathComponent("notifications.log") }
 
     public init() async throws {
+        try FastLane.refuse("a private dbus-daemon", tag: "process")
         guard Self.available else { throw FixtureError("dbus-daemon or python3-dbusmock is missing (`make deps` installs them)") }
-        directory = try Repository.temporaryDirectory("ridebeacon-session-bus")
-        address = "unix:path=\(directory.path)/bus"
-        processes.append(try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], output: "daemon.out"))
+        bus = PrivateBus(directory: try Repository.temporaryDirectory("ridebeacon-session-bus"), variable: "DBUS_SESSION_BUS_ADDRESS")
+        processes.append(try bus.launchDaemon(log: "daemon.out"))
         // Generous bounds: a loaded 2-core CI box can be slow to start python.
-        try await waitFor("the session bus socket", seconds: 60) { FileManager.default.fileExists(atPath: "\(self.directory.path)/bus") }
-        processes.append(try launch(Self.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", log.path], output: "mock.out"))
+        try await waitFor("the session bus socket", seconds: 60) { FileManager.default.fileExists(atPath: self.bus.socketPath) }
+        processes.append(try bus.launch(Self.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", log.path], log: "mock.out"))
         try await waitFor("the notification daemon mock", seconds: 60) { self.owned() }
     }
 
@@ -33,10 +33,7 @@ public final class NotificationDaemonMock: @unchecked Sendable {
 
     public func stop() {
         // SIGKILL: children inherit the test runner's blocked signals, so SIGTERM may never land.
-        for process in processes.reversed() where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        for process in processes.reversed() { PrivateBus.kill(process) }
         processes.removeAll()
     }
 
@@ -64,22 +61,6 @@ public final class NotificationDaemonMock: @unchecked Sendable {
         probe.waitUntilExit()
         let reply = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return reply.contains("boolean true")
-    }
-
-    private func launch(_ executable: String, _ arguments: [String], output: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        process.environment = environment
-        let file = directory.appendingPathComponent(output)
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: file)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        return process
     }
 
     private func waitFor(_ what: String, seconds: Double, _ condition: () -> Bool) async throws {

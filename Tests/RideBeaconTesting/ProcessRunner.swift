@@ -18,6 +18,7 @@ public enum ProcessRunner {
     /// - Parameter environment: replaces the child's environment when given.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                            currentDirectory: URL? = nil) throws -> ProcessResult {
+        try FastLane.refuse("starting \(executable.lastPathComponent)", tag: "process")
         let directory = try Repository.temporaryDirectory("ridebeacon-run")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
@@ -65,6 +66,7 @@ public final class BackgroundProcess: @unchecked Sendable {
         guard let executable = executable ?? Repository.ridebeaconBinary else {
             throw FixtureError("ridebeacon binary not found next to the tests")
         }
+        try FastLane.refuse("starting \(executable.lastPathComponent)", tag: "process")
         let directory = try Repository.temporaryDirectory("ridebeacon-background")
         self.directory = directory
         let stdoutURL = directory.appendingPathComponent("stdout"), stderrURL = directory.appendingPathComponent("stderr")

@@ -56,6 +56,7 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
 public enum TestPostgres {
     /// Runs `sql` (one statement, no parameters) on the database `url` names, on a connection of its own.
     public static func execute(_ sql: String, at url: String) async throws {
+        try FastLane.refuse("a PostgreSQL connection", tag: "postgres")
         guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
             throw FixtureError("not a postgres://user@host/database URL: \(url)")
         }

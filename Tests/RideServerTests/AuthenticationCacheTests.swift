@@ -3,6 +3,7 @@ import Foundation
 import RideStore
 import Synchronization
 import Testing
+import RideBeaconTesting
 
 @Suite("Authentication cache")
 struct AuthenticationCacheTests {

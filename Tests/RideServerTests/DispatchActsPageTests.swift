@@ -57,11 +57,11 @@ struct DispatchActsPageTests {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
         _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
-        let clock = ManualTestClock(Date())
-        try await world.app(configure: { $0.now = { clock.now } }).test(.live) { client in
+        let clock = SteppedClock(Date())
+        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
             let fresh = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token).text
             #expect(!fresh.contains("data-attention=") && fresh.contains("No ride is stuck."))
-            clock.now = clock.now.addingTimeInterval(6 * 60)
+            clock.advance(6 * 60)
             let late = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token).text
             #expect(late.contains(#"data-attention="Stuck: at the pickup for over 5 minutes" class="attention""#))
             #expect(late.contains(#"<p id="attention-summary" class="attention">1 ride is stuck.</p>"#))

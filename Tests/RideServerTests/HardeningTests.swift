@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RideServer
 import Testing
+import RideBeaconTesting
 
 /// Smaller holes from the security review (issue 13, items 3 and 5).
 @Suite("Security hardening", .timeLimit(.minutes(2)))

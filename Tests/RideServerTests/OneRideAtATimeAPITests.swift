@@ -86,8 +86,8 @@ struct OneRideAtATimeAPITests {
     func theDriversETAReachesTheRideAndItsHistory(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
-        let clock = ManualTestClock(Date())
-        try await world.app(configure: { $0.now = { clock.now } }).test(.live) { client in
+        let clock = SteppedClock(Date())
+        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
             let bad = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.driver, json: #"{"minutes":-1}"#)
             #expect(bad.status == .badRequest && bad.errorField == "minutes")
             let stranger = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.otherDriver, json: #"{"minutes":5}"#)
@@ -96,23 +96,12 @@ struct OneRideAtATimeAPITests {
             #expect(given.status == .ok && given.json["etaMinutes"] as? Int == 7 && given.json["stuck"] as? Bool == false)
             #expect(try await world.store.events(rideID: ride.id, after: 0).last?.detail == "ETA 7 minutes")
             // Past its ETA an accepted ride is flagged for dispatchers.
-            clock.now = clock.now.addingTimeInterval(8 * 60)
+            clock.advance(8 * 60)
             let late = try await client.call(.get, "/v1/rides/\(ride.id)", as: world.dispatcher)
             #expect(late.json["stuck"] as? Bool == true && late.string("pickup") == "Main St 1")
             _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
             let tooLate = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.driver, json: #"{"minutes":3}"#)
             #expect(tooLate.status == .conflict && tooLate.errorState == "arrived")
         }
-    }
-}
-
-/// A clock tests move by hand.
-final class ManualTestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Date
-    init(_ start: Date) { value = start }
-    var now: Date {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
     }
 }

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import RideServer
 @testable import RideStore
 import Testing
+import RideBeaconTesting
 
 @Suite("Rate limits", .timeLimit(.minutes(2)))
 struct RateLimitTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RideServer
 import Testing
+import RideBeaconTesting
 
 @Suite("Rate limiter buckets")
 struct RateLimiterTests {

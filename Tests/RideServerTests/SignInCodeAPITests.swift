@@ -11,8 +11,8 @@ struct SignInCodeAPITests {
     @Test(arguments: StoreKind.available)
     func aCodeSignsInOnceAndEachRefusalHasItsOwnCode(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        let clock = ManualTestClock(Date())
-        try await world.app(configure: { $0.now = { clock.now } }).test(.live) { client in
+        let clock = SteppedClock(Date())
+        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
             let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin)
             #expect(issued.status == .created)
             let code = try #require(issued.string("code"))
@@ -40,7 +40,7 @@ struct SignInCodeAPITests {
             #expect(try await world.store.tokens(accountID: world.passenger.id).count == tokensBefore + 1, "refusals add no token")
 
             let later = try #require(try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin).string("code"))
-            clock.now = clock.now.addingTimeInterval(24 * 3600 + 1)
+            clock.advance(24 * 3600 + 1)
             let expired = try await client.call(.post, "/v1/sign-in", as: nil, json: #"{"code":"\#(later)"}"#)
             #expect(expired.status == .unauthorized && expired.errorCode == "sign_in_code_expired")
             #expect(try await world.store.tokens(accountID: world.passenger.id).count == tokensBefore + 1)

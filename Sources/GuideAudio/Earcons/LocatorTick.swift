@@ -66,22 +66,15 @@ public enum LocatorTick {
 /// Paul Kellet's economical pink filter over a small deterministic white-noise generator, so
 /// the tick is the same on every machine.
 struct PinkNoise {
-    private var state: UInt64
+    private var random: SplitMix64
     private var b0 = 0.0, b1 = 0.0, b2 = 0.0
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     mutating func nextWhite() -> Double { white() }
 
-    private mutating func white() -> Double {
-        // SplitMix64: good enough for a noise burst, and portable.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) * 0x1.0p-53 * 2 - 1
-    }
+    /// SplitMix64: good enough for a noise burst, and portable.
+    private mutating func white() -> Double { random.unit() * 2 - 1 }
 
     mutating func next() -> Double {
         let w = white()

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
+import RideBeaconTesting
 
 extension TestClientProtocol {
     /// One API call as `member` (nil: no Authorization header).

@@ -1,21 +1,8 @@
 import BeaconCore
 import Foundation
-import NIOConcurrencyHelpers
 import RideServer
 @testable import RideStore
-
-/// A server clock the test moves by hand, so "30 s later" takes no time.
-final class SteppedClock: Sendable {
-    private let current: NIOLockedValueBox<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_605)) {
-        current = NIOLockedValueBox(start)
-    }
-
-    var now: Date { current.withLockedValue { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLockedValue { $0.addTimeInterval(seconds) } }
-    var reading: @Sendable () -> Date { { self.now } }
-}
+import RideBeaconTesting
 
 /// What a device would post: the counterpart's identity for a slot, as JSON.
 struct ProofBody {

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The one "server plus accounts" fixture of the process tests: a real `ridebeacon serve` on a
+/// fresh database (on port 0, reporting the port it bound), and the built binary's admin
+/// commands on the same database. (`World` is the same in process.)
+///
+/// ```swift
+/// let server = try await LiveServer()
+/// let token = try server.createAccount(role: "passenger", name: "Ana")
+/// // … talk to server.baseURL as that passenger …
+/// server.stop()
+/// ```
+public final class LiveServer: Sendable {
+    public let server: ServeProcess
+    public var database: String { server.database }
+    public var port: Int { server.port }
+    public var log: URL { server.log }
+    public var baseURL: String { server.baseURL }
+
+    /// `kind`: the store `serve` runs on; `prefix` names the database.
+    public init(kind: StoreKind = .sqlite, prefix: String = "e2e") async throws {
+        let database = try await kind.makeDatabase(prefix: prefix)
+        _ = try Self.run(["admin", "list-accounts", "--database", database])  // creates the schema first
+        server = try await ServeProcess(database: database)
+    }
+
+    public func stop() { server.stop() }
+
+    /// A new account's token, from `ridebeacon admin create-account`.
+    public func createAccount(role: String, name: String, vehicle: String? = nil) throws -> String {
+        var arguments = ["admin", "create-account", "--role", role, "--name", name, "--database", database]
+        if let vehicle { arguments += ["--vehicle", vehicle] }
+        return try Self.run(arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs the binary; stdout, or an error carrying stderr when it fails.
+    @discardableResult
+    public static func run(_ arguments: [String]) throws -> String {
+        let result = try ProcessRunner.ridebeacon(arguments)
+        guard result.status == 0 else { throw FixtureError("ridebeacon \(arguments.first ?? ""): \(result.stderr)") }
+        return result.stdout
+    }
+}

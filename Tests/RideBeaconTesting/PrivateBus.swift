@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private `dbus-daemon` on a socket of its own, in `directory`, and the processes started
+/// on it: the one launcher behind the bluez mock (a private *system* bus), the notification
+/// daemon mock (a private *session* bus) and any other D-Bus peer a test needs. Children get
+/// the bus's address in `variable`; each one's stdout and stderr go to a log file beside the
+/// socket, for the failure message.
+///
+/// ```swift
+/// let bus = PrivateBus(directory: try Repository.temporaryDirectory("bus"), variable: "DBUS_SESSION_BUS_ADDRESS")
+/// let daemon = try bus.launchDaemon()
+/// let mock = try bus.launch("/usr/bin/python3", ["-m", "dbusmock", "--session", "-t", "notification_daemon"], log: "mock.out")
+/// ```
+public struct PrivateBus: Sendable {
+    public static let daemon = "/usr/bin/dbus-daemon"
+
+    public let directory: URL
+    /// The bus's address, `unix:path=<directory>/bus`.
+    public let address: String
+    /// The environment variable children read the address from (`DBUS_SYSTEM_BUS_ADDRESS` or
+    /// `DBUS_SESSION_BUS_ADDRESS`).
+    public let variable: String
+
+    public init(directory: URL, variable: String) {
+        self.directory = directory
+        self.variable = variable
+        address = "unix:path=\(directory.path)/bus"
+    }
+
+    /// The daemon's socket; it exists once the daemon listens.
+    public var socketPath: String { directory.appendingPathComponent("bus").path }
+
+    /// Starts `dbus-daemon` on `address` (the `--session` policy lets anyone own any name,
+    /// whichever bus it stands for).
+    public func launchDaemon(log: String = "dbus-daemon.log") throws -> Process {
+        try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: log)
+    }
+
+    /// Starts `executable` with this bus in its environment (plus `environment`), its output
+    /// appended to `log` in `directory`.
+    public func launch(_ executable: String, _ arguments: [String], log: String,
+                       environment extra: [String: String] = [:]) throws -> Process {
+        try FastLane.refuse("starting \(URL(fileURLWithPath: executable).lastPathComponent) on a private bus", tag: "process")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment[variable] = address
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let logURL = directory.appendingPathComponent(log)
+        if !FileManager.default.fileExists(atPath: logURL.path) {
+            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: logURL)
+        try handle.seekToEnd()
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try handle.close()
+        return process
+    }
+
+    /// What `log` holds so far.
+    public func log(_ name: String) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
+    }
+
+    /// SIGKILL and wait: children inherit the test runner's blocked signals, so SIGTERM may never land.
+    public static func kill(_ process: Process) {
+        guard process.isRunning else { return }
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
