@@ -1,15 +1,20 @@
 // Bodies of the journeys' endpoints: sign-in, dispatcher assignment, ETA, saved places.
 
-/// `POST /v1/sign-in`: the eight-digit code (spaces and hyphens allowed).
+/// `POST /v1/sign-in`: the eight-digit code (spaces and hyphens allowed), and optionally what
+/// to call the device the token will be on ("Ana's phone"), so a list of tokens tells them apart.
 public struct SignInBody: StrictBody {
-    public static let fields: Set<String> = ["code"]
+    public static let fields: Set<String> = ["code", "deviceName"]
+    /// The longest device name kept.
+    public static let maxDeviceNameLength = 100
     public var code: String
+    public var deviceName: String?
 
     public func validate() throws {
         let digits = code.filter { $0 != " " && $0 != "-" }
         guard code.unicodeScalars.count <= 64, digits.count == 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw BodyError.invalidField("code", "must be the eight digits of a sign-in code, like 4821 0937")
         }
+        try FieldRules.optionalText(deviceName, field: "deviceName", maxLength: Self.maxDeviceNameLength)
     }
 }
 

@@ -6,11 +6,15 @@ extension RideServiceClient {
 
     /// Exchanges a one-time sign-in code for a token. `/v1/sign-in` ignores Authorization, so
     /// the client is made with a placeholder token the server never checks.
-    public static func signIn(server: String, code: String, configuration: Configuration = Configuration()) async throws(RideClientError) -> SignedIn {
+    /// `deviceName` ("Ana's phone") is listed with the token, so its holder can tell it apart.
+    public static func signIn(server: String, code: String, deviceName: String? = nil,
+                              configuration: Configuration = Configuration()) async throws(RideClientError) -> SignedIn {
         let client = try RideServiceClient(server: server, token: "sign-in", configuration: configuration)
-        struct Body: Encodable { var code: String }
+        struct Body: Encodable { var code: String; var deviceName: String? }
         let result: Result<SignedIn, RideClientError>
-        do { result = .success(try await client.send(.POST, "/v1/sign-in", body: encode(Body(code: code)))) } catch { result = .failure(error) }
+        do {
+            result = .success(try await client.send(.POST, "/v1/sign-in", body: encode(Body(code: code, deviceName: deviceName))))
+        } catch { result = .failure(error) }
         await client.shutdown()
         return try result.get()
     }
@@ -24,6 +28,13 @@ extension RideServiceClient {
     public func tokens() async throws(RideClientError) -> [TokenInfo] {
         let list: TokenList = try await send(.GET, "/v1/tokens")
         return list.tokens
+    }
+
+    /// Every driver by name, with their car and whether they are free (dispatchers and admins);
+    /// `free` true or false keeps only those.
+    public func drivers(free: Bool? = nil) async throws(RideClientError) -> [DriverInfo] {
+        let list: DriverList = try await send(.GET, "/v1/drivers" + (free.map { "?free=\($0)" } ?? ""))
+        return list.drivers
     }
 
     /// Revokes one of the caller's own tokens.

@@ -76,6 +76,8 @@ public enum RideServer {
         let now = configuration.now
         let rides = RideLookup(store: store, identityPeriod: configuration.touch.identityPeriod, now: now)
         let codes = CodeRedemption(store: store, limits: limits, signInKey: configuration.signInKey, now: now)
+        let sessions = WebSessions(store: store)
+        let drivers = DriverRoster(store: store)
         let open = RouteRegistrar(group: router.group(), prefix: "", catalog: catalog)
         OperationsRoutes<RideContext>(store: store, databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
                                       exposition: { await metrics.exposition(store: store, hub: hub) }).addRoutes(to: open)
@@ -94,15 +96,16 @@ public enum RideServer {
         EventRoutes<RideContext>(store: store, rides: rides, hub: hub).addRoutes(to: v1)
         signIn.addRoutes(to: v1)
         PlaceRoutes<RideContext>(store: store, now: now).addRoutes(to: v1)
+        DriverRoutes<RideContext>(drivers: drivers).addRoutes(to: v1)
         signIn.addOpenRoutes(to: RouteRegistrar(group: router.group("v1"), prefix: "/v1", catalog: catalog))
 
         // The dispatchers' page and the passengers' page, each with its own error pages.
         let dispatchPages = RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog)
-        DispatcherPageRoutes<RideContext>(store: store, rides: rides, limits: limits, codes: codes, bookingRule: configuration.bookingRule,
+        DispatcherPageRoutes<RideContext>(store: store, rides: rides, limits: limits, codes: codes, sessions: sessions, drivers: drivers, bookingRule: configuration.bookingRule,
                              secureCookies: configuration.secureCookies, now: now).addRoutes(to: dispatchPages)
         let passengerPageErrors = PageErrorMiddleware(signIn: (path: "/", text: "Sign in"), home: (path: "/", text: "Back to your ride"))
         let passengerPages = RouteRegistrar(group: router.group().add(middleware: passengerPageErrors), prefix: "", catalog: catalog)
-        PassengerPageRoutes<RideContext>(store: store, limits: limits, codes: codes, bookingRule: configuration.bookingRule, secureCookies: configuration.secureCookies,
+        PassengerPageRoutes<RideContext>(store: store, limits: limits, codes: codes, sessions: sessions, bookingRule: configuration.bookingRule, secureCookies: configuration.secureCookies,
                             webSessionLifetime: configuration.webSessionLifetime, now: now).addRoutes(to: passengerPages)
         catalog.addMethodNotAllowed(to: router)
 

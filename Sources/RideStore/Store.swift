@@ -93,6 +93,9 @@ public protocol Store: Sendable {
     func tokens(accountID: String) async throws -> [APIToken]
     /// Revokes one of the account's tokens; `notFound` when it is not the account's.
     func revokeToken(id: String, accountID: String) async throws -> APIToken
+    /// Names the device one of the account's tokens is on (given at sign-in); `notFound` when
+    /// the token is not the account's.
+    func nameTokenDevice(id: String, accountID: String, deviceName: String) async throws
 
     // Saved places
     /// The account's places, by name.

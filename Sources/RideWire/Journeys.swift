@@ -69,13 +69,19 @@ public struct TokenInfo: Sendable, Equatable, Codable {
     public var expiresAt: Date?
     /// True for the token this request was made with.
     public var current: Bool
+    /// The device it was signed in on ("Ana's phone", "Firefox on Linux"); nil when none was named.
+    public var deviceName: String?
 
-    public init(id: String, createdAt: Date, revokedAt: Date?, expiresAt: Date?, current: Bool) {
+    /// The id's first six characters: what `tokens list` shows and `tokens revoke` accepts.
+    public var handle: String { String(id.prefix(6)) }
+
+    public init(id: String, createdAt: Date, revokedAt: Date?, expiresAt: Date?, current: Bool, deviceName: String? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.expiresAt = expiresAt
         self.current = current
+        self.deviceName = deviceName
     }
 }
 

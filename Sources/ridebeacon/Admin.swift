@@ -206,13 +206,14 @@ extension Admin {
     struct CreateToken: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Issue another token for an account (stdout: only the token line).")
 
-        @Argument(help: "Account id.")
+        @Argument(help: ArgumentHelp("The account's name (any case), or the start of its id.", valueName: "ACCOUNT"))
         var account: String
         @OptionGroup var expiry: TokenExpiryOption
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
             try await options.withStore { store in
+                let account = try Admin.accounts(try await store.accounts()).pick(self.account).id
                 let secret = APITokenSecret()
                 let token = try await store.addToken(accountID: account, secretHash: secret.hash, expiresAt: expiry.expiresAt)
                 audit("token.issue", ["account_id": account, "token_id": token.id])
@@ -241,13 +242,13 @@ extension Admin {
     struct RevokeTokens: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke every token of an account (prints how many).")
 
-        @Argument(help: "Account id.")
+        @Argument(help: ArgumentHelp("The account's name (any case), or the start of its id.", valueName: "ACCOUNT"))
         var account: String
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
             try await options.withStore { store in
-                guard try await store.account(id: account) != nil else { throw StoreError.notFound("account \(account)") }
+                let account = try Admin.accounts(try await store.accounts()).pick(self.account).id
                 let revoked = try await store.revokeTokens(accountID: account)
                 audit("tokens.revoke", ["account_id": account, "revoked": "\(revoked)"])
                 print(revoked)

@@ -9,18 +9,17 @@ extension Admin {
         static let configuration = CommandConfiguration(
             abstract: "List an account's tokens, newest first: id, created, status (active, revoked or expired), tab-separated.")
 
-        @Argument(help: "Account id.")
+        @Argument(help: ArgumentHelp("The account's name (any case), or the start of its id.", valueName: "ACCOUNT"))
         var account: String
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
             try await options.withStore { store in
-                guard try await store.account(id: account) != nil else { throw StoreError.notFound("account \(account)") }
+                let account = try Admin.accounts(try await store.accounts()).pick(self.account).id
                 let now = Date()
-                print(["id", "created", "status"].joined(separator: "\t"))
+                print(["id", "device", "created", "status"].joined(separator: "\t"))
                 for token in try await store.tokens(accountID: account) {
-                    let status = token.revokedAt != nil ? "revoked" : token.expiresAt.map { $0 <= now } == true ? "expired" : "active"
-                    print([token.id, PlainTable.date(token.createdAt), status].joined(separator: "\t"))
+                    print([token.id, token.deviceName ?? "-", PlainTable.date(token.createdAt), Admin.status(token, now: now)].joined(separator: "\t"))
                 }
             }
         }
@@ -29,18 +28,35 @@ extension Admin {
     struct RevokeToken: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke one token of an account (its other tokens keep working).")
 
-        @Argument(help: "Account id.")
+        @Argument(help: ArgumentHelp("The account's name (any case), or the start of its id.", valueName: "ACCOUNT"))
         var account: String
-        @Argument(help: "Token id (from `ridebeacon admin list-tokens ACCOUNT`).")
+        @Argument(help: ArgumentHelp("The token: its handle or a unique start of its id (from `ridebeacon admin list-tokens ACCOUNT`), or its device name.", valueName: "TOKEN"))
         var token: String
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
             try await options.withStore { store in
-                let revoked = try await store.revokeToken(id: token, accountID: account)
+                let account = try Admin.accounts(try await store.accounts()).pick(self.account).id
+                let now = Date()
+                let tokens = try await store.tokens(accountID: account)
+                let chosen = try WhichOne(kind: "token", items: tokens, id: \.id, name: \.deviceName,
+                                          describe: { "\($0.handle) (\($0.deviceName ?? "no device name"), \(PlainTable.date($0.createdAt)), \(Admin.status($0, now: now)))" },
+                                          listCommand: "ridebeacon admin list-tokens \(self.account)").pick(token)
+                let revoked = try await store.revokeToken(id: chosen.id, accountID: account)
                 audit("token.revoke", ["account_id": account, "token_id": revoked.id])
                 print("revoked \(revoked.id)")
             }
         }
+    }
+
+    /// Accounts by name or id start, for every admin command that names one.
+    static func accounts(_ all: [Account]) -> WhichOne<Account> {
+        WhichOne(kind: "account", items: all, id: \.id, name: \.displayName,
+                 describe: { "\($0.displayName) (\($0.role.rawValue), \(String($0.id.prefix(6))))" },
+                 listCommand: "ridebeacon admin list-accounts")
+    }
+
+    static func status(_ token: APIToken, now: Date) -> String {
+        token.revokedAt != nil ? "revoked" : token.expiresAt.map { $0 <= now } == true ? "expired" : "active"
     }
 }

@@ -11,15 +11,50 @@ struct DispatcherAssign: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp("The request's short code (from `ridebeacon dispatcher rides`).", valueName: "REQUEST"))
     var request: String
-    @Argument(help: ArgumentHelp("The driver's account id.", valueName: "DRIVER"))
+    @Argument(help: ArgumentHelp("The driver's name (any case), or the start of their id (`ridebeacon dispatcher drivers` lists them).", valueName: "DRIVER"))
     var driver: String
     @OptionGroup var service: ServiceOptions
 
     func run() async throws {
         try await withService(service) { client in
-            let ride = try await client.assignRideRequest(request, driverID: driver)
+            let chosen = try DispatcherDrivers.whichOne(try await client.drivers()).pick(driver)
+            guard chosen.free else {
+                throw CommandLineFailure("\(chosen.name) already has ride \(chosen.rideCode ?? "—"); choose a free driver (`ridebeacon dispatcher drivers --free`)")
+            }
+            let ride = try await client.assignRideRequest(request, driverID: chosen.id)
             Say.line("\(ride.passenger.name)'s ride \(ride.handle) is assigned to \(ride.driver.name)\(ride.driver.writtenVehicle.map { ", \($0)" } ?? "").")
         }
+    }
+}
+
+/// `ridebeacon dispatcher drivers`: every driver by name, with the car and whether they are free.
+struct DispatcherDrivers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drivers",
+        abstract: "List drivers by name: DRIVER, VEHICLE, STATUS (free, or the ride they have).",
+        discussion: "`ridebeacon dispatcher assign REQUEST NAME` takes the name as listed here.")
+
+    @Flag(help: "Only the drivers a request can be given to now.")
+    var free = false
+    @OptionGroup var service: ServiceOptions
+
+    func run() async throws {
+        try await withService(service) { client in
+            let drivers = try await client.drivers(free: free ? true : nil)
+            guard !drivers.isEmpty else {
+                Say.line(free ? "No driver is free." : "There are no drivers yet.")
+                return
+            }
+            let rows = drivers.map { [$0.name, $0.vehicle ?? "—", $0.free ? "free" : "on ride \($0.rideCode ?? "—")"] }
+            Say.line(PlainTable.render(header: ["DRIVER", "VEHICLE", "STATUS"], rows: rows))
+        }
+    }
+
+    /// Drivers by name or id start; a listing says name, car, status and handle.
+    static func whichOne(_ drivers: [DriverInfo]) -> WhichOne<DriverInfo> {
+        WhichOne(kind: "driver", items: drivers, id: \.id, name: \.name,
+                 describe: { "\($0.name) (\([$0.vehicle, $0.free ? "free" : "on ride \($0.rideCode ?? "—")", String($0.id.prefix(6))].compactMap { $0 }.joined(separator: ", ")))" },
+                 listCommand: "ridebeacon dispatcher drivers")
     }
 }
 

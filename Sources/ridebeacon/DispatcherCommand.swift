@@ -7,7 +7,7 @@ struct DispatcherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatcher",
         abstract: "See waiting requests and active rides; assign and cancel them.",
-        subcommands: [Rides.self, DispatcherAssign.self, DispatcherCancel.self]
+        subcommands: [Rides.self, DispatcherDrivers.self, DispatcherAssign.self, DispatcherCancel.self]
     )
 
     struct Rides: AsyncParsableCommand {

@@ -19,7 +19,7 @@ extension Admin {
                 (the key is the server's sign-in key file, which this command must be able to read).
                 """)
 
-        @Argument(help: "Account id (from `ridebeacon admin list-accounts`).")
+        @Argument(help: ArgumentHelp("The account's name (any case), or the start of its id (from `ridebeacon admin list-accounts`).", valueName: "ACCOUNT"))
         var account: String
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var signInKey: SignInKeyOptions
@@ -27,12 +27,14 @@ extension Admin {
         func run() async throws {
             let key = try signInKey.key(database: options.database).current()
             try await options.withStore { store in
+                let chosen = try Admin.accounts(try await store.accounts()).pick(account)
+                let account = chosen.id
                 let (record, digits) = SignInCodeHash.issue(accountID: account, by: AdminAudit.cliOperator, now: Date())
                 _ = try await store.addSignInCode(record, codeHash: SignInCodeHash.of(digits, key: key), perDay: SignInCodeHash.perDay,
                                                   perIssuerPerDay: SignInCodeHash.perIssuerPerDay)
                 audit("sign-in-code.issue", ["account_id": account, "code_id": record.id, "issued_by": AdminAudit.cliOperator])
                 print(SignInCodeText.grouped(digits))
-                printToStandardError("Sign-in code for account \(account), valid until \(PlainTable.time(record.expiresAt)) tomorrow; "
+                printToStandardError("Sign-in code for \(chosen.displayName) (\(chosen.role.rawValue)), valid until \(PlainTable.time(record.expiresAt)) tomorrow; "
                                      + "run `ridebeacon sign-in --server URL` on the new device and type it.")
             }
         }
@@ -81,6 +83,26 @@ struct SignInCommand: AsyncParsableCommand {
     var server: String?
     @Flag(help: "Allow a plain http:// server URL other than this machine.")
     var insecureHttp = false
+    @Option(help: ArgumentHelp("What to call this device in `ridebeacon tokens list` (at most 100 characters). Default: this machine's name.", valueName: "NAME"))
+    var device: String?
+
+    func validate() throws {
+        if let device {
+            let trimmed = device.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { throw ValidationError("--device needs a name, like \"Ana's phone\"") }
+            guard trimmed.count <= SignInBody.maxDeviceNameLength, trimmed.unicodeScalars.allSatisfy({ !CharacterSet.controlCharacters.contains($0) }) else {
+                throw ValidationError("--device must be at most \(SignInBody.maxDeviceNameLength) characters, without control characters")
+            }
+        }
+    }
+
+    /// The machine's name, which is what people call a laptop or a phone running Linux.
+    static func hostname() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : String(name.prefix(SignInBody.maxDeviceNameLength))
+    }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -107,7 +129,8 @@ struct SignInCommand: AsyncParsableCommand {
         configuration.allowsInsecureHTTP = insecureHttp
         let signedIn: SignedIn
         do {
-            signedIn = try await RideServiceClient.signIn(server: server, code: digits, configuration: configuration)
+            let deviceName = device?.trimmingCharacters(in: .whitespaces) ?? Self.hostname()
+            signedIn = try await RideServiceClient.signIn(server: server, code: digits, deviceName: deviceName, configuration: configuration)
         } catch {
             fail(describe(error, server: server))
         }
@@ -133,7 +156,7 @@ struct TokensCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Your tokens, newest first: TOKEN, CREATED, STATUS (this one, active, revoked or expired).")
+            abstract: "Your tokens, newest first: TOKEN (a short handle), DEVICE, CREATED, STATUS (this one, active, revoked or expired).")
 
         @OptionGroup var service: ServiceOptions
 
@@ -141,28 +164,41 @@ struct TokensCommand: AsyncParsableCommand {
             try await withService(service) { client in
                 let now = Date()
                 let rows = try await client.tokens().map { token -> [String] in
-                    let status = token.revokedAt != nil ? "revoked"
-                        : token.expiresAt.map { $0 <= now } == true ? "expired"
-                        : token.current ? "this one" : "active"
-                    return [token.id, PlainTable.date(token.createdAt), status]
+                    [token.handle, token.deviceName ?? "—", PlainTable.date(token.createdAt), TokensCommand.status(token, now: now)]
                 }
-                Say.line(PlainTable.render(header: ["TOKEN", "CREATED", "STATUS"], rows: rows))
+                Say.line(PlainTable.render(header: ["TOKEN", "DEVICE", "CREATED", "STATUS"], rows: rows))
             }
         }
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke one of your tokens by its id (from `ridebeacon tokens list`).")
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke one of your tokens: its handle from `ridebeacon tokens list` (or any unique start of its id), or its device name.")
 
-        @Argument(help: ArgumentHelp("The token's id.", valueName: "TOKEN"))
+        @Argument(help: ArgumentHelp("The token's handle (like 3f9a1c), a unique start of its id, or its device name.", valueName: "TOKEN"))
         var token: String
         @OptionGroup var service: ServiceOptions
 
         func run() async throws {
             try await withService(service) { client in
-                let revoked = try await client.revokeToken(token)
-                Say.line("Token \(revoked.id) revoked\(revoked.current ? " (it was this device's; sign in again to continue)" : "").")
+                let now = Date()
+                let tokens = try await client.tokens()
+                let chosen = try TokensCommand.whichOne(tokens, now: now).pick(token)
+                let revoked = try await client.revokeToken(chosen.id)
+                let device = chosen.deviceName.map { " (\($0))" } ?? ""
+                Say.line("Token \(chosen.handle)\(device) revoked\(revoked.current ? "; it was this device's: sign in again to continue" : "").")
             }
         }
+    }
+
+    static func status(_ token: TokenInfo, now: Date) -> String {
+        token.revokedAt != nil ? "revoked" : token.expiresAt.map { $0 <= now } == true ? "expired" : token.current ? "this one" : "active"
+    }
+
+    /// Tokens by handle, id start or device name; a listing says handle, device, created, status.
+    static func whichOne(_ tokens: [TokenInfo], now: Date) -> WhichOne<TokenInfo> {
+        WhichOne(kind: "token", items: tokens, id: \.id, name: \.deviceName,
+                 describe: { "\($0.handle) (\($0.deviceName ?? "no device name"), \(PlainTable.date($0.createdAt)), \(status($0, now: now)))" },
+                 listCommand: "ridebeacon tokens list")
     }
 }

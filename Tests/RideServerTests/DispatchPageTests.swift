@@ -64,7 +64,7 @@ struct DispatchPageTests {
             let anonymous = try await client.form(.get, "/dispatch")
             #expect(anonymous.status == .seeOther && anonymous.headers[.location] == "/dispatch/login")
             let form = try await client.form(.get, "/dispatch/login")
-            #expect(form.status == .ok && form.text.contains(#"<label for="token">Dispatcher token</label>"#))
+            #expect(form.status == .ok && form.text.contains(#"<label for="token">Sign-in code or dispatcher token</label>"#))
 
             let passenger = try await client.form(.post, "/dispatch/login", "token=\(world.passenger.token)")
             #expect(passenger.status == .forbidden && passenger.headers[.setCookie] == nil)

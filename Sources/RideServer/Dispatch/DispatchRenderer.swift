@@ -28,6 +28,7 @@ struct DispatchBoard: Sendable {
     var requests: [RequestRow]
     var freeDrivers: [Driver]
     var hasFreeDrivers: Bool
+    var freeDriverCount: Int
     var rideCount: Int
     var requestCount: Int
     var attentionCount: Int
@@ -43,7 +44,7 @@ struct DispatchBoard: Sendable {
     var lastEventID: Int64
     var notice: [String]
 
-    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], wordConfirmed: Set<String> = [], freeDrivers: [Account],
+    init(rides: [RideDetail], hasMore: Bool, requests: [RideRequestRecord], wordConfirmed: Set<String> = [], freeDrivers: [DriverInfo],
          pageSize: Int, after: String?,
          csrf: String, dispatcher: Account, lastEventID: Int64, notice: String?, now: Date = Date()) {
         func minutes(since date: Date) -> String { String(max(0, Int(now.timeIntervalSince(date) / 60))) }
@@ -62,9 +63,10 @@ struct DispatchBoard: Sendable {
                        dropoff: request.dropoff, notes: request.accessibilityNotes ?? "—", minutes: minutes(since: request.createdAt))
         }
         self.freeDrivers = freeDrivers.map { driver in
-            Driver(id: driver.id, name: driver.vehicle.map { "\(driver.displayName) (\($0))" } ?? driver.displayName)
+            Driver(id: driver.id, name: driver.vehicle.map { "\(driver.name) (\($0))" } ?? driver.name)
         }
         hasFreeDrivers = !freeDrivers.isEmpty
+        freeDriverCount = freeDrivers.count
         rideCount = rides.count
         requestCount = requests.count
         attentionCount = self.rides.filter { !$0.attention.isEmpty }.count

@@ -11,6 +11,8 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
     let rides: RideLookup
     let limits: RateLimits
     let codes: CodeRedemption
+    let sessions: WebSessions
+    let drivers: DriverRoster
     let bookingRule: BookingRule
     /// Marks the session cookie Secure even without `X-Forwarded-Proto: https`.
     let secureCookies: Bool
@@ -59,36 +61,80 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
         DispatchRenderer.page("login", ["error": [String]()])
     }
 
+    /// Takes a sign-in code (what an admin hands a new dispatcher) or a dispatcher's token. A
+    /// code becomes a token of its own, named after the browser; either way the cookie's previous
+    /// token is revoked, so signing in again does not pile up tokens.
     @Sendable func login(_ request: Request, context: Context) async throws -> Response {
         try SameOrigin.check(request)
         let form = try await request.decodeForm(LoginForm.self)
+        let typed = (form.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = limits.clientAddress(request, context: context)
+        func refuse(_ message: String, status: HTTPResponse.Status) -> Response {
+            DispatchRenderer.page("login", ["error": [message]], status: status)
+        }
+        guard !typed.isEmpty else { return refuse("Enter your sign-in code or your dispatcher token.", status: .badRequest) }
+        if !typed.hasPrefix("rb_") {
+            guard typed.count <= 64, let digits = SignInCodeText.normalized(typed) else {
+                return refuse("That is neither a sign-in code (eight digits, like 4821 0937) nor a RideBeacon token (they start with rb_).",
+                              status: .badRequest)
+            }
+            return try await signIn(code: digits, request: request, context: context, address: address, refuse: refuse)
+        }
         // The form is a way to try tokens too, so it shares the API's budgets: taken before the
         // lookup, refunded when the token is good.
-        let address = limits.clientAddress(request, context: context)
-        let typed = (form.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let presented = RateLimits.tokenKey(typed)
         let reservation = try limits.reserveAuthentication(address: address, token: presented)
         return try await limits.attempt(reservation) {
             guard let token = APITokenSecret(presented: typed) else {
                 reservation.failed()
-                return DispatchRenderer.page("login", ["error": ["That is not a RideBeacon token; tokens start with rb_."]], status: .unauthorized)
+                return refuse("That is not a RideBeacon token: a token is rb_ and 43 more characters. A sign-in code is eight digits.",
+                              status: .unauthorized)
             }
             guard let account = try await store.authenticate(secretHash: token.hash) else {
                 reservation.failed()
-                return DispatchRenderer.page("login", ["error": ["That token is unknown, revoked or expired."]], status: .unauthorized)
+                return refuse("That token is unknown, revoked or expired.", status: .unauthorized)
             }
             guard account.role == .dispatcher else { throw PageRefusal.notADispatcher }
             limits.authenticated(token: presented)
+            try await sessions.end(DispatchSession.token(in: request), keeping: token, reason: "signed in again", logger: context.logger)
             context.logger.info("dispatcher signed in", metadata: ["account_id": .string(account.id)])
             let cookie = DispatchSession.signInCookie(token, secure: DispatchSession.isSecure(request, configured: secureCookies))
             return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
         }
     }
 
+    /// A code of another role's account is refused before it is spent (its holder can still use
+    /// it where it belongs); the code budgets are the API's (`CodeRedemption`).
+    private func signIn(code digits: String, request: Request, context: Context, address: String,
+                        refuse: (String, HTTPResponse.Status) -> Response) async throws -> Response {
+        let reservation = try limits.reserveSignIn(address: address)
+        return try await limits.attempt(reservation) {
+            let secret = APITokenSecret()
+            let signedIn: SignIn
+            do {
+                signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, logger: context.logger) { account in
+                    guard account.role == .dispatcher else { throw DispatcherPageRefusal.notADispatcher(account.role) }
+                }
+            } catch StoreError.signInRefused(let refusal) {
+                return refuse(APIError(StoreError.signInRefused(refusal)).message.sentenceCased, .unauthorized)
+            } catch DispatcherPageRefusal.notADispatcher(let role) {
+                return refuse("That code belongs to a \(role.rawValue) account and was not used here; this page is for dispatchers.", .forbidden)
+            }
+            await sessions.nameDevice(of: signedIn.token, request: request)
+            try await sessions.end(DispatchSession.token(in: request), reason: "signed in again", logger: context.logger)
+            context.logger.info("dispatcher signed in with a code", metadata: ["account_id": .string(signedIn.account.id)])
+            let cookie = DispatchSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies))
+            return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
+        }
+    }
+
+    /// Signing out ends the session's token, not just the cookie: a copy of the cookie (another
+    /// tab, a stolen one) stops working at once.
     @Sendable func logout(_ request: Request, context: Context) async throws -> Response {
         let form = try await request.decodeForm(SignOutForm.self)
-        if let token = DispatchSession.token(in: request), !DispatchSession.csrfMatches(form.csrf, token: token) {
-            throw PageRefusal.staleForm
+        if let token = DispatchSession.token(in: request) {
+            guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
+            try await sessions.end(token, reason: "sign-out", logger: context.logger)
         }
         let cookie = DispatchSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies))
         return DispatchRenderer.redirect(to: "/dispatch/login", cookie: cookie)
@@ -128,6 +174,19 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
                              freeDrivers: try await freeDrivers(), pageSize: size,
                              after: after, csrf: DispatchSession.csrfToken(for: token), dispatcher: account,
                              lastEventID: lastEventID, notice: notice, now: now())
+    }
+}
+
+enum DispatcherPageRefusal: Error {
+    case notADispatcher(Role)
+}
+
+extension String {
+    /// "the code was used" → "The code was used." (an API message as a page's sentence).
+    var sentenceCased: String {
+        guard let first else { return self }
+        let body = first.uppercased() + dropFirst()
+        return body.hasSuffix(".") ? body : body + "."
     }
 }
 

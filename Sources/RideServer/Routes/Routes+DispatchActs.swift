@@ -129,9 +129,8 @@ extension DispatcherPageRoutes {
     }
 
     /// Drivers without an accepted or arrived ride: the ones a request can be given to.
-    func freeDrivers() async throws -> [Account] {
-        let busy = Set(try await store.rides(RideFilter(scope: .active, limit: 10_000)).filter { [.accepted, .arrived].contains($0.state) }.map(\.driverID))
-        return try await store.accounts().filter { $0.role == .driver && !busy.contains($0.id) }
+    func freeDrivers() async throws -> [DriverInfo] {
+        try await drivers.free()
     }
 }
 

@@ -53,7 +53,12 @@ struct SignInRoutes<Context: RideRequestContext>: Sendable {
             guard let digits = SignInCodeText.normalized(body.code) else {
                 throw APIError.invalidField("code", "must be the eight digits of a sign-in code, like 4821 0937")
             }
-            return try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, logger: context.logger) { _ in }
+            let signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, logger: context.logger) { _ in }
+            // A blank name is no name; a failure to name leaves the token working, unnamed.
+            if let device = body.deviceName?.trimmingCharacters(in: .whitespaces), !device.isEmpty {
+                try? await store.nameTokenDevice(id: signedIn.token.id, accountID: signedIn.account.id, deviceName: device)
+            }
+            return signedIn
         }
         return EditedResponse(status: .created, response: SignedIn(token: secret.text, tokenID: signedIn.token.id, account: signedIn.account))
     }
@@ -63,7 +68,8 @@ struct SignInRoutes<Context: RideRequestContext>: Sendable {
         let current = try await context.tokenHash.asyncMap { try await store.token(secretHash: $0)?.id } ?? nil
         let tokens = try await store.tokens(accountID: account.id)
         return TokenList(tokens: tokens.map {
-            TokenInfo(id: $0.id, createdAt: $0.createdAt, revokedAt: $0.revokedAt, expiresAt: $0.expiresAt, current: $0.id == current)
+            TokenInfo(id: $0.id, createdAt: $0.createdAt, revokedAt: $0.revokedAt, expiresAt: $0.expiresAt, current: $0.id == current,
+                      deviceName: $0.deviceName)
         })
     }
 
@@ -76,7 +82,8 @@ struct SignInRoutes<Context: RideRequestContext>: Sendable {
         let current = try await context.tokenHash.asyncMap { try await store.token(secretHash: $0)?.id } ?? nil
         let token = try await store.revokeToken(id: tokenID, accountID: account.id)
         AdminAudit.record(context.logger, action: "token.revoke", actor: account.id, via: .api, details: ["token_id": tokenID])
-        return TokenInfo(id: token.id, createdAt: token.createdAt, revokedAt: token.revokedAt, expiresAt: token.expiresAt, current: token.id == current)
+        return TokenInfo(id: token.id, createdAt: token.createdAt, revokedAt: token.revokedAt, expiresAt: token.expiresAt, current: token.id == current,
+                         deviceName: token.deviceName)
     }
 }
 

@@ -79,6 +79,9 @@ enum DispatchTemplates {
         {{^requests}}<tr><td colspan="8">Nobody is waiting.</td></tr>{{/requests}}
         </tbody>
         </table>
+        <h2 id="free-drivers-title">Free drivers: {{freeDriverCount}}</h2>
+        {{#hasFreeDrivers}}<ul id="free-drivers" aria-labelledby="free-drivers-title">{{#freeDrivers}}<li data-driver-id="{{id}}">{{name}}</li>{{/freeDrivers}}</ul>{{/hasFreeDrivers}}
+        {{^hasFreeDrivers}}<p id="free-drivers">Every driver has a ride.</p>{{/hasFreeDrivers}}
         """
 
     /// The confirmation step of a cancellation: the reason is required and kept in the history.
@@ -121,11 +124,11 @@ enum DispatchTemplates {
         <h1>Dispatcher sign-in</h1>
         {{#error}}<p class="error" role="alert" id="login-error">{{.}}</p>{{/error}}
         <form method="post" action="/dispatch/login">
-        <p><label for="token">Dispatcher token</label></p>
+        <p><label for="token">Sign-in code or dispatcher token</label></p>
         <p><input id="token" name="token" type="password" autocomplete="current-password" required{{#error}} aria-invalid="true" aria-describedby="login-error"{{/error}}></p>
         <p><button type="submit" id="login">Sign in</button></p>
         </form>
-        <p>An administrator creates dispatcher tokens with <code>ridebeacon admin create-account --role dispatcher --name NAME</code>.</p>
+        <p>Ask an administrator for a sign-in code (<code>ridebeacon admin invite NAME</code>): eight digits, used once.</p>
         </main>
         </body>
         </html>

@@ -35,4 +35,12 @@ public struct APIToken: Codable, Equatable, Sendable {
     public var revokedAt: Date?
     /// After this the token is refused exactly like a revoked one; nil: never expires.
     public var expiresAt: Date?
+    /// What its holder called the device at sign-in ("Ana's phone", "Firefox on Linux"), so a
+    /// list of tokens says which is which; nil for tokens made before names (or by an admin).
+    public var deviceName: String? = nil
+
+    /// A token's first characters: enough to tell a person's few tokens apart, short enough to
+    /// read out and type (`tokens revoke 3f9a1c`).
+    public var handle: String { String(id.prefix(APIToken.handleLength)) }
+    public static let handleLength = 6
 }

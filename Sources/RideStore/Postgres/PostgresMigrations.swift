@@ -179,6 +179,8 @@ enum PostgresMigrations {
         // A driver's car as colour, make, model and plate (see the SQLite migration
         // v9-vehicle-parts: the same split of today's text, as regular expressions).
         ("v9-vehicle-parts", vehicleParts),
+        // Issue 25: the device a token was signed in on (see the SQLite migration of that name).
+        ("v10-token-device-names", ["ALTER TABLE api_token ADD COLUMN device_name text"]),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

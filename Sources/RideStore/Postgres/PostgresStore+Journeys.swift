@@ -83,10 +83,10 @@ extension PostgresStore {
 
     public func tokens(accountID: String) async throws -> [APIToken] {
         try await mapped {
-            try await self.client.query("SELECT id, account_id, created_at, revoked_at, expires_at FROM api_token WHERE account_id = \(accountID) ORDER BY created_at DESC, id", logger: self.logger).all { row in
-                let (id, account, created, revoked, expires) = try row.decode((String, String, Date, Date?, Date?).self)
+            try await self.client.query("SELECT id, account_id, created_at, revoked_at, expires_at, device_name FROM api_token WHERE account_id = \(accountID) ORDER BY created_at DESC, id", logger: self.logger).all { row in
+                let (id, account, created, revoked, expires, device) = try row.decode((String, String, Date, Date?, Date?, String?).self)
                 return APIToken(id: id, accountID: account, createdAt: created.wholeMilliseconds, revokedAt: revoked?.wholeMilliseconds,
-                                expiresAt: expires?.wholeMilliseconds)
+                                expiresAt: expires?.wholeMilliseconds, deviceName: device)
             }
         }
     }
@@ -109,6 +109,14 @@ extension PostgresStore {
             }
             return token
         }
+    }
+
+    public func nameTokenDevice(id: String, accountID: String, deviceName: String) async throws {
+        let named = try await mapped {
+            try await self.client.query("UPDATE api_token SET device_name = \(deviceName) WHERE id = \(id) AND account_id = \(accountID) RETURNING id",
+                                        logger: self.logger).all { $0 }.count
+        }
+        guard named == 1 else { throw StoreError.notFound("token \(id)") }
     }
 
     public func savedPlaces(accountID: String) async throws -> [SavedPlaceRecord] {

@@ -191,6 +191,10 @@ enum SQLiteMigrations {
                                arguments: [parts.colour, parts.make, parts.model, row["id"] as String])
             }
         }
+        // Issue 25: the device a token was signed in on ("Ana's phone", "Firefox on Linux").
+        m.register("v10-token-device-names") { db in
+            try db.alter(table: "apiToken") { t in t.add(column: "deviceName", .text) }
+        }
         return m
     }()
 

@@ -89,6 +89,13 @@ extension SQLiteStore {
         }
     }
 
+    public func nameTokenDevice(id: String, accountID: String, deviceName: String) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE apiToken SET deviceName = ? WHERE id = ? AND accountID = ?", arguments: [deviceName, id, accountID])
+            guard db.changesCount == 1 else { throw StoreError.notFound("token \(id)") }
+        }
+    }
+
     public func savedPlaces(accountID: String) async throws -> [SavedPlaceRecord] {
         try await read { db in try SavedPlaceRecord.filter(Column("accountID") == accountID).order(Column("name")).fetchAll(db) }
     }
