@@ -101,6 +101,28 @@ public final class CueScheduler {
     /// rate limit and are not replaced by ordinary ones.
     @discardableResult
     public func say(_ text: String, at time: Double, urgent: Bool = false) -> CueOutcome {
+        let voice = voice
+        return admit(text, at: time, urgent: urgent) { [speech] in
+            speech.map { speech in Result { () throws(SpeechError) in try speech.synthesize(text, voice: voice) } }
+        }
+    }
+
+    /// `say` with the phrase synthesised beforehand (nil: there is no speech engine), so a caller
+    /// that holds a lock around the scheduler need not synthesise under it (`LiveCuePlayer`:
+    /// espeak-ng takes tens of milliseconds, the render thread waits for nobody). The phrase
+    /// is judged by `time`, the moment it was asked for, as `say` judges it.
+    @discardableResult
+    public func say(_ text: String, at time: Double, urgent: Bool = false,
+                    synthesized: Result<SpokenPhrase, SpeechError>?) -> CueOutcome {
+        admit(text, at: time, urgent: urgent) { synthesized }
+    }
+
+    /// The engine phrases are synthesised with (nil: speech is off).
+    public var speechEngine: (any SpeechEngine)? { speech }
+
+    /// Stale and rate-limit checks, then the phrase from `phrase` (asked for only if it passes).
+    private func admit(_ text: String, at time: Double, urgent: Bool,
+                       phrase: () -> Result<SpokenPhrase, SpeechError>?) -> CueOutcome {
         let id = addRecord(.speech(text), at: time, urgent: urgent)
         if !urgent && time + policy.staleAfter < renderedUpTo {
             log[id].fate = .droppedStale
@@ -110,17 +132,16 @@ public final class CueScheduler {
             log[id].fate = .rateLimited
             return .rateLimited(id: id)
         }
-        guard let speech else {
+        switch phrase() {
+        case nil:
             log[id].fate = .failed("speech is off")
             return .failed(id: id, "speech is off")
-        }
-        do {
-            let phrase = try speech.synthesize(text, voice: voice)
+        case .success(let phrase):
             log[id].voiceFallback = phrase.fallback
             log[id].synthesisSeconds = phrase.synthesisSeconds
             insert(Request(sample: sample(at: time), record: id, action: .phrase(phrase.samples)))
             return .accepted(id: id)
-        } catch {
+        case .failure(let error):
             log[id].fate = .failed(error.description)
             return .failed(id: id, error.description)
         }

@@ -1,13 +1,13 @@
 import Foundation
+import Synchronization
 
 /// The car's locator sound in real time: `LocatorTick` once a second through a
 /// `LiveCuePlayer` (the driver's device's sink), for a given time or until stopped. A new
 /// `start` while ticking restarts the count (the passenger asked again).
-public final class LocatorTicker: @unchecked Sendable {
+public final class LocatorTicker: Sendable {
     private let player: LiveCuePlayer
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var task: Task<Void, Never>?
+    /// The ticking task, replaced by each `start`.
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     public init(player: LiveCuePlayer) {
         self.player = player
@@ -29,7 +29,7 @@ public final class LocatorTicker: @unchecked Sendable {
                 player.playLocatorTick()
             }
         }
-        lock.withLock {
+        task.withLock { task in
             task?.cancel()
             task = next
         }
@@ -41,7 +41,7 @@ public final class LocatorTicker: @unchecked Sendable {
     }
 
     public func stop() {
-        lock.withLock {
+        task.withLock { task in
             task?.cancel()
             task = nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Why a sink could not be opened or written; the message names the file or program.
 public struct AudioSinkError: Error, Equatable, CustomStringConvertible {
@@ -73,22 +74,21 @@ public final class NullSink: AudioSink {
 
 /// Keeps everything in memory, with the wall-clock time of each write: for tests and benchmarks.
 /// Locked, so a test may read it while a `LiveCuePlayer` writes.
-public final class MemorySink: AudioSink, @unchecked Sendable {
+public final class MemorySink: AudioSink, Sendable {
     public let name = "memory"
-    private let lock = NSLock()
-    private var stored: [Int16] = []
-    private var writeLog: [(firstSample: Int, at: ContinuousClock.Instant)] = []
+    /// The samples, and (index of the write's first sample, when) for every write.
+    private let state = Mutex<(stored: [Int16], writeLog: [(firstSample: Int, at: ContinuousClock.Instant)])>(([], []))
 
     public init() {}
 
-    public var samples: [Int16] { lock.withLock { stored } }
+    public var samples: [Int16] { state.withLock { $0.stored } }
     /// (index of the write's first sample, when it was written) for every write.
-    public var writes: [(firstSample: Int, at: ContinuousClock.Instant)] { lock.withLock { writeLog } }
+    public var writes: [(firstSample: Int, at: ContinuousClock.Instant)] { state.withLock { $0.writeLog } }
 
     public func write(_ samples: [Int16]) throws {
-        lock.withLock {
-            writeLog.append((stored.count, ContinuousClock.now))
-            stored.append(contentsOf: samples)
+        state.withLock { state in
+            state.writeLog.append((state.stored.count, ContinuousClock.now))
+            state.stored.append(contentsOf: samples)
         }
     }
 
@@ -96,9 +96,9 @@ public final class MemorySink: AudioSink, @unchecked Sendable {
 
     /// When the write holding sample `index` happened; nil if not written yet.
     public func writeTime(ofSample index: Int) -> ContinuousClock.Instant? {
-        lock.withLock {
-            guard index < stored.count else { return nil }
-            return writeLog.last { $0.firstSample <= index }?.at
+        state.withLock { state in
+            guard index < state.stored.count else { return nil }
+            return state.writeLog.last { $0.firstSample <= index }?.at
         }
     }
 }

@@ -1,12 +1,15 @@
 import CEspeakNG
 import Foundation
+import Synchronization
 
 /// Speech through libespeak-ng in synchronous mode: `espeak_Synth` returns only after the
 /// synth callback has handed over every sample, so no audio thread of espeak's own is involved.
 ///
 /// espeak-ng keeps all of its state (voice, parameters, callback) in globals, so there is one
 /// instance per process and every call goes through its lock; initialisation happens once.
-public final class EspeakSpeech: SpeechEngine, @unchecked Sendable {
+/// The lock guards espeak-ng's globals as much as `selected`: a synthesis holds it throughout
+/// (that is the library's one-caller rule, not work that could move out).
+public final class EspeakSpeech: SpeechEngine, Sendable {
     /// Voice used when the requested one is missing.
     public static let defaultVoice = "en"
 
@@ -31,67 +34,66 @@ public final class EspeakSpeech: SpeechEngine, @unchecked Sendable {
         return .success(EspeakSpeech())
     }()
 
-    private let lock = NSLock()
-    /// Voice name last selected in espeak-ng, to skip reloading it for every phrase.
-    private var selected: (requested: String, used: String)?
+    /// Voice name last selected in espeak-ng, to skip reloading it for every phrase; its lock is
+    /// the one every call into espeak-ng holds.
+    private let selected = Mutex<(requested: String, used: String)?>(nil)
 
     private init() {}
 
     public func synthesize(_ text: String, voice settings: VoiceSettings) throws(SpeechError) -> SpokenPhrase {
         if let problem = settings.validationError { throw SpeechError(problem) }
         guard text.contains(where: { !$0.isWhitespace }) else { throw SpeechError("nothing to say: the phrase is empty") }
-        lock.lock()
-        defer { lock.unlock() }
-        let started = ContinuousClock.now
-        let used = try select(settings.voice)
-        espeak_SetParameter(espeakRATE, Int32(settings.rate), 0)
-        espeak_SetParameter(espeakPITCH, Int32(settings.pitch), 0)
-        espeak_SetParameter(espeakVOLUME, Int32(settings.volume), 0)
-        let collector = SampleCollector()
-        let box = Unmanaged.passRetained(collector)
-        defer { box.release() }
-        let status = text.withCString { cText in
-            espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
+        return try selected.withLock { selected throws(SpeechError) -> SpokenPhrase in
+            let started = ContinuousClock.now
+            let used = try Self.select(settings.voice, &selected)
+            espeak_SetParameter(espeakRATE, Int32(settings.rate), 0)
+            espeak_SetParameter(espeakPITCH, Int32(settings.pitch), 0)
+            espeak_SetParameter(espeakVOLUME, Int32(settings.volume), 0)
+            let collector = SampleCollector()
+            let box = Unmanaged.passRetained(collector)
+            defer { box.release() }
+            let status = text.withCString { cText in
+                espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
+            }
+            guard status == EE_OK else { throw SpeechError("espeak-ng could not synthesise \"\(text)\" (error \(status.rawValue))") }
+            let fallback = used == settings.voice ? nil : VoiceFallback(requested: settings.voice, used: used)
+            return SpokenPhrase(
+                text: text, samples: collector.samples, voice: used, fallback: fallback,
+                synthesisSeconds: (ContinuousClock.now - started).inSeconds
+            )
         }
-        guard status == EE_OK else { throw SpeechError("espeak-ng could not synthesise \"\(text)\" (error \(status.rawValue))") }
-        let fallback = used == settings.voice ? nil : VoiceFallback(requested: settings.voice, used: used)
-        return SpokenPhrase(
-            text: text, samples: collector.samples, voice: used, fallback: fallback,
-            synthesisSeconds: (ContinuousClock.now - started).inSeconds
-        )
     }
 
     /// Which voice would speak for `name`: `name` itself, or the fallback when it is not installed.
     public func resolveVoice(_ name: String) throws(SpeechError) -> VoiceFallback? {
-        lock.lock()
-        defer { lock.unlock() }
-        let used = try select(name)
+        let used = try selected.withLock { selected throws(SpeechError) in try Self.select(name, &selected) }
         return used == name ? nil : VoiceFallback(requested: name, used: used)
     }
 
     /// Names of the installed voices (languages), e.g. "en", "en-us", "de".
     public func installedVoices() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var entry = espeak_ListVoices(nil) else { return [] }
-        var names: [String] = []
-        while let voice = entry.pointee {
-            // `languages` is a run of (priority byte, NUL-terminated name), ended by a zero byte.
-            if var cursor = voice.pointee.languages {
-                while cursor.pointee != 0 {
-                    let name = String(cString: cursor + 1)
-                    names.append(name)
-                    cursor += 1 + name.utf8.count + 1
+        let names = selected.withLock { _ -> [String] in
+            guard var entry = espeak_ListVoices(nil) else { return [] }
+            var names: [String] = []
+            while let voice = entry.pointee {
+                // `languages` is a run of (priority byte, NUL-terminated name), ended by a zero byte.
+                if var cursor = voice.pointee.languages {
+                    while cursor.pointee != 0 {
+                        let name = String(cString: cursor + 1)
+                        names.append(name)
+                        cursor += 1 + name.utf8.count + 1
+                    }
                 }
+                entry += 1
             }
-            entry += 1
+            return names
         }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }
 
-    /// Must be called with the lock held.
-    private func select(_ name: String) throws(SpeechError) -> String {
+    /// Must be called with the lock held (`selected` is its value).
+    private static func select(_ name: String, _ selected: inout (requested: String, used: String)?) throws(SpeechError) -> String {
         if let selected, selected.requested == name { return selected.used }
         var used = name
         if espeak_SetVoiceByName(name) != EE_OK {
