@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One listener's bounded queue of hub messages.
 ///
@@ -6,15 +7,17 @@ import Foundation
 /// that wake it); past `limit` queued messages the reader is cut off instead. The reader takes
 /// everything queued at once, so a stream that fell behind catches up with one socket write
 /// per batch rather than one per event.
-final class ListenerQueue: @unchecked Sendable {
+final class ListenerQueue: Sendable {
     enum Offer { case enqueued, overflowed, terminated }
 
-    private let lock = NSLock()
     private let limit: Int
-    private var pending: [EventHub.Message] = []
-    private var waiter: CheckedContinuation<[EventHub.Message], Never>?
-    private var finished = false
-    private var onTermination: (@Sendable () -> Void)?
+    private struct State {
+        var pending: [EventHub.Message] = []
+        var waiter: CheckedContinuation<[EventHub.Message], Never>?
+        var finished = false
+        var onTermination: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
 
     init(limit: Int) {
         self.limit = limit
@@ -22,9 +25,9 @@ final class ListenerQueue: @unchecked Sendable {
 
     /// Called once, when the queue finishes (either side).
     func setOnTermination(_ action: @escaping @Sendable () -> Void) {
-        let runNow = lock.withLock { () -> Bool in
-            if finished { return true }
-            onTermination = action
+        let runNow = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.onTermination = action
             return false
         }
         if runNow { action() }
@@ -32,11 +35,13 @@ final class ListenerQueue: @unchecked Sendable {
 
     /// Queues `message`; on overflow the queue is left as it was (the caller decides).
     func offer(_ message: EventHub.Message) -> Offer {
-        let (outcome, resumed) = lock.withLock { () -> (Offer, CheckedContinuation<[EventHub.Message], Never>?) in
-            guard !finished else { return (.terminated, nil) }
-            guard pending.count < limit else { return (.overflowed, nil) }
-            pending.append(message)
-            return (.enqueued, takeWaiterWithPending())
+        let (outcome, resumed) = state.withLock { state -> (Offer, CheckedContinuation<[EventHub.Message], Never>?) in
+            guard !state.finished else { return (.terminated, nil) }
+            guard state.pending.count < limit else { return (.overflowed, nil) }
+            state.pending.append(message)
+            let resumed = state.waiter
+            state.waiter = nil
+            return (.enqueued, resumed)
         }
         resumed?.resume(returning: drain())
         return outcome
@@ -45,14 +50,14 @@ final class ListenerQueue: @unchecked Sendable {
     /// Ends the queue after `last` (if any), which is queued even when the queue is full: the
     /// reader learns why its stream ends. What is already queued is still read.
     func finish(last: EventHub.Message? = nil) {
-        let (resumed, action) = lock.withLock { () -> (CheckedContinuation<[EventHub.Message], Never>?, (@Sendable () -> Void)?) in
-            guard !finished else { return (nil, nil) }
-            if let last { pending.append(last) }
-            finished = true
-            let action = onTermination
-            onTermination = nil
-            let resumed = waiter
-            waiter = nil
+        let (resumed, action) = state.withLock { state -> (CheckedContinuation<[EventHub.Message], Never>?, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, nil) }
+            if let last { state.pending.append(last) }
+            state.finished = true
+            let action = state.onTermination
+            state.onTermination = nil
+            let resumed = state.waiter
+            state.waiter = nil
             return (resumed, action)
         }
         resumed?.resume(returning: drain())
@@ -63,9 +68,9 @@ final class ListenerQueue: @unchecked Sendable {
     func next() async -> [EventHub.Message] {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let ready = lock.withLock { () -> Bool in
-                    if !pending.isEmpty || finished { return true }
-                    waiter = continuation
+                let ready = state.withLock { state -> Bool in
+                    if !state.pending.isEmpty || state.finished { return true }
+                    state.waiter = continuation
                     return false
                 }
                 if ready { continuation.resume(returning: drain()) }
@@ -78,16 +83,10 @@ final class ListenerQueue: @unchecked Sendable {
     /// Whatever is queued now, without waiting (possibly nothing).
     func takeQueued() -> [EventHub.Message] { drain() }
 
-    private func takeWaiterWithPending() -> CheckedContinuation<[EventHub.Message], Never>? {
-        let resumed = waiter
-        waiter = nil
-        return resumed
-    }
-
     private func drain() -> [EventHub.Message] {
-        lock.withLock {
-            let batch = pending
-            pending.removeAll(keepingCapacity: true)
+        state.withLock { state in
+            let batch = state.pending
+            state.pending.removeAll(keepingCapacity: true)
             return batch
         }
     }

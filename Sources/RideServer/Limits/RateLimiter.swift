@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// So many events per window, refilled continuously (a token bucket of `count` tokens that
 /// refills completely in `window`).
@@ -17,7 +18,7 @@ public struct RateLimit: Sendable, Equatable {
 /// Token buckets by key (a client address, a token's hash), in this process's memory: several
 /// servers behind one balancer each allow the full rate. Time comes from the server's clock so
 /// tests can step it.
-final class RateLimiter: @unchecked Sendable {
+final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: Date
@@ -25,20 +26,26 @@ final class RateLimiter: @unchecked Sendable {
 
     let limit: RateLimit
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
-    private var buckets: [String: Bucket] = [:]
     /// Past this many keys, full buckets (clients quiet for a whole window) are forgotten, so
     /// a flood of new addresses or tokens cannot grow memory without bound.
     private let sweepThreshold: Int
-    /// Keys oldest first (by when they were tracked or last re-queued); `head` is the oldest.
-    /// The sweep looks only at the front, so each call does bounded work instead of scanning
-    /// the whole map once per new key under a flood.
-    private var order: [String] = []
-    private var head = 0
     /// Keys one call may examine while over the threshold.
     static let sweepPerCall = 4
+
+    private struct State {
+        var buckets: [String: Bucket] = [:]
+        /// Keys oldest first (by when they were tracked or last re-queued); `head` is the oldest.
+        /// The sweep looks only at the front, so each call does bounded work instead of scanning
+        /// the whole map once per new key under a flood.
+        var order: [String] = []
+        var head = 0
+        /// The most keys a single call examined (tests assert the bound).
+        var mostExaminedInOneCall = 0
+    }
+    private let state = Mutex(State())
+
     /// The most keys a single call examined (tests assert the bound).
-    private(set) var mostExaminedInOneCall = 0
+    var mostExaminedInOneCall: Int { state.withLock { $0.mostExaminedInOneCall } }
 
     init(_ limit: RateLimit, now: @escaping @Sendable () -> Date, sweepThreshold: Int = 50_000) {
         self.limit = limit
@@ -47,50 +54,50 @@ final class RateLimiter: @unchecked Sendable {
     }
 
     /// How many clients the limiter currently remembers.
-    var trackedKeys: Int { lock.withLock { buckets.count } }
+    var trackedKeys: Int { state.withLock { $0.buckets.count } }
 
     private var refillPerSecond: Double { Double(limit.count) / limit.window }
 
     /// Whole seconds until `key` may act again, or nil when it may act now. Consumes nothing.
     func retryAfter(_ key: String) -> Int? {
-        lock.withLock {
-            let bucket = refilled(key, at: now())
+        state.withLock { state in
+            let bucket = refilled(key, at: now(), in: state)
             return bucket.tokens >= 1 ? nil : wait(for: bucket)
         }
     }
 
     /// Spends one event for `key`: nil when allowed, else the seconds to wait (nothing spent).
     func take(_ key: String) -> Int? {
-        lock.withLock {
-            var bucket = refilled(key, at: now())
+        state.withLock { state in
+            var bucket = refilled(key, at: now(), in: state)
             guard bucket.tokens >= 1 else { return wait(for: bucket) }
             bucket.tokens -= 1
-            store(bucket, for: key)
+            store(bucket, for: key, in: &state)
             return nil
         }
     }
 
     /// Gives back one event `take` spent (a reservation whose work succeeded), up to the limit.
     func refund(_ key: String) {
-        lock.withLock {
-            var bucket = refilled(key, at: now())
+        state.withLock { state in
+            var bucket = refilled(key, at: now(), in: state)
             bucket.tokens = min(Double(limit.count), bucket.tokens + 1)
-            store(bucket, for: key)
+            store(bucket, for: key, in: &state)
         }
     }
 
     /// Counts an event that already happened (a failed authentication), even past the limit.
     func record(_ key: String) {
-        lock.withLock {
-            var bucket = refilled(key, at: now())
+        state.withLock { state in
+            var bucket = refilled(key, at: now(), in: state)
             bucket.tokens = max(0, bucket.tokens - 1)
-            store(bucket, for: key)
+            store(bucket, for: key, in: &state)
         }
     }
 
-    private func refilled(_ key: String, at time: Date) -> Bucket {
+    private func refilled(_ key: String, at time: Date, in state: State) -> Bucket {
         let capacity = Double(limit.count)
-        guard var bucket = buckets[key] else { return Bucket(tokens: capacity, updated: time) }
+        guard var bucket = state.buckets[key] else { return Bucket(tokens: capacity, updated: time) }
         let elapsed = max(0, time.timeIntervalSince(bucket.updated))
         bucket.tokens = min(capacity, bucket.tokens + elapsed * refillPerSecond)
         bucket.updated = time
@@ -101,31 +108,31 @@ final class RateLimiter: @unchecked Sendable {
         max(1, Int(((1 - bucket.tokens) / refillPerSecond).rounded(.up)))
     }
 
-    private func store(_ bucket: Bucket, for key: String) {
-        if buckets.updateValue(bucket, forKey: key) == nil { order.append(key) }
-        guard buckets.count > sweepThreshold else { return }
+    private func store(_ bucket: Bucket, for key: String, in state: inout State) {
+        if state.buckets.updateValue(bucket, forKey: key) == nil { state.order.append(key) }
+        guard state.buckets.count > sweepThreshold else { return }
         let time = now()
         let capacity = Double(limit.count)
         var examined = 0
-        while examined < Self.sweepPerCall, head < order.count, buckets.count > sweepThreshold {
-            let oldest = order[head]
-            head += 1
+        while examined < Self.sweepPerCall, state.head < state.order.count, state.buckets.count > sweepThreshold {
+            let oldest = state.order[state.head]
+            state.head += 1
             examined += 1
-            guard let b = buckets[oldest] else { continue }
+            guard let b = state.buckets[oldest] else { continue }
             let quiet = b.tokens + time.timeIntervalSince(b.updated) * refillPerSecond >= capacity
             // Past twice the threshold even a client mid-window is forgotten (its limit resets):
             // memory stays bounded when a flood keeps every bucket busy.
-            if quiet || buckets.count > 2 * sweepThreshold {
-                buckets[oldest] = nil
+            if quiet || state.buckets.count > 2 * sweepThreshold {
+                state.buckets[oldest] = nil
             } else {
-                order.append(oldest)
+                state.order.append(oldest)
             }
         }
-        mostExaminedInOneCall = max(mostExaminedInOneCall, examined)
+        state.mostExaminedInOneCall = max(state.mostExaminedInOneCall, examined)
         // Drops the consumed front now and then; amortised O(1) per call.
-        if head > 1024, head * 2 > order.count {
-            order.removeFirst(head)
-            head = 0
+        if state.head > 1024, state.head * 2 > state.order.count {
+            state.order.removeFirst(state.head)
+            state.head = 0
         }
     }
 }
