@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// Runs `body` but answers by `limit` at the latest: on time-out it throws `timedOut()` and
 /// leaves `body` cancelled behind it. Unlike a task group this does not wait for `body` to
@@ -37,33 +38,39 @@ func withDeadline<T: Sendable>(
 }
 
 /// Resumes a continuation with the first result settled; later ones are dropped.
-private final class Race<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, any Error>?
-    private var result: Result<T, any Error>?
-    private var cleanup: (@Sendable () -> Void)?
-    private var finished = false
+private final class Race<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var cleanup: (@Sendable () -> Void)?
+        var finished = false
+    }
+    private let state = Mutex(State())
 
     func start(_ continuation: CheckedContinuation<T, any Error>, cleanup: @escaping @Sendable () -> Void) {
-        lock.lock()
-        self.continuation = continuation
-        self.cleanup = cleanup
-        lock.unlock()
+        state.withLock { state in
+            state.continuation = continuation
+            state.cleanup = cleanup
+        }
         finishIfSettled()
     }
 
     func settle(_ outcome: Result<T, any Error>) {
-        lock.lock()
-        if result == nil { result = outcome }
-        lock.unlock()
+        state.withLock { state in
+            if state.result == nil { state.result = outcome }
+        }
         finishIfSettled()
     }
 
+    /// Resumes outside the lock: the continuation's code and the cleanup run on their own.
     private func finishIfSettled() {
-        lock.lock()
-        guard !finished, let result, let continuation, let cleanup else { lock.unlock(); return }
-        finished = true
-        lock.unlock()
+        let ready = state.withLock { state -> (CheckedContinuation<T, any Error>, Result<T, any Error>, @Sendable () -> Void)? in
+            guard !state.finished, let result = state.result, let continuation = state.continuation,
+                  let cleanup = state.cleanup else { return nil }
+            state.finished = true
+            return (continuation, result, cleanup)
+        }
+        guard let (continuation, result, cleanup) = ready else { return }
         continuation.resume(with: result)
         cleanup()
     }
