@@ -5,9 +5,11 @@ import RideSession
 import Foundation
 import Guide
 import GuideAudio
+import Phrasebook
 import RideClient
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// `ridebeacon driver arrive RIDE`: marks the ride arrived, advertises the ride's rotating
@@ -94,14 +96,18 @@ struct DriverArriveCommand: AsyncParsableCommand {
             do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
                 throw CommandLineFailure("ride \(ride): \(error)")
             }
-            Say.line("Arrived. Ride \(arrived.handle) for \(arrived.passenger.name).")
+            // The driver's device speaks the driver's language (`settings set --language`).
+            let book = Phrasebook((try? loadSettings())?.phraseLanguage ?? .en)
+            Say.line(book(.driverArrived, ["code": .text(arrived.handle), "name": .text(arrived.passenger.name)]))
             let meeting = DriverMeeting(passengerName: arrived.passenger.name, sounds: (try? LocatorSoundName.list(parsing: locatorSounds)) ?? [],
                                         rideWord: RideWord.phrase(rideKey: key.bytes), notes: arrived.accessibilityNotes)
             let radio = try await openRadio(selection)
             let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
                                                intervalMilliseconds: intervalMilliseconds,
                                                type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
-            let locator = LocatorOutput(audioOut: audioOut)
+            var voice = VoiceSettings.standard
+            voice.voice = book.language.espeakVoice
+            let locator = LocatorOutput(audioOut: audioOut, voice: voice)
             defer { locator.close() }
             let driverKeys = DriverKeys.open()
             let session = DriverSession(
@@ -111,13 +117,13 @@ struct DriverArriveCommand: AsyncParsableCommand {
                 say: { line in
                     Say.line(line)
                     // Spoken too: the driver may be outside the car, away from the screen.
-                    if DriverArriveCommand.spoken(line) { locator.speak(line) }
+                    if DriverArriveCommand.spoken(line, in: book) { locator.speak(line) }
                 },
                 log: { [verbose = service.verbose] line in DriverArriveCommand.log(line, verbose: verbose) },
                 locator: { locator.play($0) },
                 locatorPlayed: { await locator.played() },
                 keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
-                claims: DriverDistanceClaims(calibration: touch))
+                claims: { var claims = DriverDistanceClaims(calibration: touch); claims.book = book; return claims }(), book: book)
             let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
                 group.addTask { await session.run() }
                 group.addTask { await Signals.next(); return nil }
@@ -136,8 +142,8 @@ struct DriverArriveCommand: AsyncParsableCommand {
             try? await radio.stopAdvertising()
             await radio.shutdown()
             switch outcome {
-            case .confirmed: Say.line("Ride confirmed.")
-            case .completed: Say.line("Ride completed.")
+            case .confirmed: Say.line(book(.rideStateConfirmed))
+            case .completed: Say.line(book(.rideStateCompleted))
             case nil: throw ExitCode(130)
             case .cancelled: throw CommandLineFailure("ride \(arrived.id) was cancelled")
             case .failed(let message): throw CommandLineFailure(message)
@@ -161,8 +167,8 @@ struct DriverArriveCommand: AsyncParsableCommand {
 
     /// Lines the driver's device speaks as well as prints: what to do, not the touch's progress
     /// (the driver is at the screen for Enter).
-    static func spoken(_ line: String) -> Bool {
-        !DriverPhrase.allCases.contains { $0.rawValue == line } || line == DriverPhrase.passengerLookingForCar.rawValue
+    static func spoken(_ line: String, in book: Phrasebook = .english) -> Bool {
+        !DriverPhrase.allCases.contains { $0.text(in: book) == line } || line == DriverPhrase.passengerLookingForCar.text(in: book)
     }
 
     /// The passenger's distance bounds from the guide's own claim code (`DistanceUncertainty`).
@@ -198,36 +204,40 @@ struct DriverArriveCommand: AsyncParsableCommand {
 }
 
 /// The driver's device's audio, opened on the first locator request (a ride that needs no
-/// locator never opens a player): the announcement, then the ticks.
-final class LocatorOutput: @unchecked Sendable {
+/// locator never opens a player): the announcement, then the ticks. Speech and the closing
+/// drain run outside the lock; opening the output happens under it, once.
+final class LocatorOutput: Sendable {
     private let audioOut: String
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var ticker: LocatorTicker?
-    private var announcement: String?
-    private var reporting: PlaybackReportingSink?
-    /// Sounding samples written before the latest ticks started.
-    private var startedAt = 0
+    /// The driver's language's espeak-ng voice.
+    private let voice: VoiceSettings
+    private struct State {
+        var ticker: LocatorTicker?
+        var announcement: String?
+        var reporting: PlaybackReportingSink?
+        /// Sounding samples written before the latest ticks started.
+        var startedAt = 0
+    }
+    private let state = Mutex(State())
 
-    init(audioOut: String) { self.audioOut = audioOut }
+    init(audioOut: String, voice: VoiceSettings = .standard) {
+        self.audioOut = audioOut
+        self.voice = voice
+    }
 
     /// Spoken before the next ticks start.
-    func announce(_ text: String) { lock.withLock { announcement = text } }
+    func announce(_ text: String) { state.withLock { $0.announcement = text } }
 
     /// Spoken now (the instruction for a sound, the ride word).
     func speak(_ text: String) {
-        lock.withLock {
-            guard let ticker = ticker ?? open() else { return }
-            self.ticker = ticker
-            ticker.say(text)
-        }
+        let ticker = state.withLock { state in opened(&state) }
+        ticker?.say(text)
     }
 
     /// After the ticks start: nil once sounding samples reached an audio output, else why not.
     /// Waits for the first tick to be rendered (the player renders ahead by its lookahead).
     func played() async -> String? {
-        guard let report = lock.withLock({ reporting }) else { return "no audio output could be opened" }
-        let before = lock.withLock { startedAt }
+        let (reporting, before) = state.withLock { ($0.reporting, $0.startedAt) }
+        guard let report = reporting else { return "no audio output could be opened" }
         for _ in 0..<30 {
             if report.playedSince(before) == nil { return nil }
             try? await Task.sleep(for: .milliseconds(100))
@@ -236,49 +246,52 @@ final class LocatorOutput: @unchecked Sendable {
     }
 
     func play(_ sound: DriverCore.LocatorSound) {
-        lock.withLock {
-            switch sound {
-            case .start(let seconds):
-                guard let ticker = ticker ?? open() else { return }
-                self.ticker = ticker
-                startedAt = reporting?.soundingSamples ?? 0
-                ticker.start(seconds: seconds, announcement: announcement)
-                announcement = nil
-            case .stop:
-                ticker?.stop()
+        switch sound {
+        case .start(let seconds):
+            let started = state.withLock { state -> (LocatorTicker, String?)? in
+                guard let ticker = opened(&state) else { return nil }
+                state.startedAt = state.reporting?.soundingSamples ?? 0
+                defer { state.announcement = nil }
+                return (ticker, state.announcement)
             }
+            if let (ticker, announcement) = started { ticker.start(seconds: seconds, announcement: announcement) }
+        case .stop:
+            state.withLock { $0.ticker }?.stop()
         }
     }
 
     func close() {
-        lock.withLock {
-            do { try ticker?.close() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
-            ticker = nil
+        let ticker = state.withLock { state in
+            defer { state.ticker = nil }
+            return state.ticker
         }
+        do { try ticker?.close() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
     }
 
-    /// Must be called with the lock held.
-    private func open() -> LocatorTicker? {
+    /// The ticker, opened on first use (with the lock held: one output, however many callers).
+    private func opened(_ state: inout State) -> LocatorTicker? {
+        if let ticker = state.ticker { return ticker }
         let report: @Sendable (String) -> Void = { StandardError.writeLine("ridebeacon: \($0)") }
         let sink: PlaybackReportingSink
         do { sink = PlaybackReportingSink(try AudioOutput.open(audioOut, log: report)) } catch {
             report("locator sound is off: \(error)")
             return nil
         }
-        reporting = sink
+        state.reporting = sink
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { report("speech is off: \(error)") }
-        return LocatorTicker(player: LiveCuePlayer(speech: speech, sink: sink, log: report))
+        let ticker = LocatorTicker(player: LiveCuePlayer(speech: speech, voice: voice, sink: sink, log: report))
+        state.ticker = ticker
+        return ticker
     }
 }
 
 /// A flag set once: `swap()` answers whether it was already set.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
+final class OnceFlag: Sendable {
+    private let set = Mutex(false)
 
     func swap() -> Bool {
-        lock.withLock {
+        set.withLock { set in
             defer { set = true }
             return set
         }

@@ -10,6 +10,7 @@ import RideClient
 import VoiceCommands
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// Everything `passenger guide` resolved before guiding, and the hand-over to the live guide
@@ -147,11 +148,9 @@ enum KeyboardKeys {
 
 /// Keys during the wait for a driver (only `q` counts: it ends the wait) and then for the
 /// guide, which gets every key from then on.
-final class WaitingKeys: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`: set while waiting for a driver.
-    private var onQuit: (@Sendable () -> Void)?
-    private var onWaitingKey: (@Sendable (GuideKey) -> Void)?
+final class WaitingKeys: Sendable {
+    /// Set while waiting for a driver: what `q` and the other keys do then.
+    private let waiting = Mutex<(onQuit: (@Sendable () -> Void)?, onWaitingKey: (@Sendable (GuideKey) -> Void)?)>((nil, nil))
     let guideKeys: AsyncStream<GuideKey>
 
     init(_ keys: AsyncStream<GuideKey>) {
@@ -159,10 +158,10 @@ final class WaitingKeys: @unchecked Sendable {
         self.guideKeys = guideKeys
         Task { [self] in
             for await key in keys {
-                let waiting = lock.withLock { (onQuit, onWaitingKey) }
-                if let quit = waiting.0 {
+                let waiting = self.waiting.withLock { $0 }
+                if let quit = waiting.onQuit {
                     // While waiting the keys are answered here, not saved up for the guide.
-                    if key == .quit { quit() } else { waiting.1?(key) }
+                    if key == .quit { quit() } else { waiting.onWaitingKey?(key) }
                     if key != .quit { continue }
                 }
                 forward.yield(key)
@@ -176,11 +175,8 @@ final class WaitingKeys: @unchecked Sendable {
     func untilQuit<T: Sendable>(onKey: @escaping @Sendable (GuideKey) -> Void = { _ in },
                                 _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
         let task = Task { try await body() }
-        lock.withLock {
-            onQuit = { task.cancel() }
-            onWaitingKey = onKey
-        }
-        defer { lock.withLock { onQuit = nil; onWaitingKey = nil } }
+        waiting.withLock { $0 = ({ task.cancel() }, onKey) }
+        defer { waiting.withLock { $0 = (nil, nil) } }
         do { return try await task.value } catch {
             // Cancelled: a sleep's CancellationError, or the client's own `cancelled`.
             if task.isCancelled { return nil }

@@ -7,6 +7,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// `scan --radio`: one flushed CSV line per iBeacon sighting; radio loss on stderr; a compact
 /// in-place status line on stderr when stdout is a terminal.
@@ -81,34 +82,37 @@ func untilInterrupted(seconds: Double?, _ body: @escaping @Sendable () async thr
 }
 
 /// "scanning: 123 sightings, 2 beacons, last -50 dBm" redrawn in place on stderr, at most 4 times a second.
-final class StatusLine: @unchecked Sendable {
+/// The line is written under the lock, so a draw and a clear reach the terminal in order.
+final class StatusLine: Sendable {
     private let enabled: Bool
-    private let lock = NSLock()
-    private var sightings = 0
-    private var beacons: Set<String> = []
-    private var lastDrawn = ContinuousClock.now - .seconds(1)
-    private var shown = false
+    private struct State {
+        var sightings = 0
+        var beacons: Set<String> = []
+        var lastDrawn = ContinuousClock.now - .seconds(1)
+        var shown = false
+    }
+    private let state = Mutex(State())
 
     init(enabled: Bool) { self.enabled = enabled }
 
     func count(_ s: BeaconSighting) {
         guard enabled else { return }
-        lock.withLock {
-            sightings += 1
-            beacons.insert("\(s.beacon.uuid) \(s.beacon.major) \(s.beacon.minor)")
-            guard ContinuousClock.now - lastDrawn >= .milliseconds(250) else { return }
-            lastDrawn = ContinuousClock.now
+        state.withLock { state in
+            state.sightings += 1
+            state.beacons.insert("\(s.beacon.uuid) \(s.beacon.major) \(s.beacon.minor)")
+            guard ContinuousClock.now - state.lastDrawn >= .milliseconds(250) else { return }
+            state.lastDrawn = ContinuousClock.now
             let rssi = s.rssi.map { "\($0) dBm" } ?? "no RSSI"
-            FileDescriptor.writeAll(STDERR_FILENO, Array("\r\u{1B}[Kscanning: \(sightings) sightings, \(beacons.count) beacons, last \(rssi)".utf8))
-            shown = true
+            FileDescriptor.writeAll(STDERR_FILENO, Array("\r\u{1B}[Kscanning: \(state.sightings) sightings, \(state.beacons.count) beacons, last \(rssi)".utf8))
+            state.shown = true
         }
     }
 
     func clear() {
         guard enabled else { return }
-        lock.withLock {
-            if shown { FileDescriptor.writeAll(STDERR_FILENO, Array("\r\u{1B}[K".utf8)) }
-            shown = false
+        state.withLock { state in
+            if state.shown { FileDescriptor.writeAll(STDERR_FILENO, Array("\r\u{1B}[K".utf8)) }
+            state.shown = false
         }
     }
 }

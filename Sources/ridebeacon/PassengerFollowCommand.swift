@@ -8,6 +8,7 @@ import VoiceCommands
 import GuideAudio
 import Phrasebook
 import RideClient
+import Synchronization
 
 /// `ridebeacon passenger follow`: every change of the passenger's ride, aloud (espeak-ng, like
 /// the guide), printed, and as a desktop notification, from the open request to the end.
@@ -347,6 +348,9 @@ actor RideAnnouncer {
 /// `passenger follow`'s guide on arrival: the radio opened then (none, or one that fails: the
 /// no-radio sentence and a sound asked of the driver), the guide run with the follow's own
 /// player, and the keys routed to it while it runs.
+///
+/// @unchecked Sendable: `voiceInput` is set once, before `run`, by the task that owns the follow;
+/// the keys, which another task reads, are in a `Mutex`.
 final class FollowGuide: @unchecked Sendable {
     let radio: RadioSelection?
     let settings: Settings
@@ -396,8 +400,8 @@ final class FollowGuide: @unchecked Sendable {
             return false
         }
         let (stream, feed) = AsyncStream<GuideKey>.makeStream()
-        lock.withLock { keys = feed }
-        defer { lock.withLock { keys = nil } }
+        keys.withLock { $0 = feed }
+        defer { keys.withLock { $0 = nil } }
         let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: radio ?? .sim, audioOut: audioOut,
                                  fallbackIdentityPeriod: identityPeriod, calibration: Calibration(model: .default), keys: stream,
                                  compass: .auto, openedRadio: opened, sharedPlayer: player, voiceInput: voiceInput)

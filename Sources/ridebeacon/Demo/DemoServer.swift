@@ -5,11 +5,11 @@ import RideStore
 
 /// The real ride server, in process, on a SQLite file in a temporary directory and a loopback
 /// port: what `ridebeacon demo` talks to over HTTP like any client.
-final class DemoServer: @unchecked Sendable {
+final class DemoServer: Sendable {
     let store: any Store
     let port: Int
     let directory: URL
-    private var task: Task<Void, any Error>?
+    private let task: Task<Void, any Error>
 
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ridebeacon-demo-\(UUID().uuidString)")
@@ -64,8 +64,8 @@ final class DemoServer: @unchecked Sendable {
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        task.cancel()
+        _ = try? await task.value
         await store.close()
         try? FileManager.default.removeItem(at: directory)
     }
