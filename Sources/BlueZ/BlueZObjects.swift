@@ -1,6 +1,6 @@
 import BeaconCore
 import RadioCore
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Names in BlueZ's D-Bus API (doc/org.bluez.Adapter.rst, org.bluez.Device.rst,
 /// org.bluez.LEAdvertisingManager.rst, org.bluez.LEAdvertisement.rst).
@@ -77,7 +77,7 @@ final class BlueZDevices: Sendable {
     }
 
     let adapterPath: String
-    private let devices = NIOLockedValueBox<[String: Device]>([:])
+    private let devices = Mutex<[String: Device]>([:])
 
     init(adapterPath: String) { self.adapterPath = adapterPath }
 
@@ -91,7 +91,7 @@ final class BlueZDevices: Sendable {
     func update(path: String, _ properties: [String: DBusValue], remember: Bool = false,
                 receivedAt: ContinuousClock.Instant, unixMicroseconds: Int64) -> RadioSighting? {
         guard isDevice(path) else { return nil }
-        let device = devices.withLockedValue { devices -> Device? in
+        let device = devices.withLock { devices -> Device? in
             var device = devices[path] ?? Device(address: properties["Address"]?.stringValue.flatMap(BDAddress.init)
                                                  ?? Self.address(fromPath: path) ?? .zero)
             if let text = properties["Address"]?.stringValue, let address = BDAddress(text) { device.address = address }
@@ -109,9 +109,9 @@ final class BlueZDevices: Sendable {
                              beacon: IBeacon(advertisingData: data))
     }
 
-    func remove(path: String) { _ = devices.withLockedValue { $0.removeValue(forKey: path) } }
+    func remove(path: String) { _ = devices.withLock { $0.removeValue(forKey: path) } }
 
-    func removeAll() { devices.withLockedValue { $0.removeAll() } }
+    func removeAll() { devices.withLock { $0.removeAll() } }
 
     /// BlueZ names device objects after the address: dev_AA_BB_CC_DD_EE_FF.
     static func address(fromPath path: String) -> BDAddress? {

@@ -1,6 +1,6 @@
 import BeaconCore
 import RadioCore
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// A `Radio` through bluetoothd's D-Bus API: advertising with LEAdvertisingManager1, scanning with
 /// Adapter1 discovery and Device1 property signals.
@@ -38,7 +38,9 @@ public actor BlueZRadio: ReconcilingRadio {
     let options: Options
     public nonisolated let demand = RadioDemand()
     /// What our exported object answers; read on the bus thread.
-    private let published = NIOLockedValueBox<BeaconAdvertisement?>(nil)
+    private let published = Mutex<BeaconAdvertisement?>(nil)
+    /// What the bus thread answers bluetoothd's property reads with.
+    private nonisolated var publishedAdvertisement: BeaconAdvertisement? { published.withLock { $0 } }
     private let devices: BlueZDevices
     private var bus: DBusConnection?
     /// The advertisement bluetoothd holds for us (nil after a loss or a Release).
@@ -145,7 +147,7 @@ public actor BlueZRadio: ReconcilingRadio {
                 } catch let error as DBusError where error.name == "org.bluez.Error.DoesNotExist" {}
             }
             if let wanted {
-                published.withLockedValue { $0 = wanted }
+                published.withLock { $0 = wanted }
                 _ = try await call(bus, adapterPath, BlueZName.advertisingManager, "RegisterAdvertisement",
                                    [.objectPath(Self.advertisementPath), .properties([])])
                 registered = wanted
@@ -161,8 +163,8 @@ public actor BlueZRadio: ReconcilingRadio {
         self.bus = bus
         let path = Self.advertisementPath
         bus.setHandlers(
-            method: { [published, weak self] call in
-                BlueZRequest.answer(call, path: path, advertisement: published.withLockedValue { $0 }) {
+            method: { [weak self] call in
+                BlueZRequest.answer(call, path: path, advertisement: self?.publishedAdvertisement) {
                     Task { await self?.released() }
                 }
             },

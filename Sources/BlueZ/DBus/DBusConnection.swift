@@ -1,5 +1,5 @@
 import CDBus
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +12,9 @@ import Glibc
 /// their replies matched by serial, so the thread keeps answering calls to our exported objects
 /// while one of ours is outstanding — bluetoothd reads an advertisement's properties *before* it
 /// replies to RegisterAdvertisement.
+///
+/// @unchecked Sendable: what other threads touch is in the two `Mutex`es; `thread` is written
+/// before the bus thread starts, and the rest (`Pending`, the connection) is the bus thread's alone.
 public final class DBusConnection: @unchecked Sendable {
     /// Answers a method call addressed to us; nil lets libdbus reply UnknownMethod. Runs on the bus thread.
     public typealias MethodHandler = @Sendable (DBusMessage) -> DBusReply?
@@ -28,7 +31,7 @@ public final class DBusConnection: @unchecked Sendable {
         var signalHandler: SignalHandler?
         var onDisconnect: (@Sendable () -> Void)?
     }
-    private let shared = NIOLockedValueBox(Shared())
+    private let shared = Mutex(Shared())
     /// Read and write ends of the pipe that wakes the bus thread.
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
@@ -37,7 +40,7 @@ public final class DBusConnection: @unchecked Sendable {
         var waiter: CheckedContinuation<Void, Never>?
         var joined = false
     }
-    private let lifecycle = NIOLockedValueBox(Lifecycle())
+    private let lifecycle = Mutex(Lifecycle())
     /// Written before the thread starts; joined by `close()`.
     private var thread = pthread_t()
 
@@ -101,7 +104,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     public func setHandlers(method: MethodHandler?, signal: SignalHandler?, disconnect: (@Sendable () -> Void)?) {
-        shared.withLockedValue {
+        shared.withLock {
             $0.methodHandler = method
             $0.signalHandler = signal
             $0.onDisconnect = disconnect
@@ -109,7 +112,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// False once the bus dropped us or `close()` began.
-    public var isOpen: Bool { shared.withLockedValue { !$0.closed && !$0.stopRequested } }
+    public var isOpen: Bool { shared.withLock { !$0.closed && !$0.stopRequested } }
 
     /// Calls a method and returns its reply's values; an error reply throws `DBusError`.
     public func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
@@ -146,17 +149,17 @@ public final class DBusConnection: @unchecked Sendable {
     /// Stops the thread, closes the socket and waits until both are gone.
     public func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let endedAlready = lifecycle.withLockedValue { state -> Bool in
+            let endedAlready = lifecycle.withLock { state -> Bool in
                 if !state.ended { state.waiter = done }
                 return state.ended
             }
             if endedAlready { return done.resume() }
-            shared.withLockedValue { $0.stopRequested = true }
+            shared.withLock { $0.stopRequested = true }
             wake()
         }
         // The thread has nothing left to do but return, so the join waits microseconds; it makes
         // "no thread left behind" exact.
-        let join = lifecycle.withLockedValue { state in
+        let join = lifecycle.withLock { state in
             defer { state.joined = true }
             return !state.joined
         }
@@ -168,7 +171,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Under the lock `wake()` writes in, so no wake ever writes to a closed (or reused) fd.
     private func closePipe() {
-        shared.withLockedValue { state in
+        shared.withLock { state in
             guard !state.pipeClosed else { return }
             state.pipeClosed = true
             Glibc.close(wakeFD)
@@ -178,14 +181,14 @@ public final class DBusConnection: @unchecked Sendable {
 
     deinit {
         // Only reached after the thread ended (it holds the connection); without a close() it was not joined.
-        if !lifecycle.withLockedValue({ $0.joined }) {
+        if !lifecycle.withLock({ $0.joined }) {
             pthread_detach(thread)
             closePipe()
         }
     }
 
     private func post(_ job: @escaping Job) {
-        let accepted = shared.withLockedValue { state -> Bool in
+        let accepted = shared.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.jobs.append(job)
             return true
@@ -194,7 +197,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func wake() {
-        shared.withLockedValue { state in
+        shared.withLock { state in
             guard !state.pipeClosed else { return }
             var one: UInt8 = 1
             _ = Glibc.write(wakeWriteFD, &one, 1)   // non-blocking: a full pipe already means "wake up"
@@ -246,7 +249,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     private func run(_ connection: OpaquePointer, fd: Int32) {
         while true {
-            let jobs = shared.withLockedValue { state in
+            let jobs = shared.withLock { state in
                 defer { state.jobs.removeAll() }
                 return state.jobs
             }
@@ -254,8 +257,8 @@ public final class DBusConnection: @unchecked Sendable {
             dbus_connection_flush(connection)
             while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
             if dbus_connection_get_is_connected(connection) == 0 { break }
-            if shared.withLockedValue({ $0.stopRequested && $0.jobs.isEmpty }) { break }
-            if shared.withLockedValue({ !$0.jobs.isEmpty }) { continue }
+            if shared.withLock({ $0.stopRequested && $0.jobs.isEmpty }) { break }
+            if shared.withLock({ !$0.jobs.isEmpty }) { continue }
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 2, pollTimeoutMilliseconds())
             if fds[1].revents != 0 {
@@ -265,18 +268,18 @@ public final class DBusConnection: @unchecked Sendable {
             if fds[0].revents != 0 { _ = dbus_connection_read_write(connection, 0) }
             expireCalls()
         }
-        let dropped = !shared.withLockedValue { $0.stopRequested }
+        let dropped = !shared.withLock { $0.stopRequested }
         for (_, call) in pending {
             call.continuation.resume(throwing: DBusError(name: DBusError.disconnectedName, message: "bus connection closed during \(call.what)"))
         }
         pending.removeAll()
         finish(connection: connection)
-        if dropped { shared.withLockedValue { $0.onDisconnect }?() }
+        if dropped { shared.withLock { $0.onDisconnect }?() }
     }
 
     /// Marks the connection closed, fails the jobs nobody will run, releases libdbus.
     private func finish(connection: OpaquePointer?) {
-        let orphans = shared.withLockedValue { state in
+        let orphans = shared.withLock { state in
             state.closed = true
             defer { state.jobs.removeAll() }
             return state.jobs
@@ -286,7 +289,7 @@ public final class DBusConnection: @unchecked Sendable {
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
         }
-        let waiter = lifecycle.withLockedValue { state in
+        let waiter = lifecycle.withLock { state in
             state.ended = true
             defer { state.waiter = nil }
             return state.waiter
@@ -321,11 +324,11 @@ public final class DBusConnection: @unchecked Sendable {
             }
             return DBUS_HANDLER_RESULT_HANDLED
         case .signal:
-            shared.withLockedValue { $0.signalHandler }?(message)
+            shared.withLock { $0.signalHandler }?(message)
             // The local Disconnected signal must reach libdbus's own handling too.
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .methodCall:
-            guard let handler = shared.withLockedValue({ $0.methodHandler }), let reply = handler(message) else {
+            guard let handler = shared.withLock({ $0.methodHandler }), let reply = handler(message) else {
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }
             if !message.noReplyExpected { send(reply, to: raw, on: connection) }

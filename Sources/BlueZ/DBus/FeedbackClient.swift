@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// feedbackd's `org.sigxcpu.Feedback` on the session bus (the haptic/LED/sound daemon of Linux
 /// phones: Phosh, GNOME Calls), through the same D-Bus wrapper as the BlueZ radio and the
@@ -16,7 +16,7 @@ public final class FeedbackClient: Sendable {
         var ids: [UInt32] = []
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
-    private let ended = NIOLockedValueBox(Ended())
+    private let ended = Mutex(Ended())
 
     private init(connection: DBusConnection, appID: String) {
         self.connection = connection
@@ -69,12 +69,12 @@ public final class FeedbackClient: Sendable {
     }
 
     /// The ids of the `FeedbackEnded` signals heard so far, in order.
-    public var endedIDs: [UInt32] { ended.withLockedValue { $0.ids } }
+    public var endedIDs: [UInt32] { ended.withLock { $0.ids } }
 
     /// Waits until at least `count` `FeedbackEnded` signals have been heard.
     public func waitForEnded(count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = ended.withLockedValue { state -> Bool in
+            let now = ended.withLock { state -> Bool in
                 if state.ids.count >= count { return true }
                 state.waiters.append((count, continuation))
                 return false
@@ -86,7 +86,7 @@ public final class FeedbackClient: Sendable {
     private func handle(_ signal: DBusMessage) {
         guard signal.kind == .signal, signal.interface == Self.service, signal.member == "FeedbackEnded",
               case .uint32(let id)? = signal.body.first else { return }
-        let ready = ended.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+        let ready = ended.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.ids.append(id)
             let count = state.ids.count
             let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
@@ -97,7 +97,7 @@ public final class FeedbackClient: Sendable {
     }
 
     public func close() async {
-        let waiting = ended.withLockedValue { state in
+        let waiting = ended.withLock { state in
             defer { state.waiters = [] }
             return state.waiters.map(\.continuation)
         }

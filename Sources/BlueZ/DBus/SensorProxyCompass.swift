@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import RadioCore
 
 /// iio-sensor-proxy's compass on the system bus (net.hadess.SensorProxy, object
@@ -29,7 +29,7 @@ public final class SensorProxyCompass: Compass {
     public let readings: AsyncStream<CompassReading>
     private let feed: AsyncStream<CompassReading>.Continuation
     private let connection: DBusConnection
-    private let released = NIOLockedValueBox(false)
+    private let released = Mutex(false)
 
     private init(connection: DBusConnection, readings: AsyncStream<CompassReading>, feed: AsyncStream<CompassReading>.Continuation) {
         self.connection = connection
@@ -79,7 +79,7 @@ public final class SensorProxyCompass: Compass {
 
     /// Calls `ReleaseCompass` (once; a bus already gone released it for us) and closes the connection.
     public func release() async {
-        let first = released.withLockedValue { released in
+        let first = released.withLock { released in
             defer { released = true }
             return !released
         }
