@@ -13,6 +13,7 @@ public protocol Radio: Sendable {
     func startAdvertising(_ advertisement: BeaconAdvertisement) async throws
     /// Replaces the frame being advertised, keeping interval and type (identity rotation).
     func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws
+    /// Stops advertising; scanning, if any, goes on.
     func stopAdvertising() async throws
     /// Advertisements seen, plus radio lost / restored events. Scanning runs while at least one
     /// stream is being consumed; ending the consumer's task stops it.
@@ -25,11 +26,18 @@ public protocol Radio: Sendable {
 
 /// What to advertise and how.
 public struct BeaconAdvertisement: Equatable, Sendable {
+    /// The iBeacon frame on the air (replaced in place when the identity rotates).
     public var beacon: IBeacon
     /// Advertising interval; controllers accept 20 ms ... 10.24 s.
     public var intervalMilliseconds: Int
+    /// Which legacy PDU carries it; `.nonConnectable` unless a peer needs otherwise.
     public var type: AdvertisingKind
 
+    /// `beacon` every `intervalMilliseconds` as `type`:
+    ///
+    /// ```swift
+    /// try await radio.startAdvertising(BeaconAdvertisement(beacon: identity, intervalMilliseconds: 100))
+    /// ```
     public init(beacon: IBeacon, intervalMilliseconds: Int = 100, type: AdvertisingKind = .nonConnectable) {
         self.beacon = beacon
         self.intervalMilliseconds = intervalMilliseconds
@@ -40,13 +48,17 @@ public struct BeaconAdvertisement: Equatable, Sendable {
 /// The legacy PDU an advertisement uses. iBeacons are normally non-connectable; some virtual
 /// controllers (Bumble's legacy path) only relay connectable ADV_IND.
 public enum AdvertisingKind: String, Sendable, CaseIterable {
+    /// ADV_NONCONN_IND: what an iBeacon normally is.
     case nonConnectable = "nonconn"
+    /// ADV_IND: for controllers that relay nothing else.
     case connectable = "conn"
+    /// ADV_SCAN_IND.
     case scannable = "scannable"
 }
 
 /// One event on a scan stream.
 public enum RadioEvent: Equatable, Sendable {
+    /// An advertisement was received.
     case sighting(RadioSighting)
     /// The controller went away (socket closed, tty unplugged, bluetoothd gone); the radio is
     /// reconnecting.
@@ -55,15 +67,21 @@ public enum RadioEvent: Equatable, Sendable {
     case restored
 }
 
+/// Why the controller went away, in words for the log (`"tcp:127.0.0.1:9000: connection reset"`).
 public struct RadioLoss: Equatable, Sendable, CustomStringConvertible {
+    /// What the transport reported.
     public var reason: String
+    /// A loss for `reason`.
     public init(reason: String) { self.reason = reason }
+    /// The reason itself.
     public var description: String { reason }
 }
 
 /// One advertisement as received.
 public struct RadioSighting: Equatable, Sendable {
+    /// The advertiser's device address.
     public var address: BDAddress
+    /// Public or random (rotating phones advertise random addresses).
     public var addressType: AddressType
     /// nil when the controller reported none.
     public var rssi: Int8?
@@ -76,6 +94,7 @@ public struct RadioSighting: Equatable, Sendable {
     /// The iBeacon in `advertisingData`, if there is one.
     public var beacon: IBeacon?
 
+    /// A sighting as a radio stamps it; tests and the simulator build them the same way.
     public init(address: BDAddress, addressType: AddressType, rssi: Int8?, receivedAt: ContinuousClock.Instant,
                 unixMicroseconds: Int64, advertisingData: [UInt8], beacon: IBeacon?) {
         self.address = address
@@ -101,8 +120,13 @@ public struct RadioSighting: Equatable, Sendable {
     }
 }
 
+/// A radio that cannot do what was asked: a `--radio` value it cannot parse, a controller that
+/// refuses a command, a call after `shutdown()`. The message names the radio and what failed.
 public struct RadioError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What failed, for the person reading the error.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message itself.
     public var description: String { message }
 }

@@ -1,13 +1,23 @@
-/// A `--radio` value (DESIGN.md): `bluez[:hci0]`, `hci:hci0`, `h4:tcp:HOST:PORT`,
+/// A `--radio` value (docs/ARCHITECTURE.md, "Radio selection"): `bluez[:hci0]`, `hci:hci0`, `h4:tcp:HOST:PORT`,
 /// `h4:unix:PATH`, `h4:tty:/dev/ttyACM0[:BAUD]`, `sim`.
 public enum RadioSelection: Equatable, Sendable, CustomStringConvertible {
+    /// bluetoothd's D-Bus API on `adapter` (`bluez`, `bluez:hci1`).
     case bluez(adapter: String)
+    /// The raw HCI user channel of device N (`hci:hci0`).
     case hci(device: Int)
+    /// H4 packets over a byte stream (`h4:tcp:…`, `h4:unix:…`, `h4:tty:…`).
     case h4(H4Endpoint)
+    /// The in-process simulated controller.
     case sim
 
+    /// The tty rate when `h4:tty:PATH` names none.
     public static let defaultBaudRate = 115_200
 
+    /// Parses a `--radio` value; a bad one throws a `RadioError` naming what was expected:
+    ///
+    /// ```swift
+    /// let selection = try RadioSelection(parsing: "h4:tcp:127.0.0.1:9000")   // .h4(.tcp(host: "127.0.0.1", port: 9000))
+    /// ```
     public init(parsing text: String) throws(RadioError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let rest = parts.count > 1 ? parts[1] : nil
@@ -35,6 +45,7 @@ public enum RadioSelection: Equatable, Sendable, CustomStringConvertible {
         return index
     }
 
+    /// The value as `--radio` takes it (it parses back to the same selection).
     public var description: String {
         switch self {
         case .bluez(let adapter): "bluez:\(adapter)"
@@ -47,8 +58,11 @@ public enum RadioSelection: Equatable, Sendable, CustomStringConvertible {
 
 /// Where an H4 byte stream comes from.
 public enum H4Endpoint: Equatable, Sendable, CustomStringConvertible {
+    /// A TCP connection (Bumble's controllers listen so); an IPv6 host is written in brackets.
     case tcp(host: String, port: Int)
+    /// A unix-domain socket.
     case unix(path: String)
+    /// A serial device (a UART dongle) at `baudRate`.
     case tty(path: String, baudRate: Int)
 
     /// The rates a tty transport can set (termios B* constants).
@@ -86,6 +100,7 @@ public enum H4Endpoint: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The endpoint as it follows `h4:` in a `--radio` value.
     public var description: String {
         switch self {
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"

@@ -1,5 +1,5 @@
 import BeaconCore
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// What a radio's user wants of it: an advertisement (or none), scanning while any scan stream
 /// is consumed, and whether it has been shut down. Written by the `Radio` calls, read by the
@@ -9,7 +9,7 @@ public final class RadioDemand: Sendable {
         var advertisement: BeaconAdvertisement?
         var isShutdown = false
     }
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
     /// Open scan streams.
     package let subscribers = Subscribers()
     /// Open connection-event streams.
@@ -18,15 +18,15 @@ public final class RadioDemand: Sendable {
     package init() {}
 
     package var advertisement: BeaconAdvertisement? {
-        get { state.withLockedValue { $0.advertisement } }
-        set { state.withLockedValue { $0.advertisement = newValue } }
+        get { state.withLock { $0.advertisement } }
+        set { state.withLock { $0.advertisement = newValue } }
     }
 
-    package var isShutdown: Bool { state.withLockedValue { $0.isShutdown } }
+    package var isShutdown: Bool { state.withLock { $0.isShutdown } }
 
     /// Marks the radio shut down and drops the advertisement; false if it already was.
     package func shutDown() -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             defer { state.isShutdown = true; state.advertisement = nil }
             return !state.isShutdown
         }
@@ -45,6 +45,7 @@ public final class RadioDemand: Sendable {
 /// A radio that records what is wanted in a `RadioDemand` and brings its controller to it in
 /// `apply()`. Every Radio call but `shutdown()` is the same for all such radios and lives here.
 public protocol ReconcilingRadio: Actor, Radio {
+    /// What the radio's user wants; the `Radio` calls write it, `apply()` reads it.
     nonisolated var demand: RadioDemand { get }
     /// Brings the controller to what `demand` wants now, if connected; a controller that refuses
     /// a command is an error, a lost connection is not (the next connection applies it).
@@ -52,12 +53,14 @@ public protocol ReconcilingRadio: Actor, Radio {
 }
 
 extension ReconcilingRadio {
+    /// Records `advertisement` as wanted and applies it; throws after `shutdown()`.
     public func startAdvertising(_ advertisement: BeaconAdvertisement) async throws {
         guard !demand.isShutdown else { throw RadioError("radio is shut down") }
         demand.advertisement = advertisement
         try await apply()
     }
 
+    /// Swaps the advertised frame, keeping interval and type; throws when nothing is advertised.
     public func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws {
         guard var advertisement = demand.advertisement else { throw RadioError("not advertising") }
         advertisement.beacon = beacon
@@ -65,11 +68,13 @@ extension ReconcilingRadio {
         try await apply()
     }
 
+    /// Records that nothing is to be advertised and applies it.
     public func stopAdvertising() async throws {
         demand.advertisement = nil
         try await apply()
     }
 
+    /// A new scan stream; scanning starts with the first open stream and stops after the last ends.
     public nonisolated func scan() -> AsyncThrowingStream<RadioEvent, any Error> {
         let stream = demand.subscribers.make { [weak self] in
             Task { try? await self?.apply() }
@@ -78,6 +83,7 @@ extension ReconcilingRadio {
         return stream
     }
 
+    /// A stream of `.lost` and `.restored` only; opening it does not start a scan.
     public nonisolated func connectionEvents() -> AsyncThrowingStream<RadioEvent, any Error> {
         demand.watchers.make {}
     }

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The open scan streams of one radio. Sightings are yielded from whichever thread decoded
 /// them, without hopping through the radio's actor.
@@ -9,7 +9,7 @@ package final class Subscribers: Sendable {
         var nextID = 0
         var dropped = 0
     }
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     package init() {}
     /// Events each stream holds for a slow consumer before dropping the oldest.
@@ -18,14 +18,14 @@ package final class Subscribers: Sendable {
     package func make(onLast: @escaping @Sendable () -> Void) -> AsyncThrowingStream<RadioEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: RadioEvent.self,
                                                                     bufferingPolicy: .bufferingNewest(Self.bufferSize))
-        let id = state.withLockedValue { state in
+        let id = state.withLock { state in
             state.nextID += 1
             state.streams[state.nextID] = continuation
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            let empty = self.state.withLockedValue { state in
+            let empty = self.state.withLock { state in
                 state.streams[id] = nil
                 return state.streams.isEmpty
             }
@@ -34,13 +34,13 @@ package final class Subscribers: Sendable {
         return stream
     }
 
-    package var isEmpty: Bool { state.withLockedValue { $0.streams.isEmpty } }
+    package var isEmpty: Bool { state.withLock { $0.streams.isEmpty } }
 
     /// Events dropped because a consumer fell `bufferSize` events behind.
-    package var droppedCount: Int { state.withLockedValue { $0.dropped } }
+    package var droppedCount: Int { state.withLock { $0.dropped } }
 
     package func yield(_ event: RadioEvent) {
-        state.withLockedValue { state in
+        state.withLock { state in
             for continuation in state.streams.values {
                 if case .dropped = continuation.yield(event) { state.dropped += 1 }
             }
@@ -48,7 +48,7 @@ package final class Subscribers: Sendable {
     }
 
     package func finishAll() {
-        let streams = state.withLockedValue { state in
+        let streams = state.withLock { state in
             defer { state.streams.removeAll() }
             return Array(state.streams.values)
         }

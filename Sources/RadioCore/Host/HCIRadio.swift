@@ -4,11 +4,16 @@ import BeaconCore
 /// simulator): keeps one controller session alive, reconnecting with backoff after a loss and
 /// bringing the new controller to the wanted state (advertisement, scanning).
 public actor HCIRadio: ReconcilingRadio {
+    /// How the radio drives its controller and how it reconnects.
     public struct Options: Sendable {
+        /// Extended or legacy advertising/scanning commands (`.automatic` asks the controller).
         public var commandSet: HCICommandSet
+        /// The first wait before reconnecting after a loss; doubled after each failed attempt.
         public var initialBackoff: Duration
+        /// The longest wait between reconnection attempts.
         public var maximumBackoff: Duration
 
+        /// Defaults: the controller's own command set, reconnecting after 100 ms, then at most every 2 s.
         public init(commandSet: HCICommandSet = .automatic, initialBackoff: Duration = .milliseconds(100),
                     maximumBackoff: Duration = .seconds(2)) {
             self.commandSet = commandSet
@@ -35,8 +40,10 @@ public actor HCIRadio: ReconcilingRadio {
         }
     }
 
+    /// Where the controller's bytes come from; each reconnection opens a new link on it.
     public nonisolated let transport: any HCITransport
     let options: Options
+    /// What the radio's user wants (advertisement, scanning); each new session is brought to it.
     public nonisolated let demand = RadioDemand()
     private var session: Session?
     private var supervisor: Task<Void, Never>?
@@ -150,6 +157,7 @@ public actor HCIRadio: ReconcilingRadio {
         try await next.value
     }
 
+    /// Brings the connected controller to `demand`, after any reconciliation already queued.
     public func apply() async throws {
         try await serialised { try await $0.applyNow() }
     }
@@ -165,6 +173,7 @@ public actor HCIRadio: ReconcilingRadio {
         }
     }
 
+    /// Stops advertising and scanning on the controller, closes the link and ends every stream.
     public func shutdown() async {
         guard demand.shutDown() else { return }
         if let session {

@@ -1,9 +1,12 @@
 /// Bytes as read from a controller, stamped when the read returned (the start of the
 /// per-advertisement latency the benchmarks measure).
 public struct HCIChunk: Sendable {
+    /// The bytes exactly as read (any piece of any packet).
     public var bytes: [UInt8]
+    /// When the read returned.
     public var receivedAt: ContinuousClock.Instant
 
+    /// A chunk read now (or at `receivedAt`, for recorded bytes).
     public init(_ bytes: [UInt8], receivedAt: ContinuousClock.Instant = .now) {
         self.bytes = bytes
         self.receivedAt = receivedAt
@@ -15,10 +18,14 @@ public struct HCIChunk: Sendable {
 /// `inbound` yields bytes in whatever pieces they arrive and finishes (or throws) when the
 /// controller goes away; `send` writes whole packets; `close` is idempotent.
 public struct HCILink: Sendable {
+    /// The controller's bytes, in whatever pieces they arrive; ends when the controller goes away.
     public let inbound: AsyncThrowingStream<HCIChunk, any Error>
+    /// Writes one whole packet (indicator, header, payload).
     public let send: @Sendable ([UInt8]) async throws -> Void
+    /// Closes the link; calling it again does nothing.
     public let close: @Sendable () async -> Void
 
+    /// A link from its three parts (each transport builds one per `open()`).
     public init(inbound: AsyncThrowingStream<HCIChunk, any Error>, send: @escaping @Sendable ([UInt8]) async throws -> Void,
                 close: @escaping @Sendable () async -> Void) {
         self.inbound = inbound

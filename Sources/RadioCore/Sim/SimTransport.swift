@@ -1,14 +1,18 @@
 import BeaconCore
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// `--radio sim`: an in-process controller on a shared simulated channel. Minimal: a legacy-only
 /// controller that answers the commands the HCI host sends, advertises its data at the set
 /// interval and reports every other sim controller's adverts (RSSI -60) while scanning.
 public struct SimTransport: HCITransport {
+    /// The channel this transport's controllers share.
     public let air: SimAir
+    /// Controllers on `air`: two radios opened on one `SimAir` hear each other.
     public init(air: SimAir) { self.air = air }
+    /// `sim`, as `--radio` names it.
     public var description: String { "sim" }
 
+    /// A new simulated controller on `air`, reachable through the returned link.
     public func open() async throws -> HCILink {
         let (inbound, continuation) = AsyncThrowingStream<HCIChunk, any Error>.makeStream()
         let controller = SimController(air: air, toHost: continuation)
@@ -22,26 +26,28 @@ public struct SimTransport: HCITransport {
 
 /// The simulated channel every sim controller hears.
 public final class SimAir: Sendable {
+    /// The channel `--radio sim` uses within one process.
     public static let shared = SimAir()
-    private let controllers = NIOLockedValueBox<[ObjectIdentifier: SimController]>([:])
-    private let nextAddress = NIOLockedValueBox<UInt64>(0xC0FFEE000000)
+    private let controllers = Mutex<[ObjectIdentifier: SimController]>([:])
+    private let nextAddress = Mutex<UInt64>(0xC0FFEE000000)
 
+    /// A channel of its own (tests keep their radios apart so).
     public init() {}
 
     func attach(_ controller: SimController) {
-        controllers.withLockedValue { $0[ObjectIdentifier(controller)] = controller }
+        controllers.withLock { $0[ObjectIdentifier(controller)] = controller }
     }
 
     func detach(_ controller: SimController) {
-        _ = controllers.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(controller)) }
+        _ = controllers.withLock { $0.removeValue(forKey: ObjectIdentifier(controller)) }
     }
 
     func address() -> BDAddress {
-        BDAddress(rawValue: nextAddress.withLockedValue { $0 += 1; return $0 })
+        BDAddress(rawValue: nextAddress.withLock { $0 += 1; return $0 })
     }
 
     func transmit(from sender: SimController, report: AdvertisingReport) {
-        let receivers = controllers.withLockedValue { Array($0.values) }
+        let receivers = controllers.withLock { Array($0.values) }
         for receiver in receivers where receiver !== sender {
             Task { await receiver.hear(report) }
         }
