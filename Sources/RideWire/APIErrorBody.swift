@@ -10,6 +10,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public var rawValue: String
     /// Any code, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The code as it appears in the JSON (`illegal_transition`).
     public var description: String { rawValue }
 
     /// 400: the body is not JSON, or not the documented object.

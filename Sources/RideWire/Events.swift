@@ -61,8 +61,11 @@ public struct RideEvent: Sendable, Equatable, Codable {
 /// What a `RideEvent` records. A client keeps kinds it does not know as they came, and
 /// ignores them (`isStateChange` false), so a newer server's events never break an older client.
 public struct RideEventKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The kind as it appears in the JSON and as the stream's `event:` name.
     public var rawValue: String
+    /// Any kind, known or not (a newer server's kinds are kept as they came).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The kind's wire name.
     public var description: String { rawValue }
 
     /// The ride (or request) moved to `state`.
@@ -77,13 +80,16 @@ public struct RideEventKind: RawRepresentable, Hashable, Sendable, Codable, Cust
     /// `detail` the ETA (`ETAText`).
     public static let etaGiven = Self(rawValue: "eta_given")
 
+    /// Whether the event moved the ride to a new state (every other kind leaves the state as it was).
     public var isStateChange: Bool { self == .stateChanged }
 
+    /// Encodes as the bare string (`"state_changed"`), not an object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 
+    /// Decodes the bare string; an unknown kind decodes too.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
@@ -93,13 +99,16 @@ public struct RideEventKind: RawRepresentable, Hashable, Sendable, Codable, Cust
 public struct LocatorRequest: Sendable, Equatable, Codable {
     /// The `locator_requested` event's id on the ride's stream.
     public var eventID: Int64
+    /// The ride the car is to sound for.
     public var rideID: String
+    /// When the request was recorded.
     public var requestedAt: Date
     /// How long the car sounds, s (unless the devices touch first).
     public var soundSeconds: Int
     /// The earliest the passenger may ask again.
     public var nextAllowedAt: Date
 
+    /// The answer as the server builds it from the stored event.
     public init(eventID: Int64, rideID: String, requestedAt: Date, soundSeconds: Int, nextAllowedAt: Date) {
         self.eventID = eventID
         self.rideID = rideID
@@ -122,11 +131,14 @@ public struct TouchObserved: Sendable, Equatable {
     public static let eventName = "touch_observed"
     private static let prefix = "touch_observed by "
 
+    /// Which side's device felt the touch.
     public var side: TouchSide
     /// The proof's observation window.
     public var from: Date
+    /// The window's end (the proof's time).
     public var until: Date
 
+    /// `side` felt the touch from `from` until `until`.
     public init(side: TouchSide, from: Date, until: Date) {
         self.side = side
         self.from = from

@@ -8,11 +8,14 @@ public struct RideCancellation: Sendable, Equatable, Codable {
         case passenger, driver, dispatcher, `operator`
     }
 
+    /// Who cancelled.
     public var by: By
     /// The reason given, if any.
     public var reason: String?
+    /// When the cancellation was recorded.
     public var at: Date
 
+    /// A cancellation as the API returns it.
     public init(by: By, reason: String?, at: Date) {
         self.by = by
         self.reason = reason
@@ -39,6 +42,7 @@ public struct RideCancellation: Sendable, Equatable, Codable {
 }
 
 extension RideCancellation: WireJSONEncodable {
+    /// `{"at": …, "by": …, "reason": …}`, `reason` left out when absent.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.key("at"); json.date(at)

@@ -20,5 +20,6 @@ public struct IdempotencyKey: Sendable, Hashable, CustomStringConvertible {
         rawValue = text
     }
 
+    /// The key as sent in the `Idempotency-Key` header.
     public var description: String { rawValue }
 }

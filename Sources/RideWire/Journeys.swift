@@ -6,6 +6,7 @@ import Foundation
 /// SignInCodeText.normalized("4821-0937")  // "48210937"
 /// ```
 public enum SignInCodeText {
+    /// How many digits a code has.
     public static let digits = 8
     /// How long a code works after it is issued.
     public static let lifetime: TimeInterval = 24 * 3600
@@ -33,9 +34,12 @@ public enum SignInCodeText {
 public struct IssuedSignInCode: Sendable, Equatable, Codable {
     /// Eight digits, grouped "1234 5678".
     public var code: String
+    /// The account the code signs in as.
     public var accountID: String
+    /// After this the code is refused (`sign_in_code_expired`).
     public var expiresAt: Date
 
+    /// The answer as the server builds it when it issues a code.
     public init(code: String, accountID: String, expiresAt: Date) {
         self.code = code
         self.accountID = accountID
@@ -49,9 +53,12 @@ public struct IssuedSignInCode: Sendable, Equatable, Codable {
 public struct SignedIn: Sendable, Equatable, Codable {
     /// The secret to send as `Authorization: Bearer …`; shown once.
     public var token: String
+    /// The new token's id (to revoke it later, `DELETE /v1/tokens/{id}`).
     public var tokenID: String
+    /// Who the token acts as.
     public var account: Account
 
+    /// The answer to a good code.
     public init(token: String, tokenID: String, account: Account) {
         self.token = token
         self.tokenID = tokenID
@@ -63,9 +70,13 @@ public struct SignedIn: Sendable, Equatable, Codable {
 
 /// One of the caller's tokens (never its secret).
 public struct TokenInfo: Sendable, Equatable, Codable {
+    /// The token's id (never its secret).
     public var id: String
+    /// When the token was issued.
     public var createdAt: Date
+    /// When it was revoked; nil while it works.
     public var revokedAt: Date?
+    /// When it stops working by itself; nil for a token without expiry.
     public var expiresAt: Date?
     /// True for the token this request was made with.
     public var current: Bool
@@ -75,6 +86,7 @@ public struct TokenInfo: Sendable, Equatable, Codable {
     /// The id's first six characters: what `tokens list` shows and `tokens revoke` accepts.
     public var handle: String { String(id.prefix(6)) }
 
+    /// A token as `GET /v1/tokens` lists it.
     public init(id: String, createdAt: Date, revokedAt: Date?, expiresAt: Date?, current: Bool, deviceName: String? = nil) {
         self.id = id
         self.createdAt = createdAt
@@ -87,15 +99,20 @@ public struct TokenInfo: Sendable, Equatable, Codable {
 
 /// The caller's tokens, newest first (`GET /v1/tokens`).
 public struct TokenList: Sendable, Equatable, Codable {
+    /// Newest first.
     public var tokens: [TokenInfo]
+    /// The list as the server sends it.
     public init(tokens: [TokenInfo]) { self.tokens = tokens }
 }
 
 /// A named address kept with the account ("home" → "Main St 1").
 public struct SavedPlace: Sendable, Equatable, Codable {
+    /// What the passenger calls it ("home"); unique per account.
     public var name: String
+    /// The address a ride request uses for it.
     public var address: String
 
+    /// A place called `name` at `address`.
     public init(name: String, address: String) {
         self.name = name
         self.address = address
@@ -104,13 +121,20 @@ public struct SavedPlace: Sendable, Equatable, Codable {
 
 /// The caller's saved places, by name (`GET /v1/places`).
 public struct SavedPlaceList: Sendable, Equatable, Codable {
+    /// Sorted by name.
     public var places: [SavedPlace]
+    /// The list as the server sends it.
     public init(places: [SavedPlace]) { self.places = places }
 }
 
 /// How a driver's ETA reads in a ride's history, and so on the passenger's event stream: an
 /// `accepted` event whose detail is "ETA 7 minutes".
 public enum ETAText {
+    /// The history's detail for an ETA of `minutes`:
+    ///
+    /// ```swift
+    /// ETAText.detail(minutes: 7)   // "ETA 7 minutes"
+    /// ```
     public static func detail(minutes: Int) -> String {
         minutes == 1 ? "ETA 1 minute" : "ETA \(minutes) minutes"
     }

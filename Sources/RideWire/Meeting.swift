@@ -14,6 +14,7 @@ extension RideEventKind {
     /// The passenger's guide started, or stopped (`POST /v1/rides/{id}/guide`); `detail` is
     /// the guide's radio (`started`), or why it stopped (`stopped`).
     public static let guideStarted = Self(rawValue: "guide_started")
+    /// The passenger's guide stopped; `detail` says why.
     public static let guideStopped = Self(rawValue: "guide_stopped")
 }
 
@@ -43,7 +44,9 @@ public enum LocatorSoundName: String, Sendable, Codable, CaseIterable, Equatable
 
 /// A wire value that does not parse, in words.
 public struct MeetingWireError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What does not parse, and what would.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 
@@ -52,6 +55,7 @@ public struct MeetingWireError: Error, Equatable, CustomStringConvertible, Senda
 public enum MeetingMove: String, Sendable, Codable, CaseIterable, Equatable {
     case coming, across
 
+    /// The event the move puts on the ride's stream.
     public var eventKind: RideEventKind { self == .coming ? .driverComing : .carAcross }
 }
 
@@ -59,18 +63,25 @@ public enum MeetingMove: String, Sendable, Codable, CaseIterable, Equatable {
 public enum GuideReport: String, Sendable, Codable, CaseIterable, Equatable {
     case started, stopped
 
+    /// The event the report puts on the ride's stream.
     public var eventKind: RideEventKind { self == .started ? .guideStarted : .guideStopped }
 }
 
 /// The answer to the meeting's POSTs (locator answer, meeting move, guide report): the event
 /// now on the ride's stream.
 public struct MeetingEvent: Sendable, Equatable, Codable {
+    /// The event's id on the ride's stream.
     public var eventID: Int64
+    /// The ride it belongs to.
     public var rideID: String
+    /// `locator_answered`, `driver_coming`, `car_across`, `guide_started` or `guide_stopped`.
     public var kind: RideEventKind
+    /// The server-written detail (a sound's name, the guide's radio, why it stopped).
     public var detail: String?
+    /// When it was recorded.
     public var at: Date
 
+    /// The answer as the server builds it from the stored event.
     public init(eventID: Int64, rideID: String, kind: RideEventKind, detail: String?, at: Date) {
         self.eventID = eventID
         self.rideID = rideID
@@ -95,6 +106,11 @@ extension RideEvent {
 /// What a passenger whose phone cannot guide (no radio) is told on arrival, page and voice
 /// alike: one sentence, no command. `passenger follow` asks the driver for a sound meanwhile.
 public enum NoGuide {
+    /// The sentence for a driver called `driver`:
+    ///
+    /// ```swift
+    /// NoGuide.sentence(driver: "Ben")   // "Stay at the pickup: your phone cannot guide you here, so Ben is asked to come to you."
+    /// ```
     public static func sentence(driver: String) -> String {
         "Stay at the pickup: your phone cannot guide you here, so \(driver) is asked to come to you."
     }

@@ -33,15 +33,18 @@ public enum MessagePreset: String, Sendable, Codable, CaseIterable {
 
 /// What a passenger sends (`POST /v1/rides/{id}/messages`): a preset, or her own words.
 public struct NewPassengerMessage: Sendable, Equatable, Codable {
+    /// One of the preset sentences; nil for free text.
     public var preset: MessagePreset?
     /// One line, at most `PassengerMessage.maxTextLength` characters (longer is refused, not cut).
     public var text: String?
 
+    /// A preset message (`NewPassengerMessage(preset: .iAmAtTheDoor)`).
     public init(preset: MessagePreset) {
         self.preset = preset
         self.text = nil
     }
 
+    /// A message in the passenger's own words.
     public init(text: String) {
         self.preset = nil
         self.text = text
@@ -56,13 +59,16 @@ public struct PassengerMessage: Sendable, Equatable, Codable {
 
     /// The event's id on the ride's stream.
     public var eventID: Int64
+    /// The ride it was sent on.
     public var rideID: String
     /// Set when the message is one of the presets.
     public var preset: MessagePreset?
     /// The sentence, as the driver hears it.
     public var text: String
+    /// When the server recorded it.
     public var sentAt: Date
 
+    /// A message as the server builds it from the stored event.
     public init(eventID: Int64, rideID: String, preset: MessagePreset?, text: String, sentAt: Date) {
         self.eventID = eventID
         self.rideID = rideID

@@ -14,6 +14,11 @@ public struct Vehicle: Sendable, Equatable, Hashable, Codable {
     /// "AB12 CDE", as written on the car (upper case); absent when not known.
     public var plate: String?
 
+    /// A car; only `model` is required:
+    ///
+    /// ```swift
+    /// Vehicle(colour: "blue", make: "Toyota", model: "Prius", plate: "AB12 CDE")
+    /// ```
     public init(colour: String? = nil, make: String? = nil, model: String, plate: String? = nil) {
         self.colour = colour
         self.make = make

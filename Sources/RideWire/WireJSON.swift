@@ -10,6 +10,7 @@ public struct WireJSONWriter {
     public private(set) var bytes: [UInt8] = []
     private var needsComma = false
 
+    /// An empty writer with room for `capacity` bytes.
     public init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
@@ -43,6 +44,7 @@ public struct WireJSONWriter {
         needsComma = false
     }
 
+    /// A JSON string, escaped as `JSONEncoder` escapes it (quote, backslash, control characters).
     public mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
@@ -61,53 +63,62 @@ public struct WireJSONWriter {
         needsComma = true
     }
 
+    /// A JSON integer.
     public mutating func int(_ value: Int64) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
         needsComma = true
     }
 
+    /// `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
         needsComma = true
     }
 
+    /// `null`.
     public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
+    /// A date as the API writes it (`WireDates`: ISO 8601 with milliseconds, UTC).
     public mutating func date(_ date: Date) {
         string(WireDates.format(date))
     }
 
     // Members that the Codable encoders leave out when nil (`encodeIfPresent`).
+    /// `"name": text`, or nothing when `text` is nil (as `encodeIfPresent` leaves it out).
     public mutating func member(_ name: StaticString, _ text: String?) {
         guard let text else { return }
         key(name)
         string(text)
     }
 
+    /// `"name": value`, or nothing when nil.
     public mutating func member(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         key(name)
         int(Int64(value))
     }
 
+    /// `"name": value`, or nothing when nil.
     public mutating func member(_ name: StaticString, _ value: Bool?) {
         guard let value else { return }
         key(name)
         bool(value)
     }
 
+    /// `"name": date`, or nothing when nil.
     public mutating func member(_ name: StaticString, _ date: Date?) {
         guard let date else { return }
         key(name)
         self.date(date)
     }
 
+    /// `"name": value` written by the value itself, or nothing when nil.
     public mutating func member(_ name: StaticString, _ value: (some WireJSONEncodable)?) {
         guard let value else { return }
         key(name)
@@ -154,6 +165,7 @@ extension WireJSONEncodable {
 // Members in byte order of their JSON keys: that is what `.sortedKeys` writes.
 
 extension RideParty: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.key("name"); json.string(name)
@@ -164,6 +176,7 @@ extension RideParty: WireJSONEncodable {
 }
 
 extension Vehicle: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("colour", colour)
@@ -175,6 +188,7 @@ extension Vehicle: WireJSONEncodable {
 }
 
 extension Ride: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("accessibilityNotes", accessibilityNotes)
@@ -213,12 +227,14 @@ extension WireJSONWriter {
 }
 
 extension RideList: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.page("rides", rides, nextAfter: nextAfter)
     }
 }
 
 extension RideRequest: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.member("accessibilityNotes", accessibilityNotes)
@@ -237,12 +253,14 @@ extension RideRequest: WireJSONEncodable {
 }
 
 extension RideRequestList: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.page("rideRequests", rideRequests, nextAfter: nextAfter)
     }
 }
 
 extension RideEvent: WireJSONEncodable {
+    /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
             json.key("actorId"); json.string(actorID)

@@ -20,9 +20,13 @@ public enum BtsnoopDirection: Sendable, Equatable {
 
 /// Constants of the format.
 public enum Btsnoop {
+    /// The file's first eight bytes.
     public static let magic: [UInt8] = Array("btsnoop\0".utf8)
+    /// The only version there is.
     public static let version: UInt32 = 1
+    /// Magic, version and datalink.
     public static let fileHeaderLength = 16
+    /// Lengths, flags, drops and timestamp before each record's bytes.
     public static let recordHeaderLength = 24
     /// Microseconds from btsnoop's epoch (midnight, January 1st, year 0) to the Unix epoch.
     public static let unixEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
@@ -39,17 +43,22 @@ public struct BtsnoopRecord: Equatable, Sendable {
     public var number: Int
     /// Byte offset of the record header in the file.
     public var fileOffset: Int
+    /// How the file frames packets (H4 with indicators, or the monitor format).
     public var datalink: BtsnoopDatalink
     /// The packet's length before any capture truncation.
     public var originalLength: UInt32
+    /// Direction and packet class bits (`Btsnoop.receivedFlag`, `.commandOrEventFlag`).
     public var flags: UInt32
+    /// Packets the capturer lost before this one.
     public var cumulativeDrops: UInt32
     /// Microseconds since midnight, January 1st, year 0 (btsnoop's epoch).
     public var timestamp: Int64
     /// The captured bytes (`included length` of them), slicing the file's bytes.
     public var data: ArraySlice<UInt8>
 
+    /// Sent by the host or received from the controller.
     public var direction: BtsnoopDirection { flags & Btsnoop.receivedFlag == 0 ? .sent : .received }
+    /// A command or event, not a data packet.
     public var isCommandOrEvent: Bool { flags & Btsnoop.commandOrEventFlag != 0 }
     /// True when the capture kept fewer bytes than the packet had.
     public var isTruncated: Bool { data.count < Int(originalLength) }
@@ -84,6 +93,7 @@ public struct BtsnoopRecord: Equatable, Sendable {
 
 /// A btsnoop file that cannot be read further: what is wrong, and where.
 public struct BtsnoopError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the file.
     public enum Reason: Equatable, Sendable {
         case truncatedFileHeader(bytes: Int)
         case badMagic
@@ -94,12 +104,14 @@ public struct BtsnoopError: Error, Equatable, Sendable, CustomStringConvertible 
         case includedLengthExceedsOriginal(included: UInt32, original: UInt32)
     }
 
+    /// What is wrong.
     public var reason: Reason
     /// 1-based number of the bad record; nil when the file header is at fault.
     public var recordNumber: Int?
     /// Byte offset in the file: of the bad record's header, or of the bad file-header field.
     public var offset: Int
 
+    /// An error for `reason` at `offset` (in record `recordNumber`, or the file header when nil).
     public init(_ reason: Reason, recordNumber: Int?, offset: Int) {
         self.reason = reason
         self.recordNumber = recordNumber
@@ -112,6 +124,7 @@ public struct BtsnoopError: Error, Equatable, Sendable, CustomStringConvertible 
         return "\(place): \(reasonDescription)"
     }
 
+    /// The reason alone, in words (without the place).
     public var reasonDescription: String {
         switch reason {
         case .truncatedFileHeader(let bytes):

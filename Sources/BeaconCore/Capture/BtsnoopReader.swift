@@ -6,6 +6,7 @@
 /// while let record = try reader.next() { ... }
 /// ```
 public struct BtsnoopReader: Sendable {
+    /// The file's datalink, from its header.
     public let datalink: BtsnoopDatalink
     private let bytes: [UInt8]
     /// File offset of the next record header.

@@ -1,9 +1,17 @@
 /// Builds a btsnoop file in memory (tests, fixtures, and recording a live session).
 public struct BtsnoopWriter: Sendable {
+    /// The datalink written in the header.
     public let datalink: BtsnoopDatalink
     /// The file so far: header plus every appended record.
     public private(set) var bytes: [UInt8]
 
+    /// A file with just its header:
+    ///
+    /// ```swift
+    /// var writer = BtsnoopWriter()
+    /// writer.append(.event(packet), direction: .received, unixMicroseconds: now)
+    /// try Data(writer.bytes).write(to: url)
+    /// ```
     public init(datalink: BtsnoopDatalink = .hciUART) {
         self.datalink = datalink
         bytes = Btsnoop.magic

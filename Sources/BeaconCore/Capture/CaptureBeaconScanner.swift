@@ -4,12 +4,16 @@ import Foundation
 public struct BeaconSighting: Equatable, Sendable {
     /// When the controller's report was captured.
     public var unixMicroseconds: Int64
+    /// The advertiser's address.
     public var address: BDAddress
+    /// Public or random.
     public var addressType: AddressType
+    /// The frame received.
     public var beacon: IBeacon
     /// nil when the controller reported none (127).
     public var rssi: Int8?
 
+    /// A sighting as a scanner or radio records it.
     public init(unixMicroseconds: Int64, address: BDAddress, addressType: AddressType, beacon: IBeacon, rssi: Int8?) {
         self.unixMicroseconds = unixMicroseconds
         self.address = address
@@ -24,10 +28,13 @@ public struct BeaconSighting: Equatable, Sendable {
 /// Bad events are counted and skipped; a capture is evidence, and one garbled event
 /// should not hide the rest.
 public struct CaptureBeaconScanner: Sendable {
+    /// What the scanner saw, for the summary `ridebeacon scan --capture` prints.
     public struct Statistics: Equatable, Sendable {
+        /// Records processed.
         public var records = 0
         /// Reports in advertising report events, each piece of a fragmented advertisement counted.
         public var advertisingReports = 0
+        /// iBeacon sightings reported.
         public var sightings = 0
         /// Distinct (UUID, major, minor) among the sightings.
         public var beacons = 0
@@ -36,6 +43,7 @@ public struct CaptureBeaconScanner: Sendable {
         /// Advertisements given up on: truncated by the controller or unreassemblable.
         public var droppedAdvertisements = 0
 
+        /// All counts zero.
         public init() {}
     }
 
@@ -51,6 +59,12 @@ public struct CaptureBeaconScanner: Sendable {
     private var reassembler = AdvertisingDataReassembler()
     private var seenBeacons: Set<BeaconIdentity> = []
 
+    /// A scanner reporting every iBeacon, or only those with `uuidFilter`:
+    ///
+    /// ```swift
+    /// var scanner = CaptureBeaconScanner()
+    /// while let record = try reader.next() { scanner.process(record) { print($0.beacon) } }
+    /// ```
     public init(uuidFilter: UUID? = nil) {
         self.uuidFilter = uuidFilter
     }

@@ -1,15 +1,21 @@
 /// One advertising-data structure: `length | type | value` (Core Spec Vol 3 Part C §11).
 public struct ADStructure: Equatable, Sendable {
+    /// The AD type (0x01 flags, 0xFF manufacturer data, …).
     public var type: UInt8
+    /// The bytes after the type.
     public var value: ArraySlice<UInt8>
 
+    /// A structure of `type` holding `value`.
     public init(type: UInt8, value: ArraySlice<UInt8>) {
         self.type = type
         self.value = value
     }
 
+    /// AD type: flags (discoverability, BR/EDR support).
     public static let flags: UInt8 = 0x01
+    /// AD type: the device's complete name.
     public static let completeLocalName: UInt8 = 0x09
+    /// AD type: manufacturer data (an iBeacon's home, company 0x004C).
     public static let manufacturerSpecificData: UInt8 = 0xFF
 
     /// Splits advertising data into its structures. A zero length byte ends the data early

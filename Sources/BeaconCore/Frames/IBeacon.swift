@@ -2,12 +2,21 @@ import Foundation
 
 /// An Apple iBeacon frame: manufacturer data `4C 00 | 02 15 | UUID(16) | major(BE) | minor(BE) | power(int8)`.
 public struct IBeacon: Equatable, Hashable, Sendable {
+    /// The proximity UUID.
     public var uuid: UUID
+    /// First 16-bit number (big-endian on the air).
     public var major: UInt16
+    /// Second 16-bit number (big-endian on the air).
     public var minor: UInt16
     /// Calibrated RSSI at 1 m, in dBm.
     public var measuredPower: Int8
 
+    /// A frame from its fields:
+    ///
+    /// ```swift
+    /// let beacon = IBeacon(uuid: UUID(), major: 1, minor: 2, measuredPower: -59)
+    /// IBeacon(advertisingData: beacon.advertisingData) == beacon   // true
+    /// ```
     public init(uuid: UUID, major: UInt16, minor: UInt16, measuredPower: Int8) {
         self.uuid = uuid
         self.major = major
@@ -22,6 +31,7 @@ public struct IBeacon: Equatable, Hashable, Sendable {
         a.major == b.major && a.minor == b.minor && a.measuredPower == b.measuredPower && a.uuid == b.uuid
     }
 
+    /// Apple's Bluetooth company identifier, the first two bytes of the manufacturer data.
     public static let appleCompanyID: UInt16 = 0x004C
     static let payloadType: UInt8 = 0x02
     static let payloadLength: UInt8 = 0x15
@@ -62,6 +72,7 @@ public struct IBeacon: Equatable, Hashable, Sendable {
         return nil
     }
 
+    /// Finds the iBeacon among whole advertising data's AD structures; nil when there is none.
     public init?(advertisingData data: [UInt8]) {
         self.init(advertisingData: data[...])
     }

@@ -7,6 +7,7 @@
 /// interleave. Legacy reports and unfragmented extended reports pass straight through,
 /// without copying.
 public struct AdvertisingDataReassembler: Sendable {
+    /// What `push` made of one report.
     public enum Outcome: Equatable, Sendable {
         /// A whole advertisement: the last piece's report with every piece's data joined.
         case complete(AdvertisingReport)
@@ -16,6 +17,7 @@ public struct AdvertisingDataReassembler: Sendable {
         case dropped(DropReason)
     }
 
+    /// Why an advertisement was discarded.
     public enum DropReason: Equatable, Sendable {
         /// The controller marked the data truncated (or used the reserved status).
         case truncatedByController
@@ -33,7 +35,9 @@ public struct AdvertisingDataReassembler: Sendable {
     }
 
     private var pending: [Key: [UInt8]] = [:]
+    /// The most joined data kept for one advertisement, bytes.
     public let maximumDataLength: Int
+    /// The most advertisers with pieces waiting at once (bounds memory under a flood of fragments).
     public let maximumPendingAdvertisers: Int
 
     /// 1650 bytes is the most extended advertising data the spec allows.
@@ -45,6 +49,11 @@ public struct AdvertisingDataReassembler: Sendable {
     /// Advertisers with pieces waiting for their last one.
     public var pendingCount: Int { pending.count }
 
+    /// Takes the next report from the controller:
+    ///
+    /// ```swift
+    /// if case .complete(let whole) = reassembler.push(report) { handle(whole.data) }
+    /// ```
     public mutating func push(_ report: AdvertisingReport) -> Outcome {
         guard !report.isLegacy else { return .complete(report) }
         let key = Key(addressType: report.addressType, address: report.address, sid: report.advertisingSID,

@@ -5,6 +5,7 @@
 /// no secondary PHY, no SID, no TX power, no periodic advertising, zero direct address.
 /// `data` slices the decoded input, so keeping a report keeps that buffer alive.
 public struct AdvertisingReport: Equatable, Sendable {
+    /// Which report event the advertisement came in.
     public enum Format: Equatable, Sendable {
         case legacy
         case extended
@@ -24,23 +25,35 @@ public struct AdvertisingReport: Equatable, Sendable {
     /// Report event-type bits shared by both formats (for legacy reports, the mapping of the
     /// PDU type given in Core Spec Vol 4 Part E §7.7.65.13).
     public struct Properties: OptionSet, Hashable, Sendable {
+        /// The property bits.
         public var rawValue: UInt16
+        /// Any combination of property bits.
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+        /// The advertiser accepts connections.
         public static let connectable = Properties(rawValue: 1 << 0)
+        /// The advertiser answers scan requests.
         public static let scannable = Properties(rawValue: 1 << 1)
+        /// Addressed to one peer.
         public static let directed = Properties(rawValue: 1 << 2)
+        /// A scan response, not an advertisement.
         public static let scanResponse = Properties(rawValue: 1 << 3)
+        /// A legacy PDU.
         public static let legacy = Properties(rawValue: 1 << 4)
     }
 
+    /// Legacy or extended report.
     public var format: Format
     /// The event type exactly as received: the PDU type (0...4) for legacy reports, the
     /// 16-bit property and data-status bits for extended ones (reserved bits kept).
     public var eventType: UInt16
+    /// The advertiser's address type.
     public var addressType: AddressType
+    /// The advertiser's address.
     public var address: BDAddress
+    /// The PHY of the primary advertising channel (LE 1M for legacy reports).
     public var primaryPHY: PHY
+    /// The PHY of the secondary channel; `.none` when unused.
     public var secondaryPHY: PHY
     /// Advertising set ID, nil when the PDU carried none (0xFF on the wire).
     public var advertisingSID: UInt8?
@@ -50,8 +63,11 @@ public struct AdvertisingReport: Equatable, Sendable {
     public var rssi: Int8?
     /// In 1.25 ms units; 0 when there is no periodic advertising.
     public var periodicAdvertisingInterval: UInt16
+    /// For a directed advertisement, the type of the address it was directed at.
     public var directAddressType: AddressType
+    /// For a directed advertisement, the address it was directed at; zero otherwise.
     public var directAddress: BDAddress
+    /// The advertising data (AD structures), a slice of the decoded input.
     public var data: ArraySlice<UInt8>
 
     /// An extended report; every field as on the wire (127/0xFF already mapped to nil).
@@ -84,6 +100,7 @@ public struct AdvertisingReport: Equatable, Sendable {
         return report
     }
 
+    /// Whether this came in a legacy report.
     public var isLegacy: Bool { format == .legacy }
 
     /// Connectable / scannable / directed / scan response / legacy-PDU bits. Legacy PDU

@@ -12,6 +12,7 @@ public struct BDAddress: Hashable, Comparable, Sendable, CustomStringConvertible
         self.rawValue = rawValue & 0xFFFF_FFFF_FFFF
     }
 
+    /// 00:00:00:00:00:00, the spec's "no address".
     public static let zero = BDAddress(rawValue: 0)
 
     /// Reads six bytes in HCI wire order (least significant first), starting at `start`.
@@ -65,16 +66,21 @@ public struct BDAddress: Hashable, Comparable, Sendable, CustomStringConvertible
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Numeric order, which is also the order of the printed form.
     public static func < (a: BDAddress, b: BDAddress) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// The kind of address an HCI event or command refers to (Core Spec Vol 4 Part E §7.7.65).
 /// Kept as the raw byte so values from newer controllers survive a decode/encode round trip.
 public struct AddressType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The type byte as on the wire.
     public var rawValue: UInt8
+    /// Any type byte, known or not.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// A public (IEEE-assigned) device address.
     public static let publicDevice = AddressType(rawValue: 0x00)
+    /// A random device address (phones rotate these).
     public static let randomDevice = AddressType(rawValue: 0x01)
     /// A resolvable private address the controller resolved to a public identity.
     public static let publicIdentity = AddressType(rawValue: 0x02)
@@ -83,6 +89,7 @@ public struct AddressType: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Extended reports only: the advertiser omitted its address.
     public static let anonymous = AddressType(rawValue: 0xFF)
 
+    /// "public", "random", … or "address-type-N" for an unknown byte.
     public var description: String {
         switch self {
         case .publicDevice: "public"

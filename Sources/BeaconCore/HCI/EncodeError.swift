@@ -6,6 +6,7 @@ public enum EncodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLong(field: String, count: Int, maximum: Int)
     case invalidCombination(String)
 
+    /// The field, its value and what is allowed, in words.
     public var description: String {
         switch self {
         case let .outOfRange(field, value, allowed):

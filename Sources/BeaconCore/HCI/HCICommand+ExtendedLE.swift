@@ -6,25 +6,33 @@
 public struct LEExtendedAdvertisingParameters: Equatable, Sendable {
     /// 0x00...0xEF.
     public var handle: UInt8
+    /// What kind of PDUs the set sends (`.legacy` alone: ADV_NONCONN_IND).
     public var eventProperties: AdvertisingEventProperties
     /// 0x000020...0xFFFFFF.
     public var primaryIntervalMin: UInt32
     /// 0x000020...0xFFFFFF, at least `primaryIntervalMin`.
     public var primaryIntervalMax: UInt32
+    /// The primary advertising channels used.
     public var primaryChannelMap: AdvertisingChannelMap
+    /// Which of the controller's addresses advertises.
     public var ownAddressType: OwnAddressType
+    /// The peer's address type, for directed advertising only.
     public var peerAddressType: PeerAddressType
+    /// The peer, for directed advertising only.
     public var peerAddress: BDAddress
+    /// Which scan and connection requests are answered.
     public var filterPolicy: AdvertisingFilterPolicy
     /// Requested transmit power, -127...20 dBm; nil lets the controller choose.
     public var txPower: Int8?
     /// LE 1M or LE Coded.
     public var primaryPHY: PHY
+    /// Advertising events the secondary channel may skip (0: none).
     public var secondaryMaxSkip: UInt8
     /// LE 1M, LE 2M or LE Coded.
     public var secondaryPHY: PHY
     /// Advertising set ID, 0x0...0xF; scanners reassemble fragments per (address, SID).
     public var sid: UInt8
+    /// Whether the controller reports scan requests it receives.
     public var scanRequestNotification: Bool
 
     /// Defaults describe a legacy ADV_NONCONN_IND beacon at 1.28 s on all channels.
@@ -55,12 +63,14 @@ public struct LEExtendedAdvertisingParameters: Equatable, Sendable {
 
 /// One advertising set to enable or disable.
 public struct ExtendedAdvertisingSet: Equatable, Sendable {
+    /// The advertising set (0x00...0xEF).
     public var handle: UInt8
     /// In 10 ms units; 0 advertises until disabled.
     public var duration: UInt16
     /// 0 means no limit.
     public var maxExtendedAdvertisingEvents: UInt8
 
+    /// Set `handle`, advertising until disabled by default.
     public init(handle: UInt8, duration: UInt16 = 0, maxExtendedAdvertisingEvents: UInt8 = 0) {
         self.handle = handle
         self.duration = duration
@@ -70,10 +80,14 @@ public struct ExtendedAdvertisingSet: Equatable, Sendable {
 
 /// Scan type, interval and window for one PHY (0.625 ms units, 0x0004...0xFFFF).
 public struct PHYScanParameters: Equatable, Sendable {
+    /// Passive (listen only) or active (scan requests).
     public var type: ScanType
+    /// How often a scan window starts.
     public var interval: UInt16
+    /// How long each window listens; equal to `interval`: continuously.
     public var window: UInt16
 
+    /// Defaults: passive, listening continuously in 10 ms windows.
     public init(type: ScanType = .passive, interval: UInt16 = 0x0010, window: UInt16 = 0x0010) {
         self.type = type
         self.interval = interval
@@ -83,11 +97,16 @@ public struct PHYScanParameters: Equatable, Sendable {
 
 /// Parameters of LE Set Extended Scan Parameters: at least one of the two PHYs.
 public struct LEExtendedScanParameters: Equatable, Sendable {
+    /// The address scan requests come from.
     public var ownAddressType: OwnAddressType
+    /// Which advertising packets are reported.
     public var filterPolicy: ScanningFilterPolicy
+    /// Scanning on LE 1M; nil: not on it.
     public var le1M: PHYScanParameters?
+    /// Scanning on LE Coded (long range); nil: not on it.
     public var leCoded: PHYScanParameters?
 
+    /// Defaults: every advertisement, on LE 1M only.
     public init(ownAddressType: OwnAddressType = .publicDevice, filterPolicy: ScanningFilterPolicy = .basicUnfiltered,
                 le1M: PHYScanParameters? = PHYScanParameters(), leCoded: PHYScanParameters? = nil) {
         self.ownAddressType = ownAddressType

@@ -6,12 +6,17 @@ public struct LEAdvertisingParameters: Equatable, Sendable {
     public var intervalMin: UInt16
     /// 0x0020...0x4000, at least `intervalMin`.
     public var intervalMax: UInt16
+    /// The PDU advertised (ADV_NONCONN_IND for a beacon).
     public var type: LegacyAdvertisingType
+    /// Which of the controller's addresses advertises.
     public var ownAddressType: OwnAddressType
     /// Only used by directed advertising and by privacy.
     public var peerAddressType: PeerAddressType
+    /// The peer, for directed advertising only.
     public var peerAddress: BDAddress
+    /// The advertising channels used.
     public var channelMap: AdvertisingChannelMap
+    /// Which scan and connection requests are answered.
     public var filterPolicy: AdvertisingFilterPolicy
 
     /// Defaults are the controller's reset values except the type: a beacon is ADV_NONCONN_IND.
@@ -32,12 +37,15 @@ public struct LEAdvertisingParameters: Equatable, Sendable {
 
 /// Parameters of LE Set Scan Parameters. Interval and window are in 0.625 ms units.
 public struct LEScanParameters: Equatable, Sendable {
+    /// Passive (listen only) or active (scan requests).
     public var type: ScanType
     /// 0x0004...0x4000 (2.5 ms ... 10.24 s).
     public var interval: UInt16
     /// 0x0004...0x4000, at most `interval`.
     public var window: UInt16
+    /// The address scan requests come from.
     public var ownAddressType: OwnAddressType
+    /// Which advertising packets are reported.
     public var filterPolicy: ScanningFilterPolicy
 
     /// Defaults: passive, window equal to interval (continuous listening), 10 ms.

@@ -3,7 +3,9 @@
 /// Build commands with the static factories (`.reset`, `.leSetScanEnable(...)`, ...), which
 /// validate their parameters; decode commands seen in captures with `H4Packet`.
 public struct HCICommand: Equatable, Sendable, CustomStringConvertible {
+    /// Which command.
     public let opcode: HCIOpcode
+    /// The parameters as sent, at most 255 bytes.
     public let parameters: ArraySlice<UInt8>
 
     /// A command with arbitrary parameters; fails when they do not fit the one-byte length field.
@@ -30,6 +32,7 @@ public struct HCICommand: Equatable, Sendable, CustomStringConvertible {
     /// The packet to send over H4.
     public var packet: H4Packet { .command(self) }
 
+    /// "LE_Set_Scan_Enable(2 bytes)".
     public var description: String { "\(opcode)(\(parameters.count) bytes)" }
 }
 

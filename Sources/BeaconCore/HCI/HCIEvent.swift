@@ -15,10 +15,12 @@ public enum HCIEvent: Equatable, Sendable {
     public struct CommandComplete: Equatable, Sendable {
         /// How many more commands the controller accepts now.
         public var numHCICommandPackets: UInt8
+        /// The command this completes.
         public var opcode: HCIOpcode
         /// Command-specific; for every real command the first byte is the status.
         public var returnParameters: ArraySlice<UInt8>
 
+        /// A Command Complete as a controller would send it (tests and the simulator build them).
         public init(numHCICommandPackets: UInt8, opcode: HCIOpcode, returnParameters: ArraySlice<UInt8>) {
             self.numHCICommandPackets = numHCICommandPackets
             self.opcode = opcode
@@ -31,10 +33,14 @@ public enum HCIEvent: Equatable, Sendable {
 
     /// Command Status (0x0F).
     public struct CommandStatus: Equatable, Sendable {
+        /// Whether the controller accepted the command for execution.
         public var status: HCIStatus
+        /// How many more commands the controller accepts now.
         public var numHCICommandPackets: UInt8
+        /// The command this answers.
         public var opcode: HCIOpcode
 
+        /// A Command Status as a controller would send it.
         public init(status: HCIStatus, numHCICommandPackets: UInt8, opcode: HCIOpcode) {
             self.status = status
             self.numHCICommandPackets = numHCICommandPackets
@@ -44,11 +50,14 @@ public enum HCIEvent: Equatable, Sendable {
 
     /// Disconnection Complete (0x05).
     public struct DisconnectionComplete: Equatable, Sendable {
+        /// Whether the disconnection succeeded.
         public var status: HCIStatus
         /// The 12-bit handle; the upper four (reserved) bits are kept as received.
         public var connectionHandle: UInt16
+        /// Why the connection ended.
         public var reason: HCIStatus
 
+        /// A Disconnection Complete as a controller would send it.
         public init(status: HCIStatus, connectionHandle: UInt16, reason: HCIStatus) {
             self.status = status
             self.connectionHandle = connectionHandle

@@ -37,6 +37,7 @@ public enum HCIPacketType: UInt8, Sendable, CaseIterable, CustomStringConvertibl
         }
     }
 
+    /// "command", "event", "ACL", "SCO" or "ISO".
     public var description: String {
         switch self {
         case .command: "command"
@@ -51,7 +52,9 @@ public enum HCIPacketType: UInt8, Sendable, CaseIterable, CustomStringConvertibl
 /// An HCI event packet as framed: event code and parameters, not yet interpreted.
 /// `HCIEvent(_:)` turns it into a typed event.
 public struct HCIEventPacket: Equatable, Sendable {
+    /// The event code (0x0E Command Complete, 0x3E LE Meta, …).
     public let code: UInt8
+    /// The event's parameters as received, at most 255 bytes.
     public let parameters: ArraySlice<UInt8>
 
     /// Fails when the parameters do not fit the one-byte length field.
@@ -78,12 +81,14 @@ public struct HCIEventPacket: Equatable, Sendable {
 /// An ACL, SCO or ISO data packet: connection handle, the four flag bits beside it, payload.
 /// RideBeacon never looks inside these; they are framed so captures and H4 streams parse whole.
 public struct HCIDataPacket: Equatable, Sendable {
+    /// `.acl`, `.sco` or `.iso`.
     public let type: HCIPacketType
     /// 12-bit connection handle.
     public let handle: UInt16
     /// The four bits above the handle (ACL: packet boundary and broadcast flags;
     /// SCO: packet status; ISO: packet boundary and timestamp flags).
     public let flags: UInt8
+    /// The data, uninterpreted.
     public let payload: ArraySlice<UInt8>
 
     /// Fails for a non-data `type`, a handle or flags out of range, or a payload too long for the header.
@@ -125,6 +130,7 @@ public enum H4Packet: Equatable, Sendable {
     /// ACL, SCO or ISO; `HCIDataPacket.type` says which.
     case data(HCIDataPacket)
 
+    /// The H4 indicator's packet type.
     public var type: HCIPacketType {
         switch self {
         case .command: .command

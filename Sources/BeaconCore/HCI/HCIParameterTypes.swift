@@ -34,12 +34,18 @@ public enum LegacyAdvertisingType: UInt8, Sendable, CaseIterable {
 
 /// The primary advertising channels to use; never empty.
 public struct AdvertisingChannelMap: OptionSet, Hashable, Sendable {
+    /// The channel bits as sent.
     public var rawValue: UInt8
+    /// Any combination of channel bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Channel 37 (2402 MHz).
     public static let channel37 = AdvertisingChannelMap(rawValue: 1 << 0)
+    /// Channel 38 (2426 MHz).
     public static let channel38 = AdvertisingChannelMap(rawValue: 1 << 1)
+    /// Channel 39 (2480 MHz).
     public static let channel39 = AdvertisingChannelMap(rawValue: 1 << 2)
+    /// All three: what a beacon uses.
     public static let all: AdvertisingChannelMap = [.channel37, .channel38, .channel39]
 }
 
@@ -67,14 +73,21 @@ public enum ScanningFilterPolicy: UInt8, Sendable, CaseIterable {
 
 /// An LE physical layer as numbered in commands and reports (0 = none, in reports' secondary PHY).
 public struct PHY: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The PHY's number as in commands and reports.
     public var rawValue: UInt8
+    /// Any PHY number, known or not.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// No PHY (a report's secondary PHY for a legacy PDU).
     public static let none = PHY(rawValue: 0x00)
+    /// LE 1M: every controller's, and every legacy advertisement's.
     public static let le1M = PHY(rawValue: 0x01)
+    /// LE 2M (secondary channels only).
     public static let le2M = PHY(rawValue: 0x02)
+    /// LE Coded: long range.
     public static let leCoded = PHY(rawValue: 0x03)
 
+    /// "LE 1M", "LE Coded", or "PHY n" for an unknown number.
     public var description: String {
         switch self {
         case .none: "none"
@@ -89,16 +102,24 @@ public struct PHY: RawRepresentable, Hashable, Sendable, CustomStringConvertible
 /// Advertising_Event_Properties of LE Set Extended Advertising Parameters.
 /// (Reports use a different bit 3; see `AdvertisingReport.Properties`.)
 public struct AdvertisingEventProperties: OptionSet, Hashable, Sendable {
+    /// The property bits as sent.
     public var rawValue: UInt16
+    /// Any combination of property bits.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Peers may connect.
     public static let connectable = AdvertisingEventProperties(rawValue: 1 << 0)
+    /// Peers may send scan requests.
     public static let scannable = AdvertisingEventProperties(rawValue: 1 << 1)
+    /// Addressed to one peer.
     public static let directed = AdvertisingEventProperties(rawValue: 1 << 2)
+    /// Directed at a high duty cycle (legacy ADV_DIRECT_IND).
     public static let highDutyCycleDirected = AdvertisingEventProperties(rawValue: 1 << 3)
+    /// Legacy PDUs (what iBeacon scanners on older phones see).
     public static let legacy = AdvertisingEventProperties(rawValue: 1 << 4)
     /// Omit the advertiser's address from all PDUs.
     public static let anonymous = AdvertisingEventProperties(rawValue: 1 << 5)
+    /// The extended header carries the TX power.
     public static let includeTxPower = AdvertisingEventProperties(rawValue: 1 << 6)
 
     /// Bits 7-15 are reserved for future use.

@@ -2,12 +2,18 @@
 /// accepted slots, and the next one, are computed once per slot, so matching a packet is a few
 /// comparisons and rotation leaves no gap: the next slot's identity is known before it is on air.
 public struct IdentityMatcher: Sendable {
+    /// The ride's identity derivation (its key and period).
     public let identity: RotatingIdentity
     /// The side whose beacon is looked for (a passenger looks for the driver's).
     public let side: BeaconSide
     private var cachedSlot: UInt64?
     private var known: [(slot: UInt64, identity: BeaconIdentity)] = []
 
+    /// A matcher for `side`'s beacon of the ride `identity` derives:
+    ///
+    /// ```swift
+    /// var matcher = IdentityMatcher(identity: try RotatingIdentity(rideKey: key), lookingFor: .driver)
+    /// ```
     public init(identity: RotatingIdentity, lookingFor side: BeaconSide) {
         self.identity = identity
         self.side = side

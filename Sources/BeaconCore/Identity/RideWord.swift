@@ -8,6 +8,7 @@ import Crypto
 /// so 64 × 63 = 4 032 phrases: an impostor guessing has 1 chance in 4 032 — much weaker than a
 /// touch, which needs the ride key's current identity in the air at arm's reach (SECURITY.md).
 public enum RideWord {
+    /// The HMAC label the words are derived with.
     public static let label = "ridebeacon/v1/word"
 
     /// Short (one or two syllables), distinct in sound and first letters, easy to say over a

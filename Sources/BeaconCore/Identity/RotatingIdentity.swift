@@ -6,50 +6,62 @@ public enum BeaconSide: String, Sendable, CaseIterable, Codable {
     case driver
     case passenger
 
-    /// The HMAC label of DESIGN.md's derivation.
+    /// The HMAC label of the derivation in docs/ARCHITECTURE.md ("Rotating beacon identity").
     public var label: String { "ridebeacon/v1/\(rawValue)" }
 
+    /// The other side: the beacon this side's device looks for.
     public var counterpart: BeaconSide { self == .driver ? .passenger : .driver }
 }
 
 /// What a beacon is recognised by: the iBeacon's UUID, major and minor (not its measured power,
 /// which describes the transmitter, not the ride).
 public struct BeaconIdentity: Hashable, Sendable, CustomStringConvertible {
+    /// The proximity UUID (the HMAC's first 16 bytes).
     public var uuid: UUID
+    /// The major (bytes 16 and 17, big-endian).
     public var major: UInt16
+    /// The minor (bytes 18 and 19, big-endian).
     public var minor: UInt16
 
+    /// An identity from its three parts.
     public init(uuid: UUID, major: UInt16, minor: UInt16) {
         self.uuid = uuid
         self.major = major
         self.minor = minor
     }
 
+    /// The identity of a received frame (its measured power dropped).
     public init(_ beacon: IBeacon) {
         self.init(uuid: beacon.uuid, major: beacon.major, minor: beacon.minor)
     }
 
+    /// The frame to advertise, with the transmitter's `measuredPower` at 1 m.
     public func beacon(measuredPower: Int8) -> IBeacon {
         IBeacon(uuid: uuid, major: major, minor: minor, measuredPower: measuredPower)
     }
 
+    /// "UUID major minor", as the CLI prints identities.
     public var description: String { "\(uuid.uuidString) \(major) \(minor)" }
 }
 
-/// The rotating beacon identity of one ride (DESIGN.md): for slot `s = floor(t / period)`,
+/// The rotating beacon identity of one ride (docs/ARCHITECTURE.md, "Rotating beacon identity"): for slot `s = floor(t / period)`,
 /// `h = HMAC-SHA256(rideKey, label || UInt64BE(s))`; UUID = h[0..<16], major = h[16..<18],
 /// minor = h[18..<20], both big-endian. Only holders of the 32-byte ride key can compute or
 /// recognise it, and a recorded identity is stale one slot later.
 public struct RotatingIdentity: Sendable {
     /// Deployments choose between 10 s (less time for a replay) and 15 min (fewer re-registrations).
     public static let periodRange: ClosedRange<Int> = 10...900
+    /// Seconds per slot unless the deployment chooses otherwise.
     public static let defaultPeriod = 30
+    /// Bytes in a ride key.
     public static let keyLength = 32
 
+    /// A key or period the derivation refuses.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case keyLength(Int)
         case period(Int)
 
+        /// What is wrong and what is allowed.
         public var description: String {
             switch self {
             case .keyLength(let n): "ride key must be \(RotatingIdentity.keyLength) bytes, not \(n)"
@@ -58,10 +70,18 @@ public struct RotatingIdentity: Sendable {
         }
     }
 
+    /// Seconds per slot.
     public let period: Int
     /// Kept as bytes: `SymmetricKey` is not Sendable, and identities are derived once per slot.
     private let key: [UInt8]
 
+    /// The identities of the ride whose key is `rideKey`; throws for a key not 32 bytes or a period
+    /// outside `periodRange`:
+    ///
+    /// ```swift
+    /// let identity = try RotatingIdentity(rideKey: key, period: 30)
+    /// let now = identity.identity(of: .driver, slot: identity.slot(at: Date().timeIntervalSince1970))
+    /// ```
     public init(rideKey: some Collection<UInt8>, period: Int = defaultPeriod) throws(Error) {
         guard rideKey.count == Self.keyLength else { throw .keyLength(rideKey.count) }
         guard Self.periodRange.contains(period) else { throw .period(period) }

@@ -22,10 +22,12 @@ public struct ApproachLine: Sendable {
     /// Fewest distinct bins, and least far/near ratio, before a slope means anything: three
     /// points over a factor of three in distance (≈5 dB of path loss at n = 1).
     public static let minimumBins = 3
+    /// Far over near distance the bins must span (see `minimumBins`).
     public static let minimumSpan = 3.0
 
     private var bins: [RingBuffer<Double>]
 
+    /// An empty line: no slope until enough bins fill.
     public init() {
         let count = Int((log10(Self.farthest / Self.nearest) * Self.binsPerDecade).rounded(.up))
         bins = (0..<count).map { _ in RingBuffer(capacity: Self.perBin, filler: 0) }

@@ -5,6 +5,7 @@ import Foundation
 /// `{"tx_power_dbm": -61.2, "exponent": 2.1, "residual_db": 3.4, "samples": 5400,
 ///   "touch_rssi_dbm": -30.5, "source": "..."}` — only the first two are required.
 public struct Calibration: Sendable, Equatable {
+    /// The fitted path-loss model (A and n).
     public var model: PathLossModel
     /// Touch threshold, dBm; nil means "derive from the pair's line" (`TouchLevelRule.default`).
     public var touchRSSI: Double?
@@ -15,6 +16,11 @@ public struct Calibration: Sendable, Equatable {
     /// Free text: where the calibration came from.
     public var source: String?
 
+    /// A calibration; only the model is required:
+    ///
+    /// ```swift
+    /// let calibration = Calibration(model: PathLossModel(txPower: -61.2, exponent: 2.1))
+    /// ```
     public init(model: PathLossModel, touchRSSI: Double? = nil, residual: Double? = nil,
                 samples: Int? = nil, source: String? = nil) {
         self.model = model
@@ -31,6 +37,7 @@ public struct Calibration: Sendable, Equatable {
 
 /// Why a calibration file was rejected, naming the field.
 public struct CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the file.
     public enum Kind: Equatable, Sendable {
         case notJSON
         case notAnObject
@@ -41,13 +48,16 @@ public struct CalibrationError: Error, Equatable, Sendable, CustomStringConverti
 
     /// The JSON key at fault (empty for whole-document problems).
     public var field: String
+    /// What is wrong with it.
     public var kind: Kind
 
+    /// An error about `field`.
     public init(field: String, _ kind: Kind) {
         self.field = field
         self.kind = kind
     }
 
+    /// The field and the problem in words ("exponent: 9.0 is outside 1.0...6.0").
     public var description: String {
         switch kind {
         case .notJSON: "not valid JSON"
@@ -103,6 +113,11 @@ extension Calibration {
         return calibration
     }
 
+    /// Parses a calibration file's text; a bad file throws an error naming the field:
+    ///
+    /// ```swift
+    /// let calibration = try Calibration.parse(json: #"{"tx_power_dbm": -61.2, "exponent": 2.1}"#)
+    /// ```
     public static func parse(json text: String) throws(CalibrationError) -> Calibration {
         try parse(json: Array(text.utf8))
     }

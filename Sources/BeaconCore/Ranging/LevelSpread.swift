@@ -17,6 +17,7 @@ public struct LevelSpread: Sendable {
     private var times: RingBuffer<Double>
     private var levels: RingBuffer<Double>
 
+    /// An empty window.
     public init() {
         times = RingBuffer(capacity: Self.capacity, filler: 0)
         levels = RingBuffer(capacity: Self.capacity, filler: 0)
@@ -51,6 +52,7 @@ public struct LevelSpread: Sendable {
         return max(0, squares / n - mean * mean).squareRoot()
     }
 
+    /// Forgets every level (a new signal, or one back after silence).
     public mutating func reset() {
         times.removeAll()
         levels.removeAll()

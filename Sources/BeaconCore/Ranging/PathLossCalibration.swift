@@ -6,9 +6,12 @@ import Darwin
 
 /// One RSSI reading at a known distance.
 public struct CalibrationSample: Sendable, Equatable {
+    /// Metres.
     public var distance: Double
+    /// dBm.
     public var rssi: Double
 
+    /// A reading of `rssi` dBm at `distance` metres.
     public init(distance: Double, rssi: Double) {
         self.distance = distance
         self.rssi = rssi
@@ -17,6 +20,7 @@ public struct CalibrationSample: Sendable, Equatable {
 
 /// The result of fitting a path-loss model to samples at known distances.
 public struct PathLossFit: Sendable, Equatable {
+    /// The model the fit found.
     public var model: PathLossModel
     /// RMS of (measured − modelled) RSSI over every fitted sample, dB: how far any single
     /// reading can be trusted.
@@ -33,10 +37,12 @@ public struct PathLossFit: Sendable, Equatable {
     public var touchMeasured: Bool
 }
 
+/// Why samples could not be fitted.
 public enum CalibrationFitError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The far-field samples cover fewer than two distances, so the slope is undetermined.
     case tooFewDistances(found: Int)
 
+    /// The problem in words, with what would fix it.
     public var description: String {
         switch self {
         case .tooFewDistances(let n):

@@ -12,6 +12,12 @@ public struct PathLossModel: Sendable, Equatable, Hashable {
     /// n: path-loss exponent.
     public var exponent: Double
 
+    /// A model with RSSI `txPower` dBm at 1 m falling off with exponent `exponent`:
+    ///
+    /// ```swift
+    /// let model = PathLossModel(txPower: -59, exponent: 2)
+    /// model.distance(forRSSI: -65)   // ≈ 2 m
+    /// ```
     public init(txPower: Double, exponent: Double) {
         self.txPower = txPower
         self.exponent = exponent
@@ -24,6 +30,7 @@ public struct PathLossModel: Sendable, Equatable, Hashable {
     /// Sane bounds for a calibration: A from a deaf receiver to a transmitter at +20 dBm EIRP,
     /// n from a waveguide-like corridor (≈1) to heavy body and vehicle obstruction (≈6).
     public static let txPowerRange: ClosedRange<Double> = -120...20
+    /// The exponents a calibration may have.
     public static let exponentRange: ClosedRange<Double> = 1.0...6.0
 
     /// Distances are reported within [1 mm, 10 km]: the model is meaningless beyond either end

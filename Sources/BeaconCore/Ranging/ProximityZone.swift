@@ -18,6 +18,7 @@ public struct ZoneClassifier: Sendable {
     /// Zone boundaries, metres: 0.5 m is arm's reach (the passenger can find the handle),
     /// 3 m about a car length (the car is "right here").
     public static let immediateDistance = 0.5
+    /// The near/far boundary, metres.
     public static let nearDistance = 3.0
     /// Half-width of the hysteresis band, dB. About three times the at-rest jitter of the
     /// filtered level (≈0.4 dB), so a passenger standing on a boundary hears one zone, while a
@@ -29,6 +30,7 @@ public struct ZoneClassifier: Sendable {
     let nearLevel: Double
     public private(set) var zone: ProximityZone = .unknown
 
+    /// A classifier with the zone boundaries converted to RSSI levels through `model`.
     public init(model: PathLossModel) {
         immediateLevel = model.rssi(atDistance: Self.immediateDistance)
         nearLevel = model.rssi(atDistance: Self.nearDistance)

@@ -73,10 +73,13 @@ public struct RSSIFilter: Sendable {
         /// s, by at least half its depth.
         public var fadeWindow = 3.5
 
+        /// The tuned defaults (each documented above).
         public init() {}
+        /// The parameters the guide and `ridebeacon range` use.
         public static let `default` = Parameters()
     }
 
+    /// The tuning this filter runs with.
     public let parameters: Parameters
     /// Filtered level, dBm (NaN before the first sample).
     public private(set) var level = Double.nan
@@ -100,6 +103,7 @@ public struct RSSIFilter: Sendable {
     private var droppedAt = -Double.infinity
     private var levelBeforeDrop = Double.nan
 
+    /// A filter with no level yet.
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
         // E|x| = σ·√(2/π) for Gaussian noise.
@@ -110,6 +114,7 @@ public struct RSSIFilter: Sendable {
 
     static let sigmaPerMeanAbs = 1.2533
 
+    /// Whether a first sample has set the level.
     public var isInitialised: Bool { !level.isNaN }
     /// Robust estimate of the packet-to-packet RSSI noise σ, dB.
     public var noiseSigma: Double { max(parameters.noiseFloor, Self.sigmaPerMeanAbs * meanAbsInnovation) }

@@ -8,8 +8,11 @@ public struct RangeEstimate: Sendable, Equatable {
     public var filteredRSSI: Double
     /// Distance from the path-loss model, metres (NaN before the first sample).
     public var distance: Double
+    /// Immediate, near, far or unknown, with hysteresis.
     public var zone: ProximityZone
+    /// Approaching, receding, steady or unknown.
     public var trend: Trend
+    /// Whether the two devices are held together now.
     public var touch: Bool
 }
 
@@ -28,7 +31,9 @@ public struct Ranger: Sendable {
     static let intervalAdaptation = 0.1
     static let intervalCap = 10.0
 
+    /// The calibration the distances and the touch level come from.
     public let calibration: Calibration
+    /// Seconds without a sample after which the signal counts as lost.
     public let staleAfter: Double
     public private(set) var filter: RSSIFilter
     public private(set) var trendEstimator: TrendEstimator
@@ -37,6 +42,7 @@ public struct Ranger: Sendable {
     private var lastSampleTime = -Double.infinity
     private var typicalInterval = 0.0
 
+    /// A ranger for one beacon; each stage's tuning may be overridden.
     public init(calibration: Calibration,
                 filter: RSSIFilter.Parameters = .default,
                 trend: TrendEstimator.Parameters = .default,
@@ -50,6 +56,12 @@ public struct Ranger: Sendable {
         self.zones = ZoneClassifier(model: calibration.model)
     }
 
+    /// A ranger with default tuning and the touch level derived from `model`:
+    ///
+    /// ```swift
+    /// var ranger = Ranger(model: PathLossModel(txPower: -59, exponent: 2))
+    /// let estimate = ranger.update(time: 0.1, rssi: -63)
+    /// ```
     public init(model: PathLossModel) {
         self.init(calibration: Calibration(model: model))
     }

@@ -7,10 +7,12 @@
 /// single strong packet (a reflection, a hand over the phone) cannot pass. It ends when the
 /// filtered level falls `release` dB below the threshold or the signal goes stale.
 public struct TouchDetector: Sendable {
+    /// The detector's tuning; each value says where it comes from.
     public struct Parameters: Sendable, Equatable {
         /// Raw packets looked at, and how many of them must be at contact level (4 of 5
         /// tolerates one fade while pressed together).
         public var recent = 5
+        /// Of `recent`, how many must be at contact level.
         public var agreeing = 4
         /// Consecutive qualifying samples before touch is declared (0.3 s at 10 Hz).
         public var dwell = 3
@@ -19,16 +21,21 @@ public struct TouchDetector: Sendable {
         /// (≥ 6 dB at n ≥ 1 from 1 to 5 cm) ends it.
         public var release = 3.0
 
+        /// The tuned defaults.
         public init() {}
+        /// The parameters the guide uses.
         public static let `default` = Parameters()
     }
 
+    /// The tuning this detector runs with.
     public let parameters: Parameters
+    /// The contact level, dBm (the calibration's touch RSSI or `TouchLevelRule`'s).
     public let threshold: Double
     public private(set) var isTouching = false
     private var recentPackets: RingBuffer<Double>
     private var qualifying = 0
 
+    /// A detector at contact level `threshold` dBm, not touching.
     public init(threshold: Double, parameters: Parameters = .default) {
         self.threshold = threshold
         self.parameters = parameters
@@ -51,6 +58,7 @@ public struct TouchDetector: Sendable {
         return isTouching
     }
 
+    /// Not touching, nothing remembered (a new signal).
     public mutating func reset() {
         isTouching = false
         qualifying = 0

@@ -15,6 +15,7 @@ public struct TouchLevelRule: Sendable, Equatable, Hashable {
     /// a fitted rule puts less weight on n than the model would.
     public var perExponent: Double
 
+    /// The rule "touch level = A + `offset` + `perExponent` × (n − 2)" in dB.
     public init(offset: Double, perExponent: Double) {
         self.offset = offset
         self.perExponent = perExponent

@@ -9,6 +9,7 @@ public struct TraceSample: Sendable, Equatable {
     /// The advertiser's calibrated power at 1 m (iBeacon "measured power"), dBm.
     public var txPower: Double?
 
+    /// A sample at `time` seconds of `rssi` dBm, optionally with the truth and the advertised power.
     public init(time: Double, rssi: Double, trueDistance: Double? = nil, txPower: Double? = nil) {
         self.time = time
         self.rssi = rssi
@@ -20,12 +21,16 @@ public struct TraceSample: Sendable, Equatable {
 /// A parsed trace file: CSV with a header; `t_s` and `rssi_dbm` required, `true_distance_m` and
 /// `tx_power_dbm` optional, other columns ignored, any order.
 public struct Trace: Sendable, Equatable {
+    /// The rows, in file order.
     public var samples: [TraceSample]
     /// 1-based line number of each sample in the source text (for messages about a row).
     public var lines: [Int]
+    /// Whether the file has the `true_distance_m` column.
     public var hasTrueDistance: Bool
+    /// Whether the file has the `tx_power_dbm` column.
     public var hasTxPower: Bool
 
+    /// A trace as the parser builds it.
     public init(samples: [TraceSample], lines: [Int], hasTrueDistance: Bool, hasTxPower: Bool) {
         self.samples = samples
         self.lines = lines
@@ -36,6 +41,7 @@ public struct Trace: Sendable, Equatable {
 
 /// Why a trace could not be read: a value naming the line and the field.
 public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong on the line.
     public enum Kind: Equatable, Sendable {
         case empty
         case noSamples
@@ -52,8 +58,10 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// 1-based line of the source text.
     public var line: Int
+    /// What is wrong there.
     public var kind: Kind
 
+    /// An error on `line`.
     public init(line: Int, _ kind: Kind) {
         self.line = line
         self.kind = kind
@@ -71,6 +79,7 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// "line 12: rssi_dbm is not a number" and the like.
     public var description: String {
         let what: String
         switch kind {

@@ -1,15 +1,26 @@
 /// Reads RSSI trace CSV. Works on bytes so that no input, invalid UTF-8 included, can trap;
 /// every problem is a `TraceError` naming the line and field.
 public enum TraceParser {
+    /// Seconds since any origin, non-decreasing (required).
     public static let timeColumn = "t_s"
+    /// Received signal strength, dBm (required).
     public static let rssiColumn = "rssi_dbm"
+    /// The true distance, metres, for scoring (optional).
     public static let distanceColumn = "true_distance_m"
+    /// The advertiser's measured power at 1 m, dBm (optional).
     public static let txPowerColumn = "tx_power_dbm"
 
+    /// Parses a trace file's text:
+    ///
+    /// ```swift
+    /// let trace = try TraceParser.parse("t_s,rssi_dbm\n0.0,-60\n0.1,-61\n")
+    /// trace.samples.count   // 2
+    /// ```
     public static func parse(_ text: String) throws(TraceError) -> Trace {
         try parse(bytes: Array(text.utf8))
     }
 
+    /// Parses raw bytes (invalid UTF-8 included: an error, never a trap).
     public static func parse(bytes: [UInt8]) throws(TraceError) -> Trace {
         var lines = LineSplitter(bytes)
         // Header: the first non-blank line.

@@ -27,6 +27,7 @@ public enum Trend: String, Sendable, CaseIterable {
 /// `retractWindow` (1.5 s) fit that confidently disagrees withdraws it at once (a turn-around
 /// becomes "steady" within about a second).
 public struct TrendEstimator: Sendable {
+    /// The estimator's tuning; each value says where it comes from.
     public struct Parameters: Sendable, Equatable {
         /// Seconds of signal the long slope is fitted over. On the real philotuxo walks (2.2
         /// reports/s, mostly under 0.4 m/s) 12 s with Student-t thresholds doubled the moving time
@@ -90,7 +91,9 @@ public struct TrendEstimator: Sendable {
         /// `minimumSamples` per `window`, the window stretches to hold them, up to
         /// `longestWindow` (a 1 Hz scanner then judges over ~6 s instead of never).
         public var minimumSamples = 6
+        /// The least time a window must span, s.
         public var minimumSpan = 1.0
+        /// The longest a window may stretch to hold `minimumSamples`, s.
         public var longestWindow = 16.0
         /// A silence longer than this, or than three typical intervals, restarts the estimate, s.
         public var maxGap = 2.5
@@ -103,7 +106,9 @@ public struct TrendEstimator: Sendable {
         /// a change of surroundings.
         public var correlationAdaptation = 0.01
 
+        /// The tuned defaults.
         public init() {}
+        /// The parameters the guide uses.
         public static let `default` = Parameters()
 
         /// The defaults before issue 16's part 4 (6 s and 3 s windows at t ≥ 3.5 read as
@@ -124,6 +129,7 @@ public struct TrendEstimator: Sendable {
         }()
     }
 
+    /// The tuning this estimator runs with.
     public let parameters: Parameters
     public private(set) var trend: Trend = .unknown
     /// Last fitted slope, dB/s (positive: stronger, closer), and its t-statistic.
@@ -143,6 +149,7 @@ public struct TrendEstimator: Sendable {
     /// The last fitted line, as its value at `lineTime` and its slope.
     private var lineTime = -Double.infinity, lineValue = 0.0, lineSlope = 0.0
 
+    /// An estimator with no samples: the trend is `.unknown` until it has seen enough.
     public init(parameters: Parameters = .default) {
         self.parameters = parameters
         line = SlidingLineFit(window: parameters.window, minimumCount: parameters.minimumSamples,
