@@ -2,7 +2,7 @@ import BeaconCore
 import RadioCore
 
 /// Advertises one side's rotating identity for a ride, switching to the next identity at every
-/// slot boundary (DESIGN.md "Beacon identity"). Both sides run this one loop.
+/// slot boundary (docs/ARCHITECTURE.md, "Rotating beacon identity"). Both sides run this one loop.
 public struct IdentityAdvertiser: Sendable {
     /// The radio the identity is advertised on.
     public let radio: any Radio

@@ -47,7 +47,7 @@ struct HCIScriptTests {
         #expect(HCIProcedures.intervalUnits(milliseconds: 20_000) == 0x4000)
     }
 
-    @Test("--radio values parse as DESIGN.md names them; bad ones say what was expected")
+    @Test("--radio values parse as docs/ARCHITECTURE.md names them; bad ones say what was expected")
     func selections() throws {
         #expect(try RadioSelection(parsing: "bluez") == .bluez(adapter: "hci0"))
         #expect(try RadioSelection(parsing: "bluez:hci1") == .bluez(adapter: "hci1"))
