@@ -45,7 +45,7 @@ struct DriverArriveBumbleTests {
         let peer = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())
         let heard = Heard(peer.scan())
         // Bumble reports every advert at -50 dBm: a -60 dBm threshold makes the passenger's beacon "touching".
-        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", bumble.radioArgument(1), "--identity-period", "10",
+        let arrive = try BackgroundProcess(["driver", "arrive", "--verbose", rideID, "--radio", bumble.radioArgument(1), "--identity-period", "10",
                                             "--touch-rssi", "-60", "--auto-confirm"],
                                            environment: service.environment(token: service.driverToken))
         defer { arrive.stop() }

@@ -46,7 +46,7 @@ struct DriverLocatorCLITests {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("car.wav").path
-        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", wav,
+        let arrive = try BackgroundProcess(["driver", "arrive", "--verbose", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", wav,
                                             "--locator-sounds", "device"],
                                            environment: service.environment(token: service.driverToken))
         defer { arrive.stop() }
@@ -80,7 +80,7 @@ struct DriverLocatorCLITests {
     @Test func silenceIsNeverAnnouncedAsASound() async throws {
         let service = try await RideServiceFixture()
         let rideID = try Self.acceptedRide(service)
-        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none",
+        let arrive = try BackgroundProcess(["driver", "arrive", "--verbose", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none",
                                             "--locator-sounds", "device"],
                                            environment: service.environment(token: service.driverToken))
         defer { arrive.stop() }
@@ -101,7 +101,7 @@ struct DriverLocatorCLITests {
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off"],
                                           environment: service.environment(token: service.passengerToken), interactive: true)
         defer { guide.stop() }
-        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none"],
+        let arrive = try BackgroundProcess(["driver", "arrive", "--verbose", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none"],
                                            environment: service.environment(token: service.driverToken), interactive: true)
         defer { arrive.stop() }
         #expect(await guide.wait { out, _ in out.contains("Your driver has arrived.") }, "\(guide.stdout)\n\(guide.stderr)")

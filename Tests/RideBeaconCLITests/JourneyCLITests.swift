@@ -47,7 +47,7 @@ struct JourneyCLITests {
         let codeFile = directory.appendingPathComponent("code").path
         try (code + "\n").write(toFile: codeFile, atomically: true, encoding: .utf8)
         let reused = try CLI.run(["sign-in", "--code-file", codeFile], environment: environment)
-        #expect(reused.status != 0 && reused.stderrLines.count == 1 && reused.stderr.contains("sign_in_code_used"))
+        #expect(reused.status != 0 && reused.stderrLines.count == 1 && reused.stderr.contains("This sign-in code was already used"))
 
         // The saved token works without --token; its own listing marks it.
         let listed = try CLI.run(["tokens", "list"], environment: environment)
@@ -68,7 +68,7 @@ struct JourneyCLITests {
             try await Task.sleep(for: .milliseconds(200))
             refused = try CLI.run(["passenger", "places", "list"], environment: environment)
         }
-        #expect(refused.status != 0 && refused.stderr.contains("unauthenticated"))
+        #expect(refused.status != 0 && refused.stderr.contains("does not know your sign-in"))
         #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
     }
 
@@ -83,7 +83,7 @@ struct JourneyCLITests {
         let code = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(requested.stderr.contains("from Main St 1 to Station"), "a saved place's name stands for its address")
         let twice = try service.run(["passenger", "request", "--from", "home", "--to", "Station"], as: service.passengerToken)
-        #expect(twice.status != 0 && twice.stderrLines.count == 1 && twice.stderr.contains("passenger_has_active_ride"))
+        #expect(twice.status != 0 && twice.stderrLines.count == 1 && twice.stderr.contains("You already have ride \(code)"))
 
         let wav = try CLI.temporaryDirectory().appendingPathComponent("follow.wav").path
         var environment = service.environment(token: service.passengerToken)
@@ -175,7 +175,7 @@ struct JourneyCLITests {
         #expect(cancelled.status == 0 && cancelled.stdout.contains("cancelled: passenger phoned"), "\(cancelled.stderr)")
 
         let history = try service.run(["passenger", "rides"], as: service.passengerToken)
-        #expect(history.status == 0 && history.stdout.hasSuffix(": from Main St 1 to Station with Ben, blue Prius; cancelled.\n"), "\(history.stdout)")
+        #expect(history.status == 0 && history.stdout.hasSuffix(": from Main St 1 to Station with Ben, blue Prius; cancelled by a dispatcher (passenger phoned).\n"), "\(history.stdout)")
     }
 }
 

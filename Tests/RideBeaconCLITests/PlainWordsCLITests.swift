@@ -1,0 +1,116 @@
+import Foundation
+import RideBeaconTesting
+import RideStore
+import Testing
+
+/// Issue 25: every bad input gets one sentence a person can act on and a fitting exit status
+/// (64 for usage, 1 otherwise); the service's codes only with --verbose; messages from the
+/// passenger to her driver; history that says who cancelled and why; the car with its plate.
+@Suite("ridebeacon in plain words", .tags(.process), .timeLimit(.minutes(3)))
+struct PlainWordsCLITests {
+    /// One line on stderr, exactly `sentence` after the program's name, and `status`.
+    static func expectSentence(_ result: CLI.Result, _ sentence: String, status: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == status, "exit \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderrLines == ["ridebeacon: \(sentence)"], sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Usage:") && !result.stderr.contains("CommandLineFailure"), sourceLocation: sourceLocation)
+    }
+
+    @Test func argumentMistakesNameTheRealProblem() throws {
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
+        Self.expectSentence(try CLI.run(["driver", "eta", "-3"], environment: environment),
+                            "MINUTES cannot be negative (you gave -3).", status: 64)
+        Self.expectSentence(try CLI.run(["passenger", "request", "--form", "Main St 1", "--dropoff", "Station"], environment: environment),
+                            "There is no option --form; did you mean --from?", status: 64)
+        Self.expectSentence(try CLI.run(["demo", "--start-distance", "-5"], environment: environment),
+                            "--start-distance cannot be negative (you gave -5).", status: 64)
+        let audio = try CLI.run(["demo", "--audio-out", "/nonexistent/x.wav"], environment: environment)
+        #expect(audio.status == 1 && audio.stderrLines.count == 1 && audio.stderr.hasPrefix("ridebeacon: /nonexistent/x.wav"), "\(audio.stderr)")
+        #expect(!audio.stderr.contains("CommandLineFailure") && !audio.stderr.contains("Error:"))
+        Self.expectSentence(try CLI.run(["passenger", "message", "--preset", "nope"], environment: environment),
+                            "There is no ready message called \"nope\"; choose one of at_main_entrance, guide_dog, hard_of_hearing, "
+                                + "waiting_outside, need_more_time, please_call_out, wheelchair.", status: 64)
+        Self.expectSentence(try CLI.run(["passenger", "message", String(repeating: "a", count: 161)], environment: environment),
+                            "The message is 161 characters long; keep it to 160.", status: 64)
+        Self.expectSentence(try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--model", "Prius",
+                                         "--plate", "AB_12", "--database", try StoreKind.sqliteDatabase()], environment: environment),
+                            "--plate must be 1 to 12 letters, digits, spaces and hyphens, e.g. \"AB12 CDE\".", status: 64)
+    }
+
+    /// The down server's answer: one sentence, exit 1, after one connect attempt (the client's
+    /// tests check it is not retried); nothing was sent, so nothing was written.
+    @Test func aDownServerIsOneSentenceAndNothingIsWritten() async throws {
+        let service = try await RideServiceFixture()
+        var environment = service.environment(token: service.passengerToken, server: "http://127.0.0.1:1")
+        for command in [["passenger", "rides"], ["passenger", "request", "--pickup", "A", "--dropoff", "B"]] {
+            Self.expectSentence(try CLI.run(command, environment: environment),
+                                "The ride service at http://127.0.0.1:1 is not answering. Check your connection; nothing was sent.", status: 1)
+        }
+        environment["RIDEBEACON_SERVER"] = service.url
+        #expect(try CLI.run(["passenger", "rides"], environment: environment).stdout == "No rides yet.\n", "nothing was written")
+    }
+
+    /// The service's refusals: the field in words, no code; the code with --verbose.
+    @Test func theServicesRefusalsAreSentencesWithTheCodeOnlyWhenVerbose() async throws {
+        let service = try await RideServiceFixture()
+        let notes = String(repeating: "n", count: 501)
+        let refused = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes], as: service.passengerToken)
+        #expect(refused.status == 1 && refused.stderrLines.count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("ridebeacon: The notes for the driver must be at most 500 characters"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("invalid_field") && !refused.stderr.contains("accessibilityNotes"))
+        let verbose = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes, "--verbose"],
+                                      as: service.passengerToken)
+        #expect(verbose.status == 1 && verbose.stderrLines.count == 1)
+        #expect(verbose.stderr.contains("(invalid_field, field accessibilityNotes, HTTP 400)"), "\(verbose.stderr)")
+        let missing = try service.run(["driver", "accept", "KKKK"], as: service.driverToken)
+        #expect(missing.status == 1 && missing.stderrLines.count == 1 && !missing.stderr.contains("not_found"), "\(missing.stderr)")
+        #expect(missing.stderr.hasPrefix("ridebeacon: ") && missing.stderr.contains("Check the code"))
+    }
+
+    /// A passenger tells her driver something once he accepted; before that, one sentence.
+    @Test func messagesReachTheDriversStreamOnlyAfterAcceptance() async throws {
+        let service = try await RideServiceFixture()
+        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        Self.expectSentence(try service.run(["passenger", "message", "--preset", "guide_dog"], as: service.passengerToken),
+                            "You have no ride a driver has accepted yet; messages can be sent once one has.", status: 1)
+        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        let sent = try service.run(["passenger", "message", "--preset", "hard_of_hearing"], as: service.passengerToken)
+        #expect(sent.status == 0 && sent.stdout == "Sent to your driver: I'm hard of hearing, please text.\n", "\(sent.stderr)")
+        let own = try service.run(["passenger", "message", "By the blue door"], as: service.passengerToken)
+        #expect(own.status == 0 && own.stdout == "Sent to your driver: By the blue door\n")
+        let messages = try await service.events(code).filter { $0.kind == .passengerMessage }
+        #expect(messages.map(\.detail) == ["I'm hard of hearing, please text.", "By the blue door"])
+        #expect(messages.allSatisfy { $0.state == .accepted })
+        #expect(messages.first?.passengerMessage?.preset == .hardOfHearing && messages.last?.passengerMessage?.preset == nil)
+
+        // The API: exactly one of preset and text; the driver may not; a finished ride may not.
+        let rideID = try #require(try await service.events(code).compactMap(\.rideID).first)
+        let (both, _) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"preset":"guide_dog","text":"x"}"#, as: service.passengerToken)
+        let (controls, _) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"text":"a\u0007b"}"#, as: service.passengerToken)
+        let (byDriver, _) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"preset":"guide_dog"}"#, as: service.driverToken)
+        #expect(both == 400 && controls == 400 && byDriver == 403)
+        #expect(try service.run(["passenger", "cancel"], as: service.passengerToken).status == 0)
+        let (late, body) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"preset":"guide_dog"}"#, as: service.passengerToken)
+        #expect(late == 409 && (body["error"] as? [String: Any])?["state"] as? String == "cancelled")
+        #expect(try await service.events(code).filter { $0.kind == .passengerMessage }.count == 2, "refused messages change nothing")
+    }
+
+    /// `passenger rides` says who cancelled and why.
+    @Test func historySaysWhoCancelledAndWhy() async throws {
+        let service = try await RideServiceFixture()
+        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try service.run(["dispatcher", "cancel", code, "--reason", "no drivers tonight"], as: service.dispatcherToken).status == 0)
+        let second = try service.run(["passenger", "request", "--pickup", "Elm 2", "--dropoff", "Park"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try service.run(["driver", "accept", second], as: service.driverToken).status == 0)
+        #expect(try service.run(["passenger", "cancel"], as: service.passengerToken).status == 0)
+        let history = try service.run(["passenger", "rides"], as: service.passengerToken)
+        #expect(history.status == 0)
+        let lines = history.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(history.stdout)")
+        #expect(lines.contains { $0.hasSuffix("from Main St 1 to Station request cancelled by a dispatcher (no drivers tonight) before a driver took it.") },
+                "\(history.stdout)")
+        #expect(lines.contains { $0.hasSuffix("from Elm 2 to Park with Ben, blue Prius; cancelled by you.") }, "\(history.stdout)")
+    }
+}
