@@ -58,7 +58,7 @@ struct EventOrderTests {
         let store = try #require(try await StoreKind.postgres.make() as? PostgresStore)
         let cast = try await Cast(store)
         let request = try await cast.request(store)
-        try await store.client.withTransaction(logger: store.logger) { conn in
+        try await store.transaction { conn in
             try await store.appendEvent(conn, requestID: request.id, rideID: nil, state: .cancelled, actor: cast.passenger.id, at: .storeNow, detail: nil)
         }
         #expect(try await store.events(after: 0, limit: 10).map(\.state) == [.requested])

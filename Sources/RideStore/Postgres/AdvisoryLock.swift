@@ -1,6 +1,7 @@
 /// PostgreSQL advisory lock keys, kept in one place so no two uses collide. The booking locks
 /// are two-key locks (`pg_advisory_xact_lock(key, hashtext(id))`): one passenger's, driver's or
-/// code's writers wait for each other, everyone else's go on.
+/// code's writers wait for each other, everyone else's go on. The transition functions
+/// (TransitionFunctions) take these by their numbers: change one there too, in a new migration.
 enum AdvisoryLock {
     /// Schema migrations, one server at a time.
     static let migration = 726172

@@ -181,6 +181,9 @@ enum PostgresMigrations {
         ("v9-vehicle-parts", vehicleParts),
         // Issue 25: the device a token was signed in on (see the SQLite migration of that name).
         ("v10-token-device-names", ["ALTER TABLE api_token ADD COLUMN device_name text"]),
+        // Issue 28: each ride transition one statement, one round trip (TransitionFunctions;
+        // a no-op step of the same name on SQLite).
+        ("transition-functions-1", TransitionFunctions.v1),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

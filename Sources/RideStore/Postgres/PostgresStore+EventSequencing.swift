@@ -17,13 +17,13 @@ extension PostgresStore {
         try await sequencingRuns.runStartingAfterNow { try await self.moveStagedEvents() }
     }
 
+    /// One statement (`rb_sequence_events_1`, TransitionFunctions): it takes the sequencing lock,
+    /// then moves; its statements' snapshots are taken after the lock, so it sees everything
+    /// committed before, and the previous run's moves. NOTIFY is delivered at commit, so other
+    /// servers re-read the history exactly when the events become visible to them.
     private func moveStagedEvents() async throws {
-        try await transaction { conn in
-            try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.eventSequencing))", logger: self.logger)
-            // The statement's snapshot is taken after the lock: it sees everything committed
-            // before, and the previous run's moves. NOTIFY is delivered at commit, so other
-            // servers re-read the history exactly when the events become visible to them.
-            try await conn.run(Prepared<EventSQL.MoveStaged>(Self.eventChannel), logger: self.logger)
+        _ = try await mapped {
+            try await self.db.rows(Prepared<TransitionSQL.SequenceEvents>(Self.eventChannel), logger: self.logger) { _ in () }
         }
     }
 

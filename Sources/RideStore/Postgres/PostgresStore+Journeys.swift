@@ -83,7 +83,7 @@ extension PostgresStore {
 
     public func tokens(accountID: String) async throws -> [APIToken] {
         try await mapped {
-            try await self.client.query("SELECT id, account_id, created_at, revoked_at, expires_at, device_name FROM api_token WHERE account_id = \(accountID) ORDER BY created_at DESC, id", logger: self.logger).all { row in
+            try await self.db.query("SELECT id, account_id, created_at, revoked_at, expires_at, device_name FROM api_token WHERE account_id = \(accountID) ORDER BY created_at DESC, id", logger: self.logger).all { row in
                 let (id, account, created, revoked, expires, device) = try row.decode((String, String, Date, Date?, Date?, String?).self)
                 return APIToken(id: id, accountID: account, createdAt: created.wholeMilliseconds, revokedAt: revoked?.wholeMilliseconds,
                                 expiresAt: expires?.wholeMilliseconds, deviceName: device)
@@ -121,7 +121,7 @@ extension PostgresStore {
 
     public func savedPlaces(accountID: String) async throws -> [SavedPlaceRecord] {
         try await mapped {
-            try await self.client.query("SELECT account_id, name, address, created_at FROM saved_place WHERE account_id = \(accountID) ORDER BY name", logger: self.logger).all { row in
+            try await self.db.query("SELECT account_id, name, address, created_at FROM saved_place WHERE account_id = \(accountID) ORDER BY name", logger: self.logger).all { row in
                 let (account, name, address, created) = try row.decode((String, String, String, Date).self)
                 return SavedPlaceRecord(accountID: account, name: name, address: address, createdAt: created.wholeMilliseconds)
             }
@@ -146,7 +146,7 @@ extension PostgresStore {
 
     public func removePlace(accountID: String, name: String) async throws -> Bool {
         try await mapped {
-            try await self.client.query("DELETE FROM saved_place WHERE account_id = \(accountID) AND name = \(name) RETURNING name", logger: self.logger).all({ $0 }).count == 1
+            try await self.db.query("DELETE FROM saved_place WHERE account_id = \(accountID) AND name = \(name) RETURNING name", logger: self.logger).all({ $0 }).count == 1
         }
     }
 }

@@ -21,6 +21,10 @@ public final class PostgresStore: Store {
     public let commits = CommitAnnouncements()
     /// This server's sequencing runs, coalesced (`SequencingRuns`).
     let sequencingRuns = SequencingRuns()
+    /// Every statement this store has sent, per operation (`RoundTrips`).
+    public let roundTrips = RoundTrips()
+    /// The pool, its statements counted.
+    var db: CountedClient { CountedClient(client: client, roundTrips: roundTrips) }
     private let runner: Task<Void, Never>
 
     /// Event ids travel on this channel, sent inside the appending transaction, so they are
@@ -69,10 +73,12 @@ public final class PostgresStore: Store {
     static let migrationTimeout: Duration = .seconds(300)
 
     public func ping() async throws {
-        _ = try await mapped { try await self.client.query("SELECT 1", logger: self.logger).all { $0 }.count }
+        _ = try await mapped { try await self.db.query("SELECT 1", logger: self.logger).all { $0 }.count }
     }
 
     public func close() async {
+        // `make load` reads round trips per operation from this line (Benchmarks/Load/run.sh).
+        logger.notice("round trips at close", metadata: ["round_trips": .string(roundTrips.summary)])
         runner.cancel()
         await runner.value
     }
@@ -119,10 +125,14 @@ public final class PostgresStore: Store {
 
     /// Runs `body` in a transaction and surfaces the error that ended it (PostgresNIO wraps
     /// it), so callers see `StoreError`s and server errors directly.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (CountedConnection) async throws -> T) async throws -> T {
         try await mapped {
             do {
-                return try await self.client.withTransaction(logger: self.logger) { conn in try await body(conn) }
+                // BEGIN and COMMIT (or ROLLBACK) are a round trip each.
+                self.roundTrips.count(2)
+                return try await self.client.withTransaction(logger: self.logger) { conn in
+                    try await body(CountedConnection(connection: conn, roundTrips: self.roundTrips))
+                }
             } catch let error as PostgresTransactionError {
                 throw error.closureError ?? error.commitError ?? error.beginError ?? error
             }
@@ -146,13 +156,13 @@ public final class PostgresStore: Store {
 
     public func account(id: String) async throws -> Account? {
         try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.account) FROM account WHERE id = \(id)", logger: self.logger).all(Account.init).first
+            try await self.db.rows(Prepared<ReadSQL.AccountByID>(id), logger: self.logger, Account.init(row:)).first
         }
     }
 
     public func accounts() async throws -> [Account] {
         try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.account) FROM account ORDER BY created_at, id", logger: self.logger).all(Account.init)
+            try await self.db.query("SELECT \(unescaped: PGColumns.account) FROM account ORDER BY created_at, id", logger: self.logger).all(Account.init)
         }
     }
 
@@ -170,9 +180,11 @@ public final class PostgresStore: Store {
     }
 
     public func authenticate(secretHash: Data) async throws -> Account? {
-        let now = Date.storeNow
-        return try await mapped {
-            try await self.client.rows(Prepared<ReadSQL.Authenticate>(secretHash, now), logger: self.logger, Account.init(row:)).first
+        try await roundTrips.operation("authenticate") {
+            let now = Date.storeNow
+            return try await mapped {
+                try await self.db.rows(Prepared<ReadSQL.Authenticate>(secretHash, now), logger: self.logger, Account.init(row:)).first
+            }
         }
     }
 
@@ -194,7 +206,7 @@ public final class PostgresStore: Store {
 
     public func token(secretHash: Data) async throws -> APIToken? {
         try await mapped {
-            try await self.client.query("SELECT id, account_id, created_at, revoked_at, expires_at FROM api_token WHERE secret_hash = \(secretHash)", logger: self.logger).all { row in
+            try await self.db.query("SELECT id, account_id, created_at, revoked_at, expires_at FROM api_token WHERE secret_hash = \(secretHash)", logger: self.logger).all { row in
                 let (id, account, created, revoked, expires) = try row.decode((String, String, Date, Date?, Date?).self)
                 return APIToken(id: id, accountID: account, createdAt: created, revokedAt: revoked, expiresAt: expires)
             }.first
@@ -205,19 +217,19 @@ public final class PostgresStore: Store {
 
     public func events(rideID: String, after id: Int64) async throws -> [RideEvent] {
         try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE request_id = (SELECT request_id FROM ride WHERE id = \(rideID)) AND id > \(id) ORDER BY id", logger: self.logger).all(RideEvent.init)
+            try await self.db.rows(Prepared<ReadSQL.RideEvents>(rideID, id), logger: self.logger, RideEvent.init(row:))
         }
     }
 
     public func events(after id: Int64, limit: Int) async throws -> [RideEvent] {
         try await mapped {
-            try await self.client.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE id > \(id) ORDER BY id LIMIT \(limit)", logger: self.logger).all(RideEvent.init)
+            try await self.db.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE id > \(id) ORDER BY id LIMIT \(limit)", logger: self.logger).all(RideEvent.init)
         }
     }
 
     public func lastEventID() async throws -> Int64 {
         try await mapped {
-            try await self.client.query("SELECT COALESCE(MAX(id), 0)::int8 FROM ride_event", logger: self.logger).all { try $0.decode(Int64.self) }.first ?? 0
+            try await self.db.query("SELECT COALESCE(MAX(id), 0)::int8 FROM ride_event", logger: self.logger).all { try $0.decode(Int64.self) }.first ?? 0
         }
     }
 

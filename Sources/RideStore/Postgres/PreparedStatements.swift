@@ -38,6 +38,9 @@ extension Date: PreparedValue {}
 extension Data: PreparedValue {}
 extension Int32: PreparedValue {}
 extension Int: PreparedValue {}
+extension Int64: PreparedValue {}
+extension Double: PreparedValue {}
+extension Bool: PreparedValue {}
 extension Array: PreparedValue where Element == String {}
 
 extension Optional: PreparedValue where Wrapped: PreparedValue {
@@ -85,6 +88,13 @@ enum ReadSQL {
             """
     }
     enum RideDetail: PreparedSQL { static let sql = "SELECT \(PGColumns.rideDetail) WHERE r.id = $1" }
+    /// A ride by id (the locator's and the transitions' routes check its passenger or driver).
+    enum Ride: PreparedSQL { static let sql = "SELECT \(PGColumns.ride) FROM ride WHERE id = $1" }
+    enum AccountByID: PreparedSQL { static let sql = "SELECT \(PGColumns.account) FROM account WHERE id = $1" }
+    /// A ride's history after an event id (every ride stream's resume and catch-up).
+    enum RideEvents: PreparedSQL {
+        static let sql = "SELECT \(PGColumns.event) FROM ride_event WHERE request_id = (SELECT request_id FROM ride WHERE id = $1) AND id > $2 ORDER BY id"
+    }
     /// One page of active rides (dispatchers), keyset-paged after a ride id ('' for the first page).
     enum ActiveRideDetails: PreparedSQL {
         static let sql = """
@@ -116,64 +126,10 @@ enum EventSQL {
                 UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = $1) AS known
             """
     }
-    enum MoveStaged: PreparedSQL {
-        static let sql = """
-            WITH moved AS (DELETE FROM ride_event_pending RETURNING *),
-            appended AS (
-                INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
-                SELECT request_id, ride_id, sequence, kind, state, actor_id, at, detail FROM moved ORDER BY pending_id
-                RETURNING id)
-            SELECT pg_notify($1, MAX(id)::text) FROM appended HAVING COUNT(*) > 0
-            """
-    }
 }
 
+/// The keyed writes' stored results (the writes that are not one transition function yet).
 enum WriteSQL {
-    /// `pg_advisory_xact_lock(key, hashtext(id))`: one passenger's or driver's bookings in turn.
-    enum LockBooking: PreparedSQL { static let sql = "SELECT pg_advisory_xact_lock($1::int4, hashtext($2))" }
-    enum TryLockShortCode: PreparedSQL { static let sql = "SELECT pg_try_advisory_xact_lock($1::int4, hashtext($2))" }
-    enum ShortCodeTaken: PreparedSQL {
-        static let sql = """
-            SELECT 1 FROM ride_request q LEFT JOIN ride r ON r.id = q.ride_id
-            WHERE q.short_code = $1 AND (q.status = 'open' OR r.state IN ('accepted', 'arrived', 'confirmed')) LIMIT 1
-            """
-    }
-    /// The passenger's active ride's id, else their open request's id.
-    enum PassengerHolding: PreparedSQL {
-        static let sql = """
-            SELECT COALESCE(
-                (SELECT id FROM ride WHERE passenger_id = $1 AND state NOT IN ('completed', 'cancelled') LIMIT 1),
-                (SELECT id FROM ride_request WHERE passenger_id = $1 AND status = 'open' LIMIT 1))
-            """
-    }
-    enum InsertRequest: PreparedSQL {
-        static let sql = """
-            INSERT INTO ride_request (id, passenger_id, passenger_name, pickup, dropoff, accessibility_notes, status, created_at, short_code)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            """
-    }
-    enum DriversRideForRequest: PreparedSQL {
-        static let sql = "SELECT \(PGColumns.ride) FROM ride WHERE request_id = $1 AND driver_id = $2"
-    }
-    enum DriverBusy: PreparedSQL {
-        static let sql = "SELECT id FROM ride WHERE driver_id = $1 AND state IN ('accepted', 'arrived') LIMIT 1"
-    }
-    /// Under READ COMMITTED a second updater waits for the first, then re-checks status = 'open'
-    /// on the committed row and matches nothing: exactly one winner.
-    enum AcceptOpenRequest: PreparedSQL {
-        static let sql = "UPDATE ride_request SET status = 'accepted', ride_id = $2 WHERE id = $1 AND status = 'open' RETURNING \(PGColumns.request)"
-    }
-    enum InsertRide: PreparedSQL {
-        static let sql = """
-            INSERT INTO ride (id, request_id, passenger_id, driver_id, state, key, created_at, state_changed_at, short_code)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)
-            """
-    }
-    /// Moves a ride to $2 only from a state allowed to ($4); the row lock the UPDATE takes holds
-    /// the check until commit, and a concurrent mover re-checks the committed state.
-    enum MoveRide: PreparedSQL {
-        static let sql = "UPDATE ride SET state = $2, state_changed_at = $3 WHERE id = $1 AND state = ANY($4) RETURNING \(PGColumns.ride)"
-    }
     enum IdempotentResult: PreparedSQL {
         static let sql = "SELECT operation, result FROM idempotency WHERE account_id = $1 AND key = $2"
     }

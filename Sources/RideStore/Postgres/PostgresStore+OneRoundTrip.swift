@@ -1,0 +1,178 @@
+import Foundation
+import PostgresNIO
+
+/// The statements that call the transition functions (TransitionFunctions), prepared once per
+/// connection. Each is one round trip; the write's sequencing run is another, shared by every
+/// write that finishes while it is queued (EventSequencing).
+enum TransitionSQL {
+    enum CreateRequest: PreparedSQL {
+        static let sql = "SELECT outcome_, info_, result_ FROM rb_create_request_1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    }
+    enum CancelRequest: PreparedSQL {
+        static let sql = "SELECT outcome_, info_, result_ FROM rb_cancel_request_1($1, $2, $3, $4, $5, $6, $7)"
+    }
+    enum Accept: PreparedSQL {
+        static let sql = "SELECT outcome_, info_, result_ FROM rb_accept_1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+    }
+    enum MoveRide: PreparedSQL {
+        static let sql = "SELECT outcome_, info_, result_ FROM rb_move_ride_1($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    }
+    enum TouchProof: PreparedSQL {
+        static let sql = """
+            SELECT outcome_, info_, result_ FROM rb_touch_proof_1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                $17, $18, $19, $20, $21, $22, $23, $24, $25)
+            """
+    }
+    enum RequestLocator: PreparedSQL {
+        static let sql = "SELECT outcome_, info_, at_ FROM rb_request_locator_1($1, $2, $3, $4)"
+    }
+    enum SequenceEvents: PreparedSQL { static let sql = "SELECT rb_sequence_events_1($1)" }
+}
+
+/// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`).
+struct TransitionAnswer: Sendable {
+    var outcome: String
+    var info: String?
+    var result: Data?
+
+    init(row: PostgresRow) throws {
+        (outcome, info, result) = try row.decode((String, String?, Data?).self)
+    }
+}
+
+extension PostgresStore {
+    /// Decodes results the functions wrote (dates as seconds since 2001, from timestamptz) and
+    /// those `JSONEncoder` wrote: both to whole milliseconds, as the store's rows are read.
+    static func decodeResult<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            Date(timeIntervalSinceReferenceDate: try decoder.singleValueContainer().decode(Double.self)).wholeMilliseconds
+        }
+        return try decoder.decode(T.self, from: data)
+    }
+
+    /// One call of a transition function. A keyed write racing the same key's first attempt
+    /// loses on the key's primary key (the statement, so its whole transaction, rolls back) and
+    /// is asked once more, when it finds the winner's result.
+    func callTransition<SQL>(_ key: IdempotencyScope?, _ statement: @escaping @Sendable () throws -> Prepared<SQL>) async throws -> TransitionAnswer {
+        for attempt in 0..<2 {
+            do {
+                let prepared = try statement()
+                let rows = try await mapped { try await self.db.rows(prepared, logger: self.logger, TransitionAnswer.init(row:)) }
+                guard let answer = rows.first else { throw StoreError.unavailable("the transition function answered nothing") }
+                if answer.outcome == "key-reused" { throw StoreError.idempotencyKeyReused(key?.key ?? "") }
+                return answer
+            } catch let error as PSQLError where attempt == 0 && error.serverInfo?[.sqlState] == "23505" && key != nil {
+                continue
+            }
+        }
+        throw StoreError.unavailable("idempotency key \(key?.key ?? "") could not be settled")
+    }
+
+    /// The answer's result, or the error its outcome stands for.
+    func result<T: Decodable>(_ answer: TransitionAnswer, as type: T.Type, notFound: String, to target: RideState,
+                              busy role: Role? = nil, taken: String = "") throws -> T {
+        switch answer.outcome {
+        case "ok", "replay":
+            guard let data = answer.result else { throw StoreError.unavailable("the transition function answered no result") }
+            return try Self.decodeResult(T.self, from: data)
+        case "not-found": throw StoreError.notFound(notFound)
+        case "illegal": throw StoreError.illegalTransition(from: try stored(answer.info ?? ""), to: target)
+        case "busy": throw StoreError.busy(role: role ?? .passenger, existingID: answer.info ?? "")
+        case "taken": throw StoreError.alreadyTaken(taken)
+        case "no-code": throw StoreError.unavailable("no free short ride code; too many active rides")
+        default: throw StoreError.unavailable("the transition function answered '\(answer.outcome)'")
+        }
+    }
+
+    func createRideRequestInOneTrip(_ new: NewRideRequest, passengerID: String, rule: BookingRule, idempotency key: IdempotencyScope?) async throws -> RideRequestRecord {
+        let id = StoreID.make(), now = Date.storeNow
+        // 64 candidates, as the Swift loop tried at most: taken ones are skipped in the function.
+        let codes = (0..<64).map { _ in ShortCode.random() }
+        return try await sequenced {
+            let answer = try await callTransition(key) {
+                try Prepared<TransitionSQL.CreateRequest>(key?.accountID, key?.key, "create-request", id, passengerID, new.passengerName, new.pickup,
+                                                         new.dropoff, new.accessibilityNotes, now, rule == .oneRideAtATime, codes)
+            }
+            return try result(answer, as: RideRequestRecord.self, notFound: "account \(passengerID)", to: .requested, busy: .passenger)
+        }
+    }
+
+    func cancelRideRequestInOneTrip(id: String, by actorID: String, reason: String?, idempotency key: IdempotencyScope?) async throws -> RideRequestRecord {
+        let now = Date.storeNow
+        return try await sequenced {
+            let answer = try await callTransition(key) {
+                try Prepared<TransitionSQL.CancelRequest>(key?.accountID, key?.key, "cancel-request:\(id)", id, actorID, reason, now)
+            }
+            return try result(answer, as: RideRequestRecord.self, notFound: "ride request \(id)", to: .cancelled)
+        }
+    }
+
+    func acceptInOneTrip(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
+                         idempotency key: IdempotencyScope?) async throws -> RideRecord {
+        let rideID = StoreID.make(), now = Date.storeNow
+        return try await sequenced {
+            let answer = try await callTransition(key) {
+                try Prepared<TransitionSQL.Accept>(key?.accountID, key?.key, "accept:\(requestID)", requestID, driverID, rideID, rideKey,
+                                                  rule == .oneRideAtATime, assignedBy ?? driverID, assignedBy == nil ? nil : "assigned by a dispatcher", now)
+            }
+            return try result(answer, as: RideRecord.self, notFound: "ride request \(requestID)", to: .accepted, busy: .driver, taken: requestID)
+        }
+    }
+
+    func transitionInOneTrip(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency key: IdempotencyScope?) async throws -> RideRecord {
+        let movableFrom = RideState.allCases.filter { $0.canMove(to: state) }.map(\.rawValue)
+        let now = Date.storeNow
+        return try await sequenced {
+            let answer = try await callTransition(key) {
+                try Prepared<TransitionSQL.MoveRide>(key?.accountID, key?.key, "\(state.rawValue):\(rideID)", rideID, state.rawValue, movableFrom,
+                                                    actorID, detail, now)
+            }
+            return try result(answer, as: RideRecord.self, notFound: "ride \(rideID)", to: state)
+        }
+    }
+
+    func recordTouchProofInOneTrip(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency key: IdempotencyScope?) async throws -> TouchProofRecording {
+        // See the SQLite store's `counterpartProofs`: the passenger policy decides by side alone.
+        let mode = policy == .mutual ? "mutual" : proof.side == .passenger ? "confirm" : "none"
+        let earliest = proof.receivedAt.addingTimeInterval(-TouchProofRules.pairingWindow)
+        let latest = proof.receivedAt.addingTimeInterval(TouchProofRules.pairingWindow)
+        let fromBound = proof.observedUntil.addingTimeInterval(TouchProofRules.simultaneity)
+        let untilBound = proof.observedFrom.addingTimeInterval(-TouchProofRules.simultaneity)
+        let now = Date.storeNow
+        return try await sequenced {
+            let answer = try await callTransition(key) {
+                try Prepared<TransitionSQL.TouchProof>(
+                    key?.accountID, key?.key, "touch-proof:\(proof.rideID)", proof.rideID, proof.side.rawValue, proof.accountID, proof.slot,
+                    proof.uuid.uuidString, proof.major, proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt, proof.receivedAt,
+                    proof.observedFrom, proof.observedUntil, mode, proof.side.counterpart.rawValue, earliest, latest, fromBound, untilBound,
+                    proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now)
+            }
+            if answer.outcome == "proof-replayed" {
+                throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
+            }
+            return try result(answer, as: TouchProofRecording.self, notFound: "ride \(proof.rideID)", to: .confirmed)
+        }
+    }
+
+    func requestLocatorInOneTrip(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording {
+        let at = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        let (outcome, info, latest) = try await mapped {
+            try await self.db.rows(Prepared<TransitionSQL.RequestLocator>(rideID, actorID, at, minimumInterval), logger: self.logger) {
+                try $0.decode((String, String?, Date?).self)
+            }.first ?? ("", nil, nil)
+        }
+        switch outcome {
+        case "ok":
+            // Only a staged request needs the sequencing run; a refusal wrote nothing.
+            try await sequenced {}
+            return .recorded(try await eventJustWritten(requestID: info ?? "", kind: RideEventKind.locatorRequested.rawValue))
+        case "not-found": throw StoreError.notFound("ride \(rideID)")
+        case "illegal": return .wrongState(try stored(info ?? ""))
+        case "too-soon":
+            let last = latest ?? at
+            return .tooSoon(last: last, retryAfter: minimumInterval - at.timeIntervalSince(last))
+        default: throw StoreError.unavailable("the locator function answered '\(outcome)'")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import RideBeaconTesting
+import Testing
+@testable import RideStore
+
+/// Issue 28: how many statements the PostgreSQL store sends and waits for per ride transition,
+/// through its counter (`RoundTrips`). The count includes the sequencing run each write starts
+/// (nothing else runs on this store, so no other write shares it).
+@Suite("PostgreSQL round trips per transition")
+struct RoundTripTests {
+    /// What each call costs, with the Idempotency-Key the API's writes carry (the load's
+    /// requests, accepts and arrivals do) and without one: the transition function's statement
+    /// and the sequencing run it starts (shared with other writes under load); the locator
+    /// reads its event back with its id.
+    ///
+    /// Before issue 28 (measured by this test on the transaction-per-write code, 2026-11-26):
+    /// request 12 / 14 with a key (one ride at a time), accept 12 / 14, arrived, confirmed,
+    /// completed and cancelled 8 / 10 each, cancel request 9 / 11, locator 10, a touch proof
+    /// 10, the confirming one 11; authenticate, ride and ride detail 1 each.
+    static let expected: [String: Int] = [
+        "request+key": 2, "request": 2, "accept+key": 2, "accept": 2, "arrived+key": 2, "arrived": 2,
+        "locator": 3, "touch-proof": 2, "touch-proof-confirms": 2, "confirmed+key": 2, "confirmed": 2,
+        "completed+key": 2, "completed": 2, "cancelled+key": 2, "cancelled": 2, "cancel-request+key": 2, "cancel-request": 2,
+        "authenticate": 1, "ride": 1, "ride-detail": 1,
+    ]
+
+    static func postgres() async throws -> PostgresStore? {
+        guard StoreKind.available.contains(.postgres) else { return nil }
+        return try await StoreKind.postgres.make() as? PostgresStore
+    }
+
+    /// The round trips `body` took on `store`.
+    static func trips(_ store: PostgresStore, _ body: () async throws -> Void) async throws -> Int {
+        let before = store.roundTrips.total
+        try await body()
+        return store.roundTrips.total - before
+    }
+
+    @Test func eachTransitionsRoundTrips() async throws {
+        guard let store = try await Self.postgres() else { return }
+        let cast = try await Cast(store)
+        var counted: [String: Int] = [:]
+        var n = 0
+        func key(_ account: Account) -> IdempotencyScope { n += 1; return IdempotencyScope(accountID: account.id, key: "k\(n)") }
+        for keyed in [true, false] {
+            let suffix = keyed ? "+key" : ""
+            var request: RideRequestRecord?
+            counted["request" + suffix] = try await Self.trips(store) {
+                request = try await store.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"), passengerID: cast.passenger.id,
+                                                            rule: .oneRideAtATime, idempotency: keyed ? key(cast.passenger) : nil)
+            }
+            var ride: RideRecord?
+            counted["accept" + suffix] = try await Self.trips(store) {
+                ride = try await store.accept(requestID: request!.id, driverID: cast.driver.id, rideKey: sampleKey, rule: .oneRideAtATime,
+                                              assignedBy: nil, idempotency: keyed ? key(cast.driver) : nil)
+            }
+            for state in [RideState.arrived, .confirmed, .completed] {
+                counted[state.rawValue + suffix] = try await Self.trips(store) {
+                    _ = try await store.transition(rideID: ride!.id, to: state, by: cast.driver.id, detail: nil, idempotency: keyed ? key(cast.driver) : nil)
+                }
+            }
+            let cancelled = try await cast.request(store)
+            counted["cancel-request" + suffix] = try await Self.trips(store) {
+                _ = try await store.cancelRideRequest(id: cancelled.id, by: cast.passenger.id, reason: "changed plans", idempotency: keyed ? key(cast.passenger) : nil)
+            }
+            let toCancel = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+            counted["cancelled" + suffix] = try await Self.trips(store) {
+                _ = try await store.transition(rideID: toCancel.id, to: .cancelled, by: cast.passenger.id, detail: nil, idempotency: keyed ? key(cast.passenger) : nil)
+            }
+        }
+        let arrived = try await TouchProofStoreTests.arrivedRide(store, cast)
+        counted["locator"] = try await Self.trips(store) {
+            let answer = try await store.requestLocator(rideID: arrived.id, by: cast.passenger.id, at: Date(), minimumInterval: 5)
+            guard case .recorded = answer else { Issue.record("locator refused: \(answer)"); return }
+        }
+        counted["touch-proof"] = try await Self.trips(store) {
+            _ = try await store.recordTouchProof(TouchProofStoreTests.proof(arrived, .passenger), policy: .mutual, idempotency: nil)
+        }
+        counted["touch-proof-confirms"] = try await Self.trips(store) {
+            let both = try await store.recordTouchProof(TouchProofStoreTests.proof(arrived, .driver, receivedAfter: 1, heldFor: 10), policy: .mutual, idempotency: nil)
+            #expect(both.confirmed)
+        }
+        let secret = Data("round-trip-secret".utf8)
+        _ = try await store.addToken(accountID: cast.driver.id, secretHash: secret)
+        counted["authenticate"] = try await Self.trips(store) { _ = try await store.authenticate(secretHash: secret) }
+        counted["ride"] = try await Self.trips(store) { _ = try await store.ride(id: arrived.id) }
+        counted["ride-detail"] = try await Self.trips(store) { _ = try await store.rideDetail(id: arrived.id) }
+        print("round trips per transition: \(counted.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+        #expect(counted == Self.expected)
+    }
+
+    @Test func theCounterNamesEachOperation() async throws {
+        guard let store = try await Self.postgres() else { return }
+        let cast = try await Cast(store)
+        let request = try await cast.request(store)
+        _ = try await store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        let byOperation = store.roundTrips.byOperation
+        #expect(byOperation["request"]?.calls == 1 && byOperation["accept"]?.calls == 1)
+        #expect(byOperation["accept"]?.roundTrips == Self.expected["accept"])
+        #expect(store.roundTrips.summary.contains("accept=1/\(Self.expected["accept"]!)"))
+    }
+}
