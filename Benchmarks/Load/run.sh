@@ -4,7 +4,12 @@
 # active rides (ServerBenchmarkSetup), start the servers, hold the listeners open, send RATE
 # req/s in all for SECONDS (open loop, latency from the scheduled send time; bounded and
 # self-stopping), sample the servers' RSS. One JSON line per database goes to RESULTS; a
-# non-zero exit means an error or a dropped listener.
+# non-zero exit means an error or a dropped listener. Issue 28: each line also has the CPU
+# time per answered request of each server and of PostgreSQL (all its processes), from /proc
+# over the whole run (Benchmarks/Load/cpu_seconds.py), the store's round trips per operation
+# (each server logs its counts when it stops), and pgbench's built-in simple-update on the
+# same database for the same length, with our transitions/s over pgbench's tps (PGBENCH=0
+# skips it; PGBENCH_CLIENTS, default 8).
 #   make load         full: release, 10 000 rides, 480 + 20 listeners, 1 000 req/s, 60 s
 #   make load-soak    PostgreSQL only, two servers, 10 minutes, marks at 0, 5 and 10 min
 #   make load-smoke   short: debug, 300 rides, 45 + 5 listeners, 100 req/s, 5 s
@@ -23,6 +28,9 @@ PG_SERVERS=${PG_SERVERS:-2}
 # backends (the soak: MARKS="0 300 600"). MAX_IN_FLIGHT caps requests in flight (and so the
 # request connections the generator opens).
 MARKS=${MARKS:-}
+PGBENCH=${PGBENCH:-1}
+PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-8}
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 PG_PORT=${LOAD_PG_PORT:-55434}
 PG_DIR=${LOAD_PG_DIR:-/tmp/ridebeacon-load-pg-$PG_PORT}
 RESULTS=${RESULTS:-.build/reliability/load.jsonl}
@@ -79,7 +87,8 @@ for backend in $BACKENDS; do
         # proof from one address and two tokens (standing in for as many devices, each with
         # many rides), so the per-token stream cap and the touch-proof limits are raised to
         # their maximum and the one-ride-at-a-time rule is off.
-        "$BIN" serve --port "$port" --database "$database" --log-level warning --many-rides-per-account --max-streams-per-token 1000 \
+        # notice: the store's round trips, logged when the server stops, are read below.
+        "$BIN" serve --port "$port" --database "$database" --log-level notice --many-rides-per-account --max-streams-per-token 1000 \
             --touch-proofs-per-minute 100000 --touch-proofs-per-minute-per-address 100000 \
             2>"$WORK/serve-$backend-$n.log" &
         servers="$servers${servers:+ }$!"
@@ -94,13 +103,30 @@ for backend in $BACKENDS; do
         ( previous=0; for mark in $MARKS; do sleep $((mark - previous)); previous=$mark; snapshot "$mark" >>"$marks_file"; done ) &
         sampler=$!
     fi
+    pg_master=""
+    [ "$backend" = postgres ] && pg_master=$(head -1 "$PG_DIR/data/postmaster.pid")
+    cpu_servers_before=$(python3 Benchmarks/Load/cpu_seconds.py $servers)
+    cpu_pg_before=$([ -n "$pg_master" ] && python3 Benchmarks/Load/cpu_seconds.py --tree "$pg_master" || echo null)
     line=$($BUILD_DIR/ServerLoad --url "$urls" --rate "$RATE" --seconds "$SECONDS_" ${MAX_IN_FLIGHT:+--max-in-flight "$MAX_IN_FLIGHT"} \
         --ride-listeners "$RIDE_LISTENERS" --dispatcher-listeners "$DISPATCHER_LISTENERS" --server-pid "${servers// /,}" \
         --label "$backend-$count-$BUILD") || status=1
     [ -n "$sampler" ] && { wait "$sampler" 2>/dev/null || true; }
+    cpu_servers_after=$(python3 Benchmarks/Load/cpu_seconds.py $servers)
+    cpu_pg_after=$([ -n "$pg_master" ] && python3 Benchmarks/Load/cpu_seconds.py --tree "$pg_master" || echo null)
     marks=$(paste -sd, "$marks_file")
-    echo "{\"backend\":\"$backend\",\"build\":\"$BUILD\",\"rides_seeded\":$RIDES,\"marks\":[$marks],${line#\{}" | tee -a "$RESULTS"
+    # Stopped gracefully, each server logs its store's round trips (PostgresStore.close).
     for pid in $servers; do kill "$pid"; wait "$pid" 2>/dev/null || true; done
     servers=""
+    pgbench_tps=null
+    if [ "$backend" = postgres ] && [ "$PGBENCH" != 0 ]; then
+        "$PG_BIN/pgbench" -i -q "$database" >"$WORK/pgbench-init.log" 2>&1
+        "$PG_BIN/pgbench" -n -b simple-update -T "${SECONDS_%.*}" -c "$PGBENCH_CLIENTS" -j 2 "$database" >"$WORK/pgbench.log" 2>&1 || status=1
+        pgbench_tps=$(awk '/^tps = / {print $3; exit}' "$WORK/pgbench.log")
+        pgbench_tps=${pgbench_tps:-null}
+    fi
+    extra=$(python3 Benchmarks/Load/run_figures.py --generator "$line" --servers-before "$cpu_servers_before" --servers-after "$cpu_servers_after" \
+        --pg-before "$cpu_pg_before" --pg-after "$cpu_pg_after" --pgbench-tps "$pgbench_tps" --pgbench-clients "$PGBENCH_CLIENTS" \
+        --logs "$WORK"/serve-"$backend"-*.log)
+    echo "{\"backend\":\"$backend\",\"build\":\"$BUILD\",\"rides_seeded\":$RIDES,\"marks\":[$marks],$extra,${line#\{}" | tee -a "$RESULTS"
 done
 exit $status
