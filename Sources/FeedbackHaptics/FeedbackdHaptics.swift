@@ -1,7 +1,7 @@
 import BlueZ
 import Foundation
 import Guide
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The guide's vibrations through feedbackd (`FeedbackClient`): `trigger` never blocks the
 /// guide; one task sends the events in order. Each event is feedbackd's `ridebeacon-…` event
@@ -21,7 +21,8 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
     public let client: FeedbackClient
     private let queue: AsyncStream<(HapticEvent, ContinuousClock.Instant)>.Continuation
     private let sender: Task<Void, Never>
-    private let record = NIOLockedValueBox<[Sent]>([])
+    /// Every event sent, shared with the sending task.
+    private let record = SentLog()
 
     /// `say` hears, once, that feedbackd stopped answering (guidance goes on without vibrations).
     public init(client: FeedbackClient, say: @escaping @Sendable (String) -> Void) {
@@ -42,7 +43,7 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
                     say(FeedbackdHaptics.stoppedSentence)
                 }
                 let sent = Sent(event: event, decided: decided, called: called, answered: .now, id: id)
-                record.withLockedValue { $0.append(sent) }
+                record.entries.withLock { $0.append(sent) }
             }
         }
     }
@@ -66,7 +67,7 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
     }
 
     /// Every event sent so far, in order.
-    public var sent: [Sent] { record.withLockedValue { $0 } }
+    public var sent: [Sent] { record.entries.withLock { $0 } }
 
     /// Sends what is queued; nothing is sent after.
     public func flush() async {
@@ -83,8 +84,14 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
 
 /// Records haptic events in order (tests, the simulator's transcript).
 public final class HapticRecorder: HapticOutput, Sendable {
-    private let events = NIOLockedValueBox<[HapticEvent]>([])
+    private let events = Mutex<[HapticEvent]>([])
     public init() {}
-    public func trigger(_ event: HapticEvent) { events.withLockedValue { $0.append(event) } }
-    public var recorded: [HapticEvent] { events.withLockedValue { $0 } }
+    public func trigger(_ event: HapticEvent) { events.withLock { $0.append(event) } }
+    public var recorded: [HapticEvent] { events.withLock { $0 } }
+}
+
+/// The events a `FeedbackdHaptics` sent: one object the sending task and the reader share
+/// (a `Mutex` itself cannot be shared by copy).
+private final class SentLog: Sendable {
+    let entries = Mutex<[FeedbackdHaptics.Sent]>([])
 }

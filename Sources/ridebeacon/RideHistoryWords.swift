@@ -1,6 +1,7 @@
 import Foundation
 import Phrasebook
 import RideClient
+import Synchronization
 
 /// Who cancelled and why, in plain words (issue 25): `follow`, `passenger rides`; in the
 /// phrasebook's language.
@@ -47,16 +48,15 @@ enum CancellationWords {
 }
 
 /// The follow's one-key offer to ask again: the ride loop waits on it, the keys answer it.
-final class AskAgainOffer: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var waiter: CheckedContinuation<Bool, Never>?
+final class AskAgainOffer: Sendable {
+    /// The ride loop's wait, while it waits.
+    private let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
 
     /// True when the passenger pressed Enter; false when the follow is being stopped.
     func wait() async -> Bool {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let cancelled = lock.withLock { () -> Bool in
+                let cancelled = waiter.withLock { waiter -> Bool in
                     if Task.isCancelled { return true }
                     waiter = continuation
                     return false
@@ -64,16 +64,16 @@ final class AskAgainOffer: @unchecked Sendable {
                 if cancelled { continuation.resume(returning: false) }
             }
         } onCancel: {
-            lock.withLock { () -> CheckedContinuation<Bool, Never>? in defer { waiter = nil }; return waiter }?.resume(returning: false)
+            waiter.withLock { waiter in defer { waiter = nil }; return waiter }?.resume(returning: false)
         }
     }
 
     /// Answers a waiting offer; false when none was waiting (the key is someone else's).
     func accept() -> Bool {
-        guard let waiter = lock.withLock({ () -> CheckedContinuation<Bool, Never>? in defer { self.waiter = nil }; return self.waiter }) else {
+        guard let waiting = waiter.withLock({ waiter in defer { waiter = nil }; return waiter }) else {
             return false
         }
-        waiter.resume(returning: true)
+        waiting.resume(returning: true)
         return true
     }
 }
