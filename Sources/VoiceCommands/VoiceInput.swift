@@ -105,6 +105,9 @@ public enum VoiceAudio {
 
 /// Listens on a `VoiceInput` on its own thread and yields the commands spotted, stamped with
 /// the seconds of audio heard when each was spotted.
+///
+/// @unchecked Sendable: `process` (Foundation's Process) is set once in `init` and afterwards
+/// only asked `isRunning` and told `terminate()`, which it allows from any thread.
 public final class VoiceListener: @unchecked Sendable {
     public struct Heard: Sendable, Equatable {
         public var command: VoiceCommand
