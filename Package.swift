@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "HapticsVoiceTests",
             dependencies: ["FeedbackHaptics", "VoiceCommands", "BlueZ", "Guide", "GuideSimulation", "GuideAudio",
-                           "BeaconCore", "RideSession"]
+                           "BeaconCore", "RideSession", "RideBeaconTesting"]
         ),
         .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore", "RideBeaconTesting"]),
         .testTarget(

@@ -5,9 +5,10 @@ import Foundation
 import Guide
 import GuideSimulation
 import RideSession
+import RideBeaconTesting
 import Testing
 
-@Suite(.serialized) struct HapticsTests {
+@Suite(.serialized, .tags(.process)) struct HapticsTests {
     static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 42, count: 32))
     static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: identity)
     static let base = 1_700_000_010.0
