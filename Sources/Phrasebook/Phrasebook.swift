@@ -143,7 +143,7 @@ enum Catalogue {
     static func letterNames(_ language: Language) -> [Character: String] {
         switch language {
         case .en: [:]
-        case .es: ["Y": "i griega", "W": "uve doble"]
+        case .es: ["Y": "i griega"]
         case .fr: ["Y": "i grec"]
         }
     }

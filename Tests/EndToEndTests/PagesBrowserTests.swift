@@ -29,12 +29,18 @@ struct PagesBrowserTests {
 
         // axe: no WCAG 2.2 AA violation on any page at either width; nothing scrolls sideways on a phone.
         let audits = try #require(report["audits"] as? [String: [String: Any]])
-        #expect(audits.count == 13, "pages audited: \(audits.keys.sorted())")
+        #expect(audits.count == 16, "pages audited: \(audits.keys.sorted())")
         for (page, audit) in audits {
-            for width in ["1280", "390"] {
+            for width in ["1280", "zoom200", "390"] {
                 let violations = try #require(audit[width] as? [Any], "\(page) at \(width) px was not audited")
                 #expect(violations.isEmpty, "\(page) at \(width) px: \(violations)")
             }
+            // Issue 25: no word or ride code broken mid-word at 1280 px or at 200 % zoom.
+            for key in ["brokenWords1280", "brokenWordszoom200"] {
+                #expect(audit[key] as? [String] == [], "\(page): words broken mid-word (\(key)): \(audit[key] ?? "not measured")")
+            }
+            let zoomed = try #require(audit["overflowZoom200"] as? [String: Int])
+            #expect((zoomed["scrollWidth"] ?? .max) <= (zoomed["innerWidth"] ?? 0), "\(page) scrolls sideways at 200 %: \(zoomed)")
             let overflow = try #require(audit["overflow390"] as? [String: Int])
             #expect(overflow["innerWidth"] == 390 && (overflow["scrollWidth"] ?? .max) <= 390, "\(page) scrolls sideways at 390 px: \(overflow)")
         }
@@ -47,6 +53,17 @@ struct PagesBrowserTests {
         #expect(empty["links"] as? [String] == ["Enter where the driver should pick you up", "Enter where you are going"])
         #expect(empty["invalid"] as? [String] == ["pickup", "dropoff"])
         #expect(passenger["requestsAfterEmpty"] as? Int == 0, "a form with errors created a request")
+        // After a form error the error summary has the focus (read first).
+        #expect(passenger["focusAfterRequestError"] as? String == "error-summary")
+        // Saved places on the page: added, refused again (focus on the summary), renamed, removed.
+        #expect((passenger["placeSaved"] as? String)?.contains("Saved home.") == true)
+        let twice = try #require(passenger["placeTwice"] as? [String: Any])
+        #expect(twice["links"] as? [String] == ["You already have a place called home: rename or remove it first"] && twice["invalid"] as? [String] == ["place-name"])
+        #expect(passenger["focusAfterPlaceError"] as? String == "error-summary")
+        #expect((passenger["placeRenamed"] as? String)?.contains("Renamed home to flat.") == true)
+        #expect((passenger["placeRemoved"] as? String)?.contains("Removed flat.") == true)
+        #expect((passenger["placesLeft"] as? [Any])?.isEmpty == true)
+        #expect(passenger["spanish"] as? String == "Pedir un viaje | Recogida", "\(passenger["spanish"] ?? "")")
         #expect((passenger["shortCode"] as? String)?.count == 4)
         let accepted = try #require(passenger["accepted"] as? String)
         #expect(accepted.hasPrefix("Ben in a blue Toyota Prius accepted your ride") && accepted.contains("in 7 minutes"), "\(accepted)")
@@ -78,6 +95,12 @@ struct PagesBrowserTests {
         let overflow = try #require(dispatcher["overflowWithRide390"] as? [String: Int])
         #expect((overflow["scrollWidth"] ?? .max) <= 390, "the board scrolls sideways at 390 px: \(overflow)")
         #expect(dispatcher["stateOnConfirmationPage"] as? String == "accepted")
+        // The stuck count above the tables in plain words, the CLI's word; Cancel looks destructive.
+        let attention = try #require(dispatcher["attention"] as? [String: Any])
+        #expect(attention["text"] as? String == "No ride is stuck." && attention["beforeRides"] as? Bool == true
+                && attention["beforeChanges"] as? Bool == true, "\(attention)")
+        #expect(dispatcher["cancelButton"] as? [String: String] == ["background": "rgb(165, 29, 45)", "color": "rgb(255, 255, 255)"])
+        #expect(dispatcher["focusAfterMissingReason"] as? String == "error-summary")
         let missing = try #require(dispatcher["missingReason"] as? [String: Any])
         #expect(missing["links"] as? [String] == ["Enter why you are cancelling; it is kept in the history"] && missing["invalid"] as? [String] == ["reason"])
         #expect(dispatcher["stateAfterMissingReason"] as? String == "accepted", "a cancellation without a reason changed the ride")

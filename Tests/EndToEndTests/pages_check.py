@@ -27,15 +27,44 @@ def loaded(b, condition, what):
     return b.wait(f"document.readyState === 'complete' && ({condition})", what)
 
 
+# Words (and ride codes) the layout broke across two lines: a word's text range with boxes on
+# more than one line. Hyphenated words may break at their hyphen; hidden text is not looked at.
+BROKEN_WORDS = """(() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest('.visually-hidden, datalist, option, select, script, style, noscript') || !el.getClientRects().length) continue;
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      if (/[-\u2010-\u2014\\/]/.test(m[0])) continue;
+      const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+})()"""
+
+
 def audit(b, report, name):
-    """axe at 1280 px and 390 px, and the page's width at 390 px; leaves the phone width on."""
+    """axe at 1280 px, at 1280 px zoomed to 200 % (a 640 px wide layout) and at 390 px; words
+    broken mid-word at 1280 px and 200 %; the page's width at 390 px. Leaves the phone width on."""
     results = {}
-    for width, mobile in [(1280, False), (390, True)]:
+    for key, width, mobile in [("1280", 1280, False), ("zoom200", 640, False), ("390", 390, True)]:
         b.viewport(width, mobile)
         b.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        results[str(width)] = b.axe_violations()
+        results[key] = b.axe_violations()
+        if key != "390":
+            results["brokenWords" + key] = b.js(BROKEN_WORDS)
+        if key == "zoom200":
+            results["overflowZoom200"] = b.horizontal_overflow()
     results["overflow390"] = b.horizontal_overflow()
     report["audits"][name] = results
+
+
+def focused(b):
+    return b.js("document.activeElement?.id ?? ''")
 
 
 def error_summary(b):
@@ -77,8 +106,42 @@ def passenger_journey(b, report):
     b.tab_to("request-ride"); b.key("Enter")
     loaded(b, "!!document.querySelector('.error-summary')", "the request errors")
     journey["emptyRequest"] = error_summary(b)
+    journey["focusAfterRequestError"] = focused(b)
     journey["requestsAfterEmpty"] = len(open_requests()) - before
     audit(b, report, "passenger request errors")
+
+    # Issue 25: saved places added, refused again, renamed and removed on the page.
+    b.tab_to("place-name"); b.type("home")
+    b.tab_to("place-address"); b.type("Main St 1")
+    b.tab_to("save-place"); b.key("Enter")
+    journey["placeSaved"] = loaded(b, "document.querySelector('.notice')?.textContent.includes('Saved home') && document.querySelector('.notice').textContent",
+                                   "the saved place")
+    audit(b, report, "passenger place saved")
+    b.tab_to("place-name"); b.type("Home")
+    b.tab_to("place-address"); b.type("Elm St 9")
+    b.tab_to("save-place"); b.key("Enter")
+    loaded(b, "!!document.querySelector('.error-summary')", "the place error")
+    journey["placeTwice"] = error_summary(b)
+    journey["focusAfterPlaceError"] = focused(b)
+    audit(b, report, "passenger place error")
+    b.tab_to("rename-0"); b.type("flat"); b.tab_to("rename-0-button"); b.key("Enter")
+    journey["placeRenamed"] = loaded(b, "document.querySelector('.notice')?.textContent.includes('Renamed') && document.querySelector('.notice').textContent",
+                                     "the renamed place")
+    b.tab_to("remove-0"); b.key("Enter")
+    journey["placeRemoved"] = loaded(b, "document.querySelector('.notice')?.textContent.includes('Removed') && document.querySelector('.notice').textContent",
+                                     "the removed place")
+    journey["placesLeft"] = api("GET", "/v1/places", CONFIG["tokens"]["passenger"])["places"]
+
+    # Issue 26: the page in Spanish by its picker, then back to English, by keyboard.
+    b.tab_to("language"); b.key("ArrowDown")
+    b.wait("document.getElementById('language').value === 'es'", "Español chosen")
+    b.tab_to("change-language"); b.key("Enter")
+    loaded(b, "document.documentElement.lang === 'es' && !!document.getElementById('pickup')", "the page in Spanish")
+    journey["spanish"] = b.js("document.querySelector('h1').textContent + ' | ' + document.querySelector('label[for=pickup]').textContent")
+    audit(b, report, "passenger page in Spanish")
+    b.tab_to("language"); b.key("ArrowUp")
+    b.tab_to("change-language"); b.key("Enter")
+    loaded(b, "document.documentElement.lang === 'en' && !!document.getElementById('pickup')", "the page in English again")
 
     b.tab_to("pickup"); b.type("Main St 1")
     b.tab_to("dropoff"); b.type("Central Station")
@@ -144,6 +207,10 @@ def dispatcher_journey(b, report):
                    "accessibilityNotes": "guide dog; please call out my name"})
     b.wait(f"!!document.getElementById('assign-{request['id']}')", "the waiting request's assign button")
     journey["requestCells"] = b.js(f"[...document.querySelector('#requests tr[data-request-id=\"{request['id']}\"]').children].slice(0, 2).map(c => c.textContent)")
+    journey["attention"] = b.js("(() => { const s = document.getElementById('attention-summary');"
+                                " return {text: s.textContent,"
+                                " beforeRides: !!(s.compareDocumentPosition(document.getElementById('rides')) & Node.DOCUMENT_POSITION_FOLLOWING),"
+                                " beforeChanges: !!(s.compareDocumentPosition(document.getElementById('changes-heading')) & Node.DOCUMENT_POSITION_FOLLOWING)}; })()")
     audit(b, report, "dispatcher board")
     cancel = b.js(f"(() => {{ const r = document.getElementById('cancel-request-{request['id']}').getBoundingClientRect();"
                   " return {left: r.left, right: r.right, innerWidth: window.innerWidth}; })()")
@@ -163,10 +230,13 @@ def dispatcher_journey(b, report):
     b.tab_to(f"cancel-{ride}"); b.key("Enter")
     loaded(b, "!!document.getElementById('reason')", "the ride's cancel confirmation")
     journey["stateOnConfirmationPage"] = api("GET", f"/v1/rides/{ride}", TOKENS["dispatcher"])["state"]
+    journey["cancelButton"] = b.js("(() => { const s = getComputedStyle(document.getElementById('confirm-cancel'));"
+                                   " return {background: s.backgroundColor, color: s.color}; })()")
     audit(b, report, "dispatcher cancel confirmation")
     b.tab_to("confirm-cancel"); b.key("Enter")
     loaded(b, "!!document.querySelector('.error-summary')", "the missing reason error")
     journey["missingReason"] = error_summary(b)
+    journey["focusAfterMissingReason"] = focused(b)
     journey["stateAfterMissingReason"] = api("GET", f"/v1/rides/{ride}", TOKENS["dispatcher"])["state"]
     audit(b, report, "dispatcher cancel error")
     b.tab_to("reason"); b.type("Passenger phoned: plans changed"); b.tab_to("confirm-cancel"); b.key("Enter")

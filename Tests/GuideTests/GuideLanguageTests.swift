@@ -1,6 +1,7 @@
 import BeaconCore
 import Guide
 import Phrasebook
+import RideSession
 import Testing
 
 /// Issue 26: the guide speaks the phrasebook's language; switching it changes every sentence,
@@ -25,15 +26,15 @@ import Testing
     @Test func switchingTheLanguageChangesEverySentence() {
         let english = Self.said(in: .en)
         #expect(english.first == "Waiting for your driver.")
-        #expect(english.contains("Your driver has arrived. Ben, blue Toyota Prius. Follow the sound."))
+        #expect(english.contains("Your driver has arrived. Ben, blue Toyota Prius. Searching for the signal; stay where you are."))
         #expect(english.contains("Your ride was cancelled."))
         let spanish = Self.said(in: .es)
         #expect(spanish.first == "Esperando a tu conductor.")
-        #expect(spanish.contains("Tu conductor ha llegado. Ben, blue Toyota Prius. Sigue el sonido."))
+        #expect(spanish.contains("Tu conductor ha llegado. Ben, blue Toyota Prius. Buscando la señal; quédate donde estás."))
         #expect(spanish.contains("Tu viaje se ha cancelado."))
         let french = Self.said(in: .fr)
         #expect(french.first == "En attente de votre chauffeur.")
-        #expect(french.contains("Votre chauffeur est là. Ben, blue Toyota Prius. Suivez le son."))
+        #expect(french.contains("Votre chauffeur est là. Ben, blue Toyota Prius. Recherche du signal ; restez où vous êtes."))
         #expect(french.contains("Votre course a été annulée."))
         // The same moments, each said once in each language.
         #expect(english.count == spanish.count && spanish.count == french.count)
@@ -69,5 +70,22 @@ import Testing
         #expect(Settings.standard.validationError == nil)
         settings.language = "de"
         #expect(settings.validationError == "language must be one of en, es, fr, not \"de\"")
+    }
+
+    @Test func theDriversDeviceSpeaksTheDriversLanguage() {
+        var core = DriverCore(identity: ScriptedGuide.identity, autoConfirm: false,
+                              meeting: DriverMeeting(passengerName: "Ana", rideWord: "maple river"))
+        core.book = Phrasebook(.fr)
+        #expect(core.handle(.key(time: 1, .rideWord)) == [.tell("Le mot de la course est : maple river. Dites-le à Ana quand on vous le demande.")])
+        #expect(core.handle(.key(time: 2, .coming)).contains(.tell("Ana apprend que vous venez à pied, et attend sur place.")))
+        #expect(DriverPhrase.touchDetectedPressEnter.text(in: Phrasebook(.es)) == "Contacto detectado. Pulsa Intro para confirmar el viaje.")
+        #expect(LocatorInstruction.horn.words(passenger: "Ana", in: Phrasebook(.es))
+                == "Ana está buscando el coche. Toca el claxon dos veces, brevemente, y pulsa y; n si no puedes.")
+        // English stays as it was.
+        #expect(LocatorInstruction.voiceWindow.words(passenger: "Ana")
+                == "Ana is looking for the car. Call \"Ana\" through the open window, then press y; n if you can't.")
+        for phrase in DriverPhrase.allCases { #expect(phrase.text(in: .english) == phrase.rawValue) }
+        var english = DriverCore(identity: ScriptedGuide.identity, autoConfirm: false, meeting: DriverMeeting(passengerName: "Ana"))
+        #expect(english.handle(.key(time: 1, .rideWord)) == [.tell("This ride has no ride word.")])
     }
 }

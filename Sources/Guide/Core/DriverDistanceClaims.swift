@@ -1,4 +1,5 @@
 import BeaconCore
+import Phrasebook
 import RideSession
 
 /// The passenger's distance as the driver's device says it (issue 22, part 2): the guide's own
@@ -15,6 +16,8 @@ public struct DriverDistanceClaims: DistanceClaims {
     private var spoken: DistanceBands.Band?
     private var candidate: (band: DistanceBands.Band, since: Double)?
     private var lastSaid = -Double.infinity
+    /// The driver's language.
+    public var book: Phrasebook = .english
 
     public init(calibration: Calibration) {
         uncertainty = DistanceUncertainty(calibration: calibration)
@@ -37,15 +40,15 @@ public struct DriverDistanceClaims: DistanceClaims {
         spoken = band
         lastSaid = time
         candidate = nil
-        let words = Self.words(band)
-        return closer ? "getting closer, \(words)" : words
+        let words = Self.words(band, in: book)
+        return closer ? book(.driverGettingCloser, ["distance": .text(words)]) : words
     }
 
-    static func words(_ band: DistanceBands.Band) -> String {
+    static func words(_ band: DistanceBands.Band, in book: Phrasebook = .english) -> String {
         switch band {
-        case .veryClose: "within reach"
-        case .about(let n): "about \(n) meters away"
-        case .moreThan(let n): "more than \(n) meters away"
+        case .veryClose: book(.driverDistanceVeryClose)
+        case .about(let n): book(.driverDistanceAbout, ["distance": .count(n)])
+        case .moreThan(let n): book(.driverDistanceMoreThan, ["distance": .count(n)])
         }
     }
 }

@@ -13,6 +13,18 @@ struct PassengerPage: Sendable {
 
     struct Place: Sendable {
         var name, address: String
+        /// Position in the list, for the rename field's id (`rename-3`).
+        var index = 0
+        /// "New name for home", "Remove home" in the page's language.
+        var renameLabel = "", removeLabel = ""
+        var renameError: [String] = []
+    }
+
+    /// The add-a-place form as typed, and its errors (issue 25: places added, renamed and
+    /// removed on the page).
+    struct PlaceForm: Sendable {
+        var name = "", address = ""
+        var nameError: [String] = [], addressError: [String] = []
     }
 
     /// The request form's values as typed (kept on an error so nothing is lost) and its errors.
@@ -54,6 +66,10 @@ struct PassengerPage: Sendable {
     var title: String
     var hasErrors: Bool
     var hasPlaces: Bool
+    var placeForm: PlaceForm
+    /// Problems with the places forms: their own error summary, in the places section.
+    var placeErrors: [FieldError]
+    var hasPlaceErrors: Bool
     /// The page's words in its language (`{{t.pickup_label}}`), and the language picker.
     var t: [String: String]
     var lang: String
@@ -65,11 +81,20 @@ struct PassengerPage: Sendable {
     }
 
     init(passenger: Account, csrf: String, lastEventID: Int64, places: [SavedPlaceRecord], current: Current?,
-         form: RequestForm = RequestForm(), errors: [FieldError] = [], notice: String? = nil, book: Phrasebook = .english) {
+         form: RequestForm = RequestForm(), errors: [FieldError] = [], notice: String? = nil, book: Phrasebook = .english,
+         placeForm: PlaceForm = PlaceForm(), placeErrors: [FieldError] = [], renameErrors: [String: String] = [:]) {
         passengerName = passenger.displayName
         self.csrf = csrf
         self.lastEventID = lastEventID
-        self.places = places.map { Place(name: $0.name, address: $0.address) }
+        self.places = places.enumerated().map { index, place in
+            Place(name: place.name, address: place.address, index: index,
+                  renameLabel: book(.pagePlaceRenameLabel, ["place": .text(place.name)]),
+                  removeLabel: book(.pagePlaceRemoveLabel, ["place": .text(place.name)]),
+                  renameError: renameErrors[place.name].map { [$0] } ?? [])
+        }
+        self.placeForm = placeForm
+        self.placeErrors = placeErrors
+        hasPlaceErrors = !placeErrors.isEmpty
         self.current = current.map { [$0] } ?? []
         self.form = current == nil ? [form] : []
         self.errors = errors
@@ -77,7 +102,7 @@ struct PassengerPage: Sendable {
         hasErrors = !errors.isEmpty
         hasPlaces = !places.isEmpty
         // GOV.UK: an error page's title starts with "Error:" so it is the first thing heard.
-        title = (errors.isEmpty ? "" : book(.pageErrorPrefix) + " ") + book(current == nil ? .pageTitleRequest : .pageTitleRide)
+        title = (errors.isEmpty && placeErrors.isEmpty ? "" : book(.pageErrorPrefix) + " ") + book(current == nil ? .pageTitleRequest : .pageTitleRide)
         t = Self.words(book, name: passengerName)
         lang = book.language.rawValue
         languages = Self.languageChoices(book.language)

@@ -2,6 +2,7 @@ import APIBodies
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Phrasebook
 import RideStore
 import RideWire
 
@@ -12,7 +13,6 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     let store: any Store
     let limits: RateLimits
     let codes: CodeRedemption
-    let sessions: WebSessions
     let bookingRule: BookingRule
     /// Marks the session cookie Secure even without `X-Forwarded-Proto: https`.
     let secureCookies: Bool
@@ -26,6 +26,8 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         routes.post("/sign-out", use: passengerSignOut)
         routes.post("/ride/request", use: passengerRequest)
         routes.get("/ride/status", use: passengerStatus)
+        routes.post("/language", use: passengerLanguage)
+        addPlaceRoutes(to: routes)
         routes.get("/ride/cancel", use: passengerCancelConfirmation)
         routes.post("/ride/cancel", use: passengerCancel)
         routes.get("/assets/passenger.css", use: { _, _ in DispatchRenderer.response(PassengerAssets.css, contentType: "text/css; charset=utf-8") })
@@ -37,8 +39,9 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String]()]
             return passengerRender("p-signin", empty)
         }
-        let notice = request.uri.queryParameters["cancelled"] != nil ? "Your ride was cancelled." : nil
-        return passengerRender("p-home", try await passengerPage(passenger, token: token, notice: notice))
+        let book = PassengerLanguage.book(for: request)
+        let notice = request.uri.queryParameters["cancelled"] != nil ? book(.pageCancelledNotice) : nil
+        return passengerRender("p-home", try await passengerPage(passenger, token: token, notice: notice, book: book))
     }
 
     @Sendable func passengerSignIn(_ request: Request, context: Context) async throws -> Response {
@@ -64,11 +67,10 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
                 return refuse("Sign-in code must be eight digits, like 4821 0937", status: .badRequest)
             }
             let secret = APITokenSecret()
-            let signedIn: SignIn
             do {
                 // A code of another role's account is refused before it is spent: its holder can
                 // still use it where it belongs (the CLI).
-                signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
+                _ = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
                                            logger: context.logger) { account in
                     guard account.role == .passenger else { throw PassengerPageRefusal.notAPassenger(account.role) }
                 }
@@ -77,9 +79,6 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             } catch PassengerPageRefusal.notAPassenger(let role) {
                 return refuse("That code belongs to a \(role.rawValue) account and was not used here; this page is for passengers", status: .forbidden)
             }
-            // Named after the browser; the cookie's previous token ends (no pile of tokens).
-            await sessions.nameDevice(of: signedIn.token, request: request)
-            try await sessions.end(PassengerSession.token(in: request), reason: "signed in again", logger: context.logger)
             return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies)))
         }
     }
@@ -90,7 +89,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         let form = try await request.decodeForm(SignOutForm.self)
         if let token = PassengerSession.token(in: request) {
             guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
-            try await sessions.end(token, reason: "sign-out", logger: context.logger)
+            if let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil {
+                _ = try await store.revokeToken(id: stored.id, accountID: stored.accountID)
+                AdminAudit.record(context.logger, action: "token.revoke", actor: stored.accountID, via: .api,
+                                  details: ["token_id": stored.id, "reason": "sign-out"])
+            }
         }
         return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }
@@ -106,6 +109,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             return places.first { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }?.address ?? trimmed
         }
         var errors: [PassengerPage.FieldError] = []
+        let book = PassengerLanguage.book(for: request)
         func check(_ value: String, id: String, label: String, empty: String?, multiline: Bool = false) -> [String] {
             if value.isEmpty {
                 guard let empty else { return [] }
@@ -113,7 +117,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
                 return [empty]
             }
             do { _ = try FreeText.clean(value, field: id, multiline: multiline) } catch {
-                let message = "\(label) must be at most \(BodyLimits.maxTextLength) characters, without control characters"
+                let message = book(.pageErrorTooLong, ["field": .text(label), "count": .count(BodyLimits.maxTextLength)])
                 errors.append(.init(fieldID: id, message: message))
                 return [message]
             }
@@ -121,12 +125,12 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         }
         let pickup = address(typed.pickup), dropoff = address(typed.dropoff)
         let notes = typed.notes.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-        typed.pickupError = check(pickup, id: "pickup", label: "Pickup", empty: "Enter where the driver should pick you up")
-        typed.dropoffError = check(dropoff, id: "dropoff", label: "Drop-off", empty: "Enter where you are going")
-        typed.notesError = check(notes, id: "notes", label: "Notes", empty: nil, multiline: true)
+        typed.pickupError = check(pickup, id: "pickup", label: book(.pagePickupLabel), empty: book(.pageErrorPickupEmpty))
+        typed.dropoffError = check(dropoff, id: "dropoff", label: book(.pageDropoffLabel), empty: book(.pageErrorDropoffEmpty))
+        typed.notesError = check(notes, id: "notes", label: book(.pageErrorNotesField), empty: nil, multiline: true)
         if !errors.isEmpty {
             let page = PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: try await store.lastEventID(),
-                                     places: places, current: nil, form: typed, errors: errors)
+                                     places: places, current: nil, form: typed, errors: errors, book: book)
             return passengerRender("p-home", page, status: .badRequest)
         }
         let new = NewRideRequest(passengerName: passenger.displayName, pickup: pickup, dropoff: dropoff, accessibilityNotes: notes.isEmpty ? nil : notes)
@@ -142,14 +146,17 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     /// The state block alone, for the page's script; 401 (not a redirect) so the script knows.
     @Sendable func passengerStatus(_ request: Request, context: Context) async throws -> Response {
         let (passenger, _) = try await passengerSessionOrFail(request)
-        let current = try await currentRide(of: passenger).map { $0.view }
-        return passengerRender("p-status", ["current": current.map { [$0] } ?? []])
+        let book = PassengerLanguage.book(for: request)
+        let current = try await currentRide(of: passenger).map { $0.view(book) }
+        return passengerRender("p-status", ["current": current.map { [$0] } ?? [], "t": PassengerPage.words(book)] as [String: Any])
     }
 
     @Sendable func passengerCancelConfirmation(_ request: Request, context: Context) async throws -> Response {
         let (passenger, token) = try await passengerSessionOrFail(request)
-        guard let current = try await currentRide(of: passenger)?.view else { return DispatchRenderer.redirect(to: "/") }
-        return passengerRender("p-cancel", ["code": current.code, "sentence": current.sentence, "csrf": DispatchSession.csrfToken(for: token)])
+        let book = PassengerLanguage.book(for: request)
+        guard let current = try await currentRide(of: passenger)?.view(book) else { return DispatchRenderer.redirect(to: "/") }
+        return passengerRender("p-cancel", ["code": current.code, "sentence": current.sentence, "csrf": DispatchSession.csrfToken(for: token),
+                                            "t": PassengerPage.words(book, code: current.code), "lang": book.language.rawValue] as [String: Any])
     }
 
     @Sendable func passengerCancel(_ request: Request, context: Context) async throws -> Response {
@@ -174,6 +181,18 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         return DispatchRenderer.redirect(to: "/?cancelled=1")
     }
 
+    /// The language picker: remembered in a cookie (signed in or not), then back to the page.
+    @Sendable func passengerLanguage(_ request: Request, context: Context) async throws -> Response {
+        do { try SameOrigin.check(request) } catch {
+            throw APIError(.forbidden, code: .crossSiteForm, "This language form was sent from another site. Open / on this server and choose there.")
+        }
+        let form = try await request.decodeForm(LanguageForm.self)
+        guard let language = form.language.flatMap(Language.init(rawValue:)) else {
+            throw APIError(.badRequest, code: .invalidField, "language must be one of \(Language.codes)")
+        }
+        return DispatchRenderer.redirect(to: "/", cookie: PassengerLanguage.cookie(language, secure: DispatchSession.isSecure(request, configured: secureCookies)))
+    }
+
     // MARK: Helpers
 
     enum PassengerPageRefusal: Error {
@@ -190,10 +209,10 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         /// `guide`: whether the passenger's guide reported in (`GuideState`).
         case riding(RideDetail, guide: PassengerPage.GuideState)
 
-        var view: PassengerPage.Current {
+        func view(_ book: Phrasebook = .english) -> PassengerPage.Current {
             switch self {
-            case .waiting(let request): PassengerPage.Current(request: request)
-            case .riding(let detail, let guide): PassengerPage.Current(ride: detail, guide: guide)
+            case .waiting(let request): PassengerPage.Current(request: request, book: book)
+            case .riding(let detail, let guide): PassengerPage.Current(ride: detail, guide: guide, book: book)
             }
         }
     }
@@ -241,12 +260,12 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         }
     }
 
-    func passengerPage(_ passenger: Account, token: APITokenSecret, notice: String?) async throws -> PassengerPage {
+    func passengerPage(_ passenger: Account, token: APITokenSecret, notice: String?, book: Phrasebook = .english) async throws -> PassengerPage {
         // Read before the ride: the stream resumes after it, so no change in between is missed.
         let lastEventID = try await store.lastEventID()
         var page = PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: lastEventID,
                                  places: try await store.savedPlaces(accountID: passenger.id),
-                                 current: try await currentRide(of: passenger)?.view, notice: notice)
+                                 current: try await currentRide(of: passenger)?.view(book), notice: notice, book: book)
         page.notice += try await otherSignIns(of: passenger, current: token)
         return page
     }

@@ -27,8 +27,8 @@ enum PassengerTemplates {
         """
 
     static let errorSummary = """
-        {{#hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" id="error-summary">
-        <h2 id="error-summary-title">There is a problem</h2>
+        {{#hasErrors}}<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" id="error-summary" autofocus>
+        <h2 id="error-summary-title">{{#t}}{{t.error_summary_title}}{{/t}}{{^t}}There is a problem{{/t}}</h2>
         <ul>{{/hasErrors}}{{#errors}}<li><a href="#{{fieldID}}">{{message}}</a></li>{{/errors}}{{#hasErrors}}</ul>
         </div>{{/hasErrors}}
         """
@@ -63,7 +63,7 @@ enum PassengerTemplates {
     /// Signed in: the current ride (followed live), or the form to request one.
     static let home = """
         <!doctype html>
-        <html lang="en">
+        <html lang="{{lang}}">
         <head>
         {{> p-head}}
         <title>{{title}} — RideBeacon</title>
@@ -72,52 +72,89 @@ enum PassengerTemplates {
         </head>
         <body data-last-event-id="{{lastEventID}}">
         <header>
-        <p>Signed in as {{passengerName}}.</p>
-        <form method="post" action="/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="secondary">Sign out</button></form>
+        <p>{{t.signed_in_as}}</p>
+        <form method="post" action="/language" class="language">
+        <label for="language">{{t.language_label}}</label>
+        <select id="language" name="language">{{#languages}}<option value="{{code}}" lang="{{code}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/languages}}</select>
+        <button type="submit" class="secondary" id="change-language">{{t.language_button}}</button>
+        </form>
+        <form method="post" action="/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="secondary">{{t.sign_out}}</button></form>
         </header>
         <main>
         {{#notice}}<p class="notice" role="status">{{.}}</p>{{/notice}}
         {{#current}}
-        <h1>Your ride</h1>
+        <h1>{{t.title_ride}}</h1>
         <div id="ride-live" class="visually-hidden" role="status" aria-live="polite"></div>
         <div id="ride-status">{{> p-status}}</div>
-        <noscript><p>Without JavaScript this page reloads every 30 seconds.</p></noscript>
-        <p><a class="button warning" id="cancel-link" href="/ride/cancel">Cancel this ride</a></p>
+        <noscript><p>{{t.no_script_reload}}</p></noscript>
+        <p><a class="button warning" id="cancel-link" href="/ride/cancel">{{t.cancel_link}}</a></p>
         {{/current}}
         {{#form}}
-        <h1>Request a ride</h1>
+        <h1>{{t.title_request}}</h1>
         {{> p-errors}}
         <form method="post" action="/ride/request" novalidate>
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <p>The driver will call out your name, {{passengerName}}.</p>
+        <p>{{t.driver_calls_name}}</p>
         <div class="field">
-        <label for="pickup">Pickup</label>
-        <p class="hint" id="pickup-hint">An address{{#hasPlaces}}, or a saved place's name{{/hasPlaces}}.</p>
-        {{#pickupError}}<p class="field-error" id="pickup-error"><span class="visually-hidden">Error:</span> {{.}}</p>{{/pickupError}}
+        <label for="pickup">{{t.pickup_label}}</label>
+        <p class="hint" id="pickup-hint">{{#hasPlaces}}{{t.pickup_hint_places}}{{/hasPlaces}}{{^hasPlaces}}{{t.pickup_hint}}{{/hasPlaces}}</p>
+        {{#pickupError}}<p class="field-error" id="pickup-error"><span class="visually-hidden">{{t.error_prefix}}</span> {{.}}</p>{{/pickupError}}
         <input id="pickup" name="pickup" type="text" value="{{pickup}}" autocomplete="off"{{#hasPlaces}} list="saved-places"{{/hasPlaces}}
          aria-describedby="pickup-hint{{#pickupError}} pickup-error{{/pickupError}}"{{#pickupError}} aria-invalid="true"{{/pickupError}}>
         </div>
         <div class="field">
-        <label for="dropoff">Drop-off</label>
-        <p class="hint" id="dropoff-hint">Where you are going{{#hasPlaces}}, or a saved place's name{{/hasPlaces}}.</p>
-        {{#dropoffError}}<p class="field-error" id="dropoff-error"><span class="visually-hidden">Error:</span> {{.}}</p>{{/dropoffError}}
+        <label for="dropoff">{{t.dropoff_label}}</label>
+        <p class="hint" id="dropoff-hint">{{#hasPlaces}}{{t.dropoff_hint_places}}{{/hasPlaces}}{{^hasPlaces}}{{t.dropoff_hint}}{{/hasPlaces}}</p>
+        {{#dropoffError}}<p class="field-error" id="dropoff-error"><span class="visually-hidden">{{t.error_prefix}}</span> {{.}}</p>{{/dropoffError}}
         <input id="dropoff" name="dropoff" type="text" value="{{dropoff}}" autocomplete="off"{{#hasPlaces}} list="saved-places"{{/hasPlaces}}
          aria-describedby="dropoff-hint{{#dropoffError}} dropoff-error{{/dropoffError}}"{{#dropoffError}} aria-invalid="true"{{/dropoffError}}>
         </div>
         <div class="field">
-        <label for="notes">Notes for the driver (optional)</label>
-        <p class="hint" id="notes-hint">For example: guide dog; please call out my name.</p>
-        {{#notesError}}<p class="field-error" id="notes-error"><span class="visually-hidden">Error:</span> {{.}}</p>{{/notesError}}
+        <label for="notes">{{t.notes_label}}</label>
+        <p class="hint" id="notes-hint">{{t.notes_hint}}</p>
+        {{#notesError}}<p class="field-error" id="notes-error"><span class="visually-hidden">{{t.error_prefix}}</span> {{.}}</p>{{/notesError}}
         <textarea id="notes" name="notes" rows="3" aria-describedby="notes-hint{{#notesError}} notes-error{{/notesError}}"{{#notesError}} aria-invalid="true"{{/notesError}}>{{notes}}</textarea>
         </div>
-        <button type="submit" id="request-ride">Request a ride</button>
+        <button type="submit" id="request-ride">{{t.request_button}}</button>
         </form>
         {{/form}}
+        <section aria-labelledby="places-heading" id="places">
+        <h2 id="places-heading">{{t.saved_places}}</h2>
+        {{#hasPlaceErrors}}<div class="error-summary" role="alert" aria-labelledby="place-error-summary-title" tabindex="-1" id="error-summary" autofocus>
+        <h2 id="place-error-summary-title">{{t.error_summary_title}}</h2>
+        <ul>{{#placeErrors}}<li><a href="#{{fieldID}}">{{message}}</a></li>{{/placeErrors}}</ul>
+        </div>{{/hasPlaceErrors}}
         {{#hasPlaces}}
-        <h2>Your saved places</h2>
         <datalist id="saved-places">{{#places}}<option value="{{name}}">{{address}}</option>{{/places}}</datalist>
-        <ul>{{#places}}<li><strong>{{name}}</strong>: {{address}}</li>{{/places}}</ul>
+        <ul class="places">{{#places}}<li><strong>{{name}}</strong>: {{address}}
+        <form method="post" action="/places/rename" novalidate><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="from" value="{{name}}">
+        <div><label for="rename-{{index}}">{{renameLabel}}</label>
+        {{#renameError}}<p class="field-error" id="rename-{{index}}-error"><span class="visually-hidden">{{t.error_prefix}}</span> {{.}}</p>{{/renameError}}
+        <input id="rename-{{index}}" name="to" type="text" autocomplete="off"{{#renameError}} aria-invalid="true" aria-describedby="rename-{{index}}-error"{{/renameError}}></div>
+        <button type="submit" class="secondary" id="rename-{{index}}-button">{{t.place_rename_button}}</button></form>
+        <form method="post" action="/places/remove"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}">
+        <button type="submit" class="warning" id="remove-{{index}}" aria-label="{{removeLabel}}">{{t.place_remove_button}}</button></form>
+        </li>{{/places}}</ul>
         {{/hasPlaces}}
+        {{^hasPlaces}}<p>{{t.places_none}}</p>{{/hasPlaces}}
+        <h3>{{t.places_add_heading}}</h3>
+        {{#placeForm}}<form method="post" action="/places/add" novalidate>
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <div class="field">
+        <label for="place-name">{{t.place_name_label}}</label>
+        <p class="hint" id="place-name-hint">{{t.place_name_hint}}</p>
+        {{#nameError}}<p class="field-error" id="place-name-error"><span class="visually-hidden">{{t.error_prefix}}</span> {{.}}</p>{{/nameError}}
+        <input id="place-name" name="name" type="text" value="{{name}}" autocomplete="off"
+         aria-describedby="place-name-hint{{#nameError}} place-name-error{{/nameError}}"{{#nameError}} aria-invalid="true"{{/nameError}}>
+        </div>
+        <div class="field">
+        <label for="place-address">{{t.place_address_label}}</label>
+        {{#addressError}}<p class="field-error" id="place-address-error"><span class="visually-hidden">{{t.error_prefix}}</span> {{.}}</p>{{/addressError}}
+        <input id="place-address" name="address" type="text" value="{{address}}" autocomplete="street-address"{{#addressError}} aria-invalid="true" aria-describedby="place-address-error"{{/addressError}}>
+        </div>
+        <button type="submit" class="secondary" id="save-place">{{t.place_save}}</button>
+        </form>{{/placeForm}}
+        </section>
         </main>
         </body>
         </html>
@@ -128,36 +165,36 @@ enum PassengerTemplates {
         {{#current}}<div id="ride-state" data-state="{{state}}" data-code="{{code}}"{{#rideID}} data-ride-id="{{.}}"{{/rideID}}>
         <p class="sentence" id="ride-sentence">{{sentence}}</p>
         <dl>
-        <dt>Ride code</dt><dd class="code">{{code}}</dd>
-        <dt>State</dt><dd>{{state}}</dd>
-        {{#driver}}<dt>Driver</dt><dd>{{.}}</dd>{{/driver}}
-        {{#vehicle}}<dt>Vehicle</dt><dd>{{.}}</dd>{{/vehicle}}
-        {{#eta}}<dt>Driver's estimate</dt><dd>{{.}}</dd>{{/eta}}
-        <dt>Pickup</dt><dd>{{pickup}}</dd>
-        <dt>Drop-off</dt><dd>{{dropoff}}</dd>
+        <dt>{{t.label_code}}</dt><dd class="code">{{code}}</dd>
+        <dt>{{t.label_state}}</dt><dd>{{stateName}}</dd>
+        {{#driver}}<dt>{{t.label_driver}}</dt><dd>{{.}}</dd>{{/driver}}
+        {{#vehicle}}<dt>{{t.label_vehicle}}</dt><dd>{{.}}</dd>{{/vehicle}}
+        {{#eta}}<dt>{{t.label_estimate}}</dt><dd>{{.}}</dd>{{/eta}}
+        <dt>{{t.pickup_label}}</dt><dd>{{pickup}}</dd>
+        <dt>{{t.dropoff_label}}</dt><dd>{{dropoff}}</dd>
         </dl>
         {{#guideHint}}<p class="guide-hint" id="guide-hint">{{.}}</p>{{/guideHint}}
-        </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">You have no open ride.</p></div>{{/current}}
+        </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">{{t.no_open_ride}}</p></div>{{/current}}
         """
 
     /// The confirmation step before cancelling: a page of its own, so no single key press cancels.
     static let cancel = """
         <!doctype html>
-        <html lang="en">
+        <html lang="{{lang}}">
         <head>
         {{> p-head}}
-        <title>Cancel your ride? — RideBeacon</title>
+        <title>{{t.cancel_title}} — RideBeacon</title>
         </head>
         <body>
         <main>
-        <h1>Cancel ride {{code}}?</h1>
+        <h1>{{t.cancel_heading}}</h1>
         <p>{{sentence}}</p>
         <form method="post" action="/ride/cancel">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <input type="hidden" name="confirm" value="yes">
-        <button type="submit" class="warning" id="confirm-cancel">Yes, cancel ride {{code}}</button>
+        <button type="submit" class="warning" id="confirm-cancel">{{t.cancel_confirm}}</button>
         </form>
-        <p><a class="button secondary" href="/" id="keep-ride">No, keep my ride</a></p>
+        <p><a class="button secondary" href="/" id="keep-ride">{{t.cancel_keep}}</a></p>
         </main>
         </body>
         </html>

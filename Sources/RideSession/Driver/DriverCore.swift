@@ -1,4 +1,5 @@
 import BeaconCore
+import Phrasebook
 import RideWire
 
 /// The driver's side at the kerb as a pure state machine: hears the passenger's beacon, decides
@@ -113,6 +114,8 @@ public struct DriverCore: Sendable {
     public private(set) var locatorUntil: Double?
     /// How the session ended; nil while it goes on (every input after it is ignored).
     public private(set) var outcome: Outcome?
+    /// The driver's language (the driver's settings): every sentence the device says or prints.
+    public var book: Phrasebook = .english
 
     /// A core for the ride whose rotating identity is `identity` (the passenger's beacon is
     /// recognised by it), touch judged with `calibration`; `distanceBounds` and `claims` say what
@@ -173,7 +176,7 @@ public struct DriverCore: Sendable {
             // The driver's own `x` comes back on the stream too: told once.
             if let told = acrossToldAt, time - told < 30 { return [] }
             acrossToldAt = time
-            return [.tell(Self.crossingWords(meeting.passengerName))]
+            return [.tell(Self.crossingWords(meeting.passengerName, in: book))]
         }
     }
 
@@ -191,7 +194,7 @@ public struct DriverCore: Sendable {
             return [.answerLocator(.none), .log("the passenger asked for a locator sound; --locator-sounds allows none")]
         }
         asking = (time, instruction)
-        let words = Action.tell(instruction.words(passenger: meeting.passengerName))
+        let words = Action.tell(instruction.words(passenger: meeting.passengerName, in: book))
         guard instruction == .device else { return [words] }
         let remaining = Self.locatorSeconds - age
         locatorUntil = time + remaining
@@ -205,10 +208,10 @@ public struct DriverCore: Sendable {
         let words = claims.claim(estimate, at: time)
         self.claims = claims
         guard let words else { return [] }
-        var text = "\(meeting.passengerName) is \(words)."
+        var text = book(.driverPassengerDistance, ["name": .text(meeting.passengerName), "distance": .text(words)])
         if !notesSaid, let notes = meeting.notes, !notes.isEmpty {
             notesSaid = true
-            text += " Look for: \(notes)."
+            text += " " + book(.driverLookFor, ["notes": .text(notes)])
         }
         return [.tell(text)]
     }
@@ -221,35 +224,37 @@ public struct DriverCore: Sendable {
             return submit(at: time, repeating: false)
         case .done, .cannot:
             guard let asking, asking.instruction != .device else {
-                return [.tell("No sound is asked for now.")]
+                return [.tell(book(.driverNoSoundAsked))]
             }
             self.asking = nil
             guard time - asking.time <= DriverMeeting.answerWindow else {
-                return [.tell("Too late: \(meeting.passengerName) was told you cannot make a sound, and is turning to find the car.")]
+                return [.tell(book(.driverTooLate, passenger))]
             }
             if key == .cannot {
-                return [.answerLocator(.none), .tell("\(meeting.passengerName) is told you cannot make a sound now.")]
+                return [.answerLocator(.none), .tell(book(.driverToldCannot, passenger))]
             }
-            return [.answerLocator(asking.instruction.sound), .tell("\(meeting.passengerName) is told to listen for it.")]
+            return [.answerLocator(asking.instruction.sound), .tell(book(.driverToldListen, passenger))]
         case .coming:
-            guard !coming else { return [.tell("\(meeting.passengerName) already knows you are coming.")] }
+            guard !coming else { return [.tell(book(.driverAlreadyComing, passenger))] }
             coming = true
-            return [.meeting(.coming), .tell("\(meeting.passengerName) is told you are walking over, and waits where they are.")]
+            return [.meeting(.coming), .tell(book(.driverToldComing, passenger))]
         case .across:
             acrossToldAt = time
-            return [.meeting(.across), .tell(Self.crossingWords(meeting.passengerName))]
+            return [.meeting(.across), .tell(Self.crossingWords(meeting.passengerName, in: book))]
         case .rideWord:
-            guard let word = meeting.rideWord else { return [.tell("This ride has no ride word.")] }
-            return [.tell("The ride word is: \(word). Say it to \(meeting.passengerName) when asked.")]
+            guard let word = meeting.rideWord else { return [.tell(book(.driverNoRideWord))] }
+            return [.tell(book(.driverRideWordIs, ["word": .text(word), "name": .text(meeting.passengerName)]))]
         }
     }
 
     /// What the driver is told when the car is across the street from the passenger: only the
     /// driver crosses, where it is safe; the passenger is told to stay on the pavement.
-    static func crossingWords(_ passenger: String) -> String {
-        "\(passenger) is across the street and stays on the pavement. Cross at the nearest crossing or lights and walk to "
-            + "\(passenger), or drive round to that side."
+    static func crossingWords(_ passenger: String, in book: Phrasebook = .english) -> String {
+        book(.driverCrossing, ["name": .text(passenger)])
     }
+
+    /// The passenger's name, for a sentence about them.
+    private var passenger: [String: PhraseValue] { ["name": .text(meeting.passengerName)] }
 
     /// The device's tick, reported: played is a `device` answer; silence is `none` (the
     /// passenger is never told of a sound that did not play).
@@ -258,7 +263,7 @@ public struct DriverCore: Sendable {
         self.asking = nil
         if played { return [.answerLocator(.device)] }
         return silenceLocator(at: time) + [.answerLocator(.none), .log("the locator tick did not play: \(reason)"),
-                                            .tell("This device cannot play its tick (\(reason)). \(meeting.passengerName) is told you cannot make a sound now.")]
+                                            .tell(book(.driverCannotTick, ["reason": .text(reason), "name": .text(meeting.passengerName)]))]
     }
 
     /// Stops the locator sound if it is (or may still be) playing.
@@ -346,4 +351,16 @@ public enum DriverPhrase: String, Sendable, CaseIterable {
     case proofAcceptedWaiting = "Touch proof accepted. Waiting for the passenger's."
     /// Why the device starts ticking, and what makes the ticks heard outside a closed car.
     case passengerLookingForCar = "Your passenger is looking for the car: open the window, or step out to the kerb with the device."
+
+    /// The phrase in `book`'s language (the raw value is the English).
+    public func text(in book: Phrasebook) -> String {
+        switch self {
+        case .touchDetectedPressEnter: book(.driverTouchPressEnter)
+        case .touchDetectedConfirming: book(.driverTouchConfirming)
+        case .noRecentTouch: book(.driverNoRecentTouch)
+        case .proofAccepted: book(.driverProofAccepted)
+        case .proofAcceptedWaiting: book(.driverProofAcceptedWaiting)
+        case .passengerLookingForCar: book(.driverPassengerLookingForCar)
+        }
+    }
 }

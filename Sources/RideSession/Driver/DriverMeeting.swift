@@ -1,5 +1,6 @@
 import BeaconCore
 import RideWire
+import Phrasebook
 
 /// The keys the driver answers with (`driver arrive`): one each.
 public enum DriverKey: Sendable, Equatable {
@@ -74,12 +75,13 @@ public enum LocatorInstruction: String, Sendable, Equatable, CaseIterable {
     }
 
     /// What the driver is told to do, by name.
-    public func words(passenger: String) -> String {
-        switch self {
-        case .device: "\(passenger) is looking for the car. Open the window: this device is ticking."
-        case .voiceWindow: "\(passenger) is looking for the car. Call \"\(passenger)\" through the open window, then press y; n if you can't."
-        case .voiceKerb: "\(passenger) is looking for the car. Step out to the kerb and call out \"\(passenger)\", then press y; n if you can't."
-        case .horn: "\(passenger) is looking for the car. Give two short taps on the horn, then press y; n if you can't."
+    public func words(passenger: String, in book: Phrasebook = .english) -> String {
+        let name: [String: PhraseValue] = ["name": .text(passenger)]
+        return switch self {
+        case .device: book(.driverAskDevice, name)
+        case .voiceWindow: book(.driverAskVoiceWindow, name)
+        case .voiceKerb: book(.driverAskVoiceKerb, name)
+        case .horn: book(.driverAskHorn, name)
         }
     }
 }

@@ -1,6 +1,7 @@
 import BeaconCore
 import RideWire
 import RadioCore
+import Phrasebook
 
 /// `DriverCore` in real time: the ride's identity advertised on a radio, the passenger's beacon
 /// heard on the same radio, the ride followed through a `RideService`, Enter presses from
@@ -46,7 +47,7 @@ public struct DriverSession: Sendable {
                 locatorPlayed: @escaping @Sendable () async -> String? = { "this session has no audio output" },
                 keys: AsyncStream<DriverKey> = AsyncStream { $0.finish() }, meeting: DriverMeeting = DriverMeeting(),
                 distanceBounds: (@Sendable (RangeEstimate) -> (low: Double, high: Double))? = nil,
-                claims: (any DistanceClaims)? = nil) {
+                claims: (any DistanceClaims)? = nil, book: Phrasebook = .english) {
         self.rideID = rideID
         self.radio = radio
         self.service = service
@@ -65,8 +66,11 @@ public struct DriverSession: Sendable {
                 + "slot \(slot) period \(identity.period) s every \(template.intervalMilliseconds) ms")
         }
         self.advertiser = advertiser
-        core = DriverCore(identity: identity, calibration: calibration, autoConfirm: autoConfirm, meeting: meeting,
-                          distanceBounds: distanceBounds, claims: claims)
+        var core = DriverCore(identity: identity, calibration: calibration, autoConfirm: autoConfirm, meeting: meeting,
+                              distanceBounds: distanceBounds, claims: claims)
+        // What the device says is in the driver's language.
+        core.book = book
+        self.core = core
     }
 
     /// Runs until the ride is confirmed, completed or cancelled, the radio cannot advertise,
@@ -123,7 +127,7 @@ public struct DriverSession: Sendable {
             for await input in inputs {
                 for action in core.handle(input) {
                     switch action {
-                    case .say(let phrase): say(phrase.rawValue)
+                    case .say(let phrase): say(phrase.text(in: core.book))
                     case .log(let line): log(line)
                     case .locator(let sound):
                         locator(sound)
