@@ -213,3 +213,4 @@ extension Catalogue {
         .driverArrived: "Arrived. Ride {code} for {name}.",
     ]
 }
+        .pageAskAgainHint: "The form below is filled with the same ride: press Request a ride to ask again.",

@@ -213,3 +213,4 @@ extension Catalogue {
         .driverArrived: "Has llegado. Viaje {code} para {name}.",
     ]
 }
+        .pageAskAgainHint: "El formulario de abajo tiene el mismo viaje: pulsa Pedir un viaje para pedirlo otra vez.",

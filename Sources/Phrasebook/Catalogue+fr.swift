@@ -213,3 +213,4 @@ extension Catalogue {
         .driverArrived: "Arrivé. Course {code} pour {name}.",
     ]
 }
+        .pageAskAgainHint: "Le formulaire ci-dessous reprend la même course : appuyez sur Demander une course pour la redemander.",

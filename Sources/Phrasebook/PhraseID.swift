@@ -220,3 +220,4 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case driverPassengerLookingForCar = "driver.passenger_looking_for_car"
     case driverArrived = "driver.arrived"
 }
+    case pageAskAgainHint = "page.ask_again_hint"

@@ -101,7 +101,8 @@ extension GuideLaunch {
             return nil
         }
         let (opened, said) = await SensorProxyCompass.auto()
-        StandardError.writeLine("ridebeacon: " + said)
+        // One plain sentence (issue 25): the D-Bus reason stays out of the way, in the log's words.
+        StandardError.writeLine("ridebeacon: " + (opened == nil ? CompassWords.none(said) : said))
         return opened
     }
 }
@@ -211,5 +212,15 @@ enum RideWords {
         case .completed: book(.rideStateCompleted)
         case .cancelled: book(.rideStateCancelled)
         }
+    }
+}
+
+/// The compass's absence in one plain sentence (issue 25), instead of the D-Bus error.
+enum CompassWords {
+    static func none(_ said: String) -> String {
+        let reason = said.contains("no system bus") || said.contains("NoServer") || said.contains("socket")
+            ? "this device has no sensor service to ask"
+            : said.contains("ServiceUnknown") || said.contains("iio-sensor-proxy") ? "no compass sensor answered" : "no compass answered"
+        return "No compass: \(reason), so turn-to-find times your turn instead."
     }
 }

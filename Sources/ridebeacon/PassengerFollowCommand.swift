@@ -82,7 +82,9 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         var notifications: DesktopNotifications?
         if !noNotifications {
             do { notifications = try await DesktopNotifications.open() } catch {
-                StandardError.writeLine("ridebeacon: desktop notifications are off: \(error)")
+                // One plain sentence (issue 25); the D-Bus error only with --verbose.
+                StandardError.writeLine("ridebeacon: No desktop notifications here (no notification service answered); "
+                    + "every change is still spoken and printed." + (service.verbose ? " (\(error))" : ""))
             }
         }
         let book = Phrasebook(settings.phraseLanguage)

@@ -49,6 +49,20 @@ struct PlainWordsCLITests {
         #expect(try CLI.run(["passenger", "rides"], environment: environment).stdout == "No rides yet.\n", "nothing was written")
     }
 
+    /// No notification service: one plain sentence, not the D-Bus error (which --verbose adds).
+    @Test func followWithoutANotificationServiceSaysSoPlainly() async throws {
+        let service = try await RideServiceFixture()
+        var environment = service.environment(token: service.passengerToken)
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-session-bus"
+        _ = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let follow = try BackgroundProcess(["passenger", "follow", "--radio", "none", "--audio-out", "none"], environment: environment)
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Waiting for a driver") }, "\(follow.stderr)")
+        #expect(follow.stderr.contains("ridebeacon: No desktop notifications here (no notification service answered); every change is still spoken and printed."),
+                "\(follow.stderr)")
+        #expect(!follow.stderr.contains("org.freedesktop.DBus") && !follow.stderr.contains("socket"), "\(follow.stderr)")
+    }
+
     /// The service's refusals: the field in words, no code; the code with --verbose.
     @Test func theServicesRefusalsAreSentencesWithTheCodeOnlyWhenVerbose() async throws {
         let service = try await RideServiceFixture()

@@ -87,7 +87,7 @@ struct RoleCLITests {
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200"],
                                           environment: environment)
         #expect(await guide.wait { out, _ in out.contains("your driver is Ben, blue Prius. Your driver is on the way.") }, "\(guide.stderr)")
-        #expect(await guide.wait { _, err in err.contains("ridebeacon: compass: none (no system bus") && err.contains("turn-to-find times the turn") },
+        #expect(await guide.wait { _, err in err.contains("ridebeacon: No compass: this device has no sensor service to ask, so turn-to-find times your turn instead.") },
                 "\(guide.stderr)")
         let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10"],
                                            environment: service.environment(token: service.driverToken))

@@ -1,0 +1,54 @@
+import Foundation
+import Phrasebook
+import RideStore
+
+// Issue 25: a request or ride someone else cancelled (a dispatcher, the driver) is told on the
+// passenger page with who and why, and the request form comes back filled with the same ride:
+// one button asks again.
+
+extension PassengerPageRoutes {
+    /// How long after someone else cancelled the page still offers the same ride again.
+    static var askAgainWindow: TimeInterval { 2 * 3600 }
+
+    /// The sentence and the filled form, when the passenger's newest request (or its ride) was
+    /// cancelled by someone else within `askAgainWindow`; nil otherwise.
+    func askAgainOffer(of passenger: Account, book: Phrasebook) async throws -> (notice: String, form: PassengerPage.RequestForm)? {
+        var newest: RideRequestRecord?
+        var after: String?
+        while true {
+            let page = try await store.rideRequests(passengerID: passenger.id, limit: APILimits.maxPageSize, after: after)
+            guard let last = page.last else { break }
+            newest = last
+            if page.count < APILimits.maxPageSize { break }
+            after = last.id
+        }
+        guard let request = newest, !request.pickup.isEmpty, !request.dropoff.isEmpty else { return nil }
+        var driverID: String?
+        switch request.status {
+        case .open: return nil
+        case .cancelled: break
+        case .accepted:
+            guard let rideID = request.rideID, let ride = try await store.ride(id: rideID), ride.state == .cancelled else { return nil }
+            driverID = ride.driverID
+        }
+        guard let event = try await store.cancellation(requestID: request.id), now().timeIntervalSince(event.at) < Self.askAgainWindow else {
+            return nil
+        }
+        let cancellation = RideCancellation(event: event, passengerID: request.passengerID, driverID: driverID)
+        guard cancellation.by != .passenger else { return nil }
+        let who: PhraseValue = .text(Self.by(cancellation.by, book))
+        let said = cancellation.personReason.map { book(.historyRequestCancelledReason, ["who": who, "reason": .text($0)]) }
+            ?? book(.historyRequestCancelled, ["who": who])
+        let form = PassengerPage.RequestForm(pickup: request.pickup, dropoff: request.dropoff, notes: request.accessibilityNotes ?? "")
+        return (said + " " + book(.pageAskAgainHint), form)
+    }
+
+    static func by(_ who: RideCancellation.By, _ book: Phrasebook) -> String {
+        switch who {
+        case .passenger: book(.historyByPassenger)
+        case .driver: book(.historyByDriver)
+        case .dispatcher: book(.historyByDispatcher)
+        case .operator: book(.historyByOperator)
+        }
+    }
+}

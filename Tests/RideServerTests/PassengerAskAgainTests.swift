@@ -1,0 +1,50 @@
+import Foundation
+import HummingbirdTesting
+import RideServer
+import RideStore
+import RideBeaconTesting
+import Testing
+
+/// Issue 25: a request a dispatcher cancelled is told on the passenger page with who and why,
+/// and the request form comes back filled with the same ride (one button asks again); her own
+/// cancellation brings no such offer. The API says who cancelled, on requests and rides.
+@Suite("Passenger page: asking again after a cancellation", .timeLimit(.minutes(2)))
+struct PassengerAskAgainTests {
+    @Test(arguments: StoreKind.available)
+    func aDispatchersCancellationIsToldAndTheSameRideOfferedAgain(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        try await world.app().test(.live) { client in
+            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
+            let code = try #require(issued.string("code"))
+            let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
+            let cookie = String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
+
+            let made = try await client.call(.post, "/v1/ride-requests", as: world.passenger,
+                                             json: #"{"pickup":"Birch 9","dropoff":"Library","accessibilityNotes":"guide dog"}"#)
+            let requestID = try #require(made.string("id"))
+            let cancelled = try await client.call(.post, "/v1/ride-requests/\(requestID)/cancel", as: world.dispatcher, json: #"{"reason":"storm"}"#)
+            #expect(cancelled.status == .ok, "\(cancelled.text)")
+            #expect(cancelled.text.contains(#""cancellation":{"at":"#) && cancelled.text.contains(#""by":"dispatcher","reason":"storm""#), "\(cancelled.text)")
+            let listed = try await client.call(.get, "/v1/ride-requests", as: world.passenger)
+            #expect(listed.text.contains(#""by":"dispatcher","reason":"storm""#), "\(listed.text)")
+
+            let page = try await client.form(.get, "/", cookie: cookie).text
+            #expect(page.contains("Your request was cancelled by a dispatcher: storm. The form below is filled with the same ride"), "\(page)")
+            #expect(page.contains(#"name="pickup" type="text" value="Birch 9""#) && page.contains(#"value="Library""#)
+                    && page.contains(">guide dog</textarea>"), "\(page)")
+
+            // One button: the filled form asks for the same ride again.
+            let csrf = String(try #require(page.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
+            let again = try await client.form(.post, "/ride/request", "csrf=\(csrf)&pickup=Birch+9&dropoff=Library&notes=guide+dog", cookie: cookie)
+            #expect(again.status == .seeOther)
+            let requests = try await world.store.rideRequests(passengerID: world.passenger.id)
+            #expect(requests.count == 2 && requests.last?.status == .open && requests.last?.pickup == "Birch 9")
+
+            // Her own cancellation: no offer, an empty form.
+            _ = try await client.call(.post, "/v1/ride-requests/\(try #require(requests.last?.id))/cancel", as: world.passenger, json: "{}")
+            let own = try await client.form(.get, "/", cookie: cookie).text
+            #expect(!own.contains("was cancelled by") && !own.contains(#"value="Birch 9""#), "\(own)")
+        }
+        await world.store.close()
+    }
+}
