@@ -197,7 +197,7 @@ extension Admin {
                 let secret = APITokenSecret()
                 let token = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: expiry.expiresAt)
                 audit("account.create", ["account_id": account.id, "role": role.rawValue, "token_id": token.id])
-                printToStandardError("created \(role.rawValue) account \(account.id) (\(name)); its token follows and is shown only once")
+                printToStandardError("Created the \(role.rawValue) account for \(name); its token follows and is shown only once.")
                 print(secret.text)
             }
         }

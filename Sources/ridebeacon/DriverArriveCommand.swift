@@ -144,7 +144,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             case .confirmed: Say.line(book(.rideStateConfirmed))
             case .completed: Say.line(book(.rideStateCompleted))
             case nil: throw ExitCode(130)
-            case .cancelled: throw CommandLineFailure("ride \(arrived.id) was cancelled")
+            case .cancelled: throw CommandLineFailure("ride \(arrived.handle) was cancelled")
             case .failed(let message): throw CommandLineFailure(message)
             }
         }

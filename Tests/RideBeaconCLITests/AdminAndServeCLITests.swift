@@ -16,7 +16,7 @@ struct AdminAndServeCLITests {
         #expect(lines.count == 1)
         let token = String(lines.first ?? "")
         #expect(token.wholeMatch(of: /rb_[A-Za-z0-9_-]{43}/) != nil)
-        #expect(created.stderr.contains("created driver account"))
+        #expect(created.stderr.contains("Created the driver account for"))
 
         let store = try await StoreLocation.open(database)
         let secret = try #require(APITokenSecret(presented: token))
