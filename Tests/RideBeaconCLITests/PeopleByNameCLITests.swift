@@ -93,5 +93,21 @@ struct PeopleByNameCLITests {
         #expect(busy.stdout.split(separator: "\n").count == 2 && busy.stdout.contains("Cy"), "\(busy.stdout)")
         #expect(try service.run(["dispatcher", "drivers"], as: service.dispatcherToken).stdout.contains("on ride \(code)"))
         #expect(try service.run(["dispatcher", "drivers"], as: service.passengerToken).status == 1, "passengers see no driver list")
+
+        // A busy driver, and two drivers of one name: one line each, exit 1, nothing assigned.
+        let bea = try LiveServer.run(["admin", "create-account", "--role", "passenger", "--name", "Bea", "--database", service.database])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let second = try service.run(["passenger", "request", "--from", "Elm St 2", "--to", "Airport"], as: bea)
+        #expect(second.status == 0, "\(second.stderr)")
+        let waiting = second.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let busyBen = try service.run(["dispatcher", "assign", waiting, "Ben"], as: service.dispatcherToken)
+        #expect(busyBen.status == 1 && busyBen.stderrLines.count == 1 && busyBen.stderr.contains("Ben already has ride \(code); choose a free driver"),
+                "\(busyBen.stderr)")
+        _ = try LiveServer.run(["admin", "create-account", "--role", "driver", "--name", "cy", "--vehicle", "green Polo", "--database", service.database])
+        let twoCys = try service.run(["dispatcher", "assign", waiting, "CY"], as: service.dispatcherToken)
+        #expect(twoCys.status == 1 && twoCys.stderrLines.count == 1 && twoCys.stderr.contains("2 drivers are called CY: "), "\(twoCys.stderr)")
+        #expect(twoCys.stderr.contains("red Golf") && twoCys.stderr.contains("green Polo"))
+        #expect(try service.run(["dispatcher", "drivers", "--free"], as: service.dispatcherToken).stdout.split(separator: "\n").count == 3,
+                "both Cys still free")
     }
 }
