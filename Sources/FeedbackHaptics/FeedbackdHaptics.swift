@@ -24,8 +24,9 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
     /// Every event sent, shared with the sending task.
     private let record = SentLog()
 
-    /// `say` hears, once, that feedbackd stopped answering (guidance goes on without vibrations).
-    public init(client: FeedbackClient, say: @escaping @Sendable (String) -> Void) {
+    /// `say` hears, once, that feedbackd stopped answering (`stopped`; guidance goes on without
+    /// vibrations).
+    public init(client: FeedbackClient, stopped: String = stoppedSentence, say: @escaping @Sendable (String) -> Void) {
         self.client = client
         let (events, queue) = AsyncStream<(HapticEvent, ContinuousClock.Instant)>.makeStream()
         self.queue = queue
@@ -40,7 +41,7 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
                     id = try await client.trigger(event.feedbackEvent, hints: ["profile": .string("quiet")])
                 } catch {
                     failed = true
-                    say(FeedbackdHaptics.stoppedSentence)
+                    say(stopped)
                 }
                 let sent = Sent(event: event, decided: decided, called: called, answered: .now, id: id)
                 record.entries.withLock { $0.append(sent) }
@@ -49,12 +50,15 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
     }
 
     /// Connects to feedbackd; nil, with `say` told once and plainly why, when it is not there.
+    /// `missing` and `stopped`: the sentences, in the passenger's language (the phrasebook's
+    /// `haptics.` keys); English by default.
     public static func open(address: String? = DesktopNotifications.sessionBusAddress,
+                            missing: String = missingSentence, stopped: String = stoppedSentence,
                             say: @escaping @Sendable (String) -> Void) async -> FeedbackdHaptics? {
         do {
-            return FeedbackdHaptics(client: try await FeedbackClient.open(address: address), say: say)
+            return FeedbackdHaptics(client: try await FeedbackClient.open(address: address), stopped: stopped, say: say)
         } catch {
-            say(missingSentence)
+            say(missing)
             return nil
         }
     }

@@ -49,6 +49,15 @@ extension Catalogue {
         .guideRideWordIs: "Your ride word is {word}. If the driver says it, press w.",
         .guideConfirmedByWord: "Ride confirmed by the ride word. Your driver is {name}, {vehicle}.",
         .guideRideWordRefused: "The ride word did not confirm the ride: {reason}.",
+        .guideDriverArrivedSearching: "Your driver has arrived. {name}, {vehicle}. Searching for the signal; stay where you are.",
+        .guideSignalFound: "Signal found. Follow the sound.",
+        .hapticsMissing: "Vibration is off: feedbackd is not running on this device. Guiding goes on with sound.",
+        .hapticsStopped: "Vibration stopped: feedbackd no longer answers. Guiding goes on with sound.",
+        .voiceHelp: "Say: repeat; where is the car; sound, for the car's sound; cancel ride; or help.",
+        .voiceConfirmCancel: "To cancel the ride, say: yes, cancel. Anything else keeps it.",
+        .voiceCancelling: "Cancelling the ride.",
+        .voiceKept: "The ride is kept.",
+        .voiceEnglishOnly: "Voice commands are in English: say repeat, where is the car, sound, cancel ride or help.",
 
         // A ride in a few words
         .rideDriverWithVehicle: "{name}, {vehicle}",

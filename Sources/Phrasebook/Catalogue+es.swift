@@ -49,6 +49,15 @@ extension Catalogue {
         .guideRideWordIs: "Tu palabra del viaje es {word}. Si el conductor la dice, pulsa w.",
         .guideConfirmedByWord: "Viaje confirmado con la palabra del viaje. Tu conductor es {name}, {vehicle}.",
         .guideRideWordRefused: "La palabra del viaje no confirmó el viaje: {reason}.",
+        .guideDriverArrivedSearching: "Tu conductor ha llegado. {name}, {vehicle}. Buscando la señal; quédate donde estás.",
+        .guideSignalFound: "Señal encontrada. Sigue el sonido.",
+        .hapticsMissing: "La vibración está desactivada: feedbackd no está en marcha en este dispositivo. La guía sigue con sonido.",
+        .hapticsStopped: "La vibración se ha detenido: feedbackd ya no responde. La guía sigue con sonido.",
+        .voiceHelp: "Di en inglés: repeat; where is the car; sound, para el sonido del coche; cancel ride; o help.",
+        .voiceConfirmCancel: "Para cancelar el viaje, di en inglés: yes, cancel. Cualquier otra cosa lo mantiene.",
+        .voiceCancelling: "Cancelando el viaje.",
+        .voiceKept: "El viaje se mantiene.",
+        .voiceEnglishOnly: "Las órdenes de voz son en inglés: di repeat, where is the car, sound, cancel ride o help.",
 
         // Un viaje en pocas palabras
         .rideDriverWithVehicle: "{name}, {vehicle}",

@@ -49,6 +49,15 @@ extension Catalogue {
         .guideRideWordIs: "Le mot de votre course est {word}. Si le chauffeur le dit, appuyez sur w.",
         .guideConfirmedByWord: "Course confirmée par le mot de la course. Votre chauffeur est {name}, {vehicle}.",
         .guideRideWordRefused: "Le mot de la course n'a pas confirmé la course : {reason}.",
+        .guideDriverArrivedSearching: "Votre chauffeur est là. {name}, {vehicle}. Recherche du signal ; restez où vous êtes.",
+        .guideSignalFound: "Signal trouvé. Suivez le son.",
+        .hapticsMissing: "Vibration désactivée : feedbackd ne fonctionne pas sur cet appareil. Le guidage continue avec le son.",
+        .hapticsStopped: "Vibration arrêtée : feedbackd ne répond plus. Le guidage continue avec le son.",
+        .voiceHelp: "Dites en anglais : repeat ; where is the car ; sound, pour le son de la voiture ; cancel ride ; ou help.",
+        .voiceConfirmCancel: "Pour annuler la course, dites en anglais : yes, cancel. Tout autre mot la garde.",
+        .voiceCancelling: "Annulation de la course.",
+        .voiceKept: "La course est maintenue.",
+        .voiceEnglishOnly: "Les commandes vocales sont en anglais : dites repeat, where is the car, sound, cancel ride ou help.",
 
         // Une course en quelques mots
         .rideDriverWithVehicle: "{name}, {vehicle}",

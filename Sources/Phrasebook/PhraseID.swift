@@ -52,6 +52,17 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case guideRideWordIs = "guide.ride_word_is"
     case guideConfirmedByWord = "guide.confirmed_by_word"
     case guideRideWordRefused = "guide.ride_word_refused"
+    case guideDriverArrivedSearching = "guide.driver_arrived_searching"
+    case guideSignalFound = "guide.signal_found"
+
+    // MARK: Vibrations (feedbackd) and voice commands (issue 26)
+    case hapticsMissing = "haptics.missing"
+    case hapticsStopped = "haptics.stopped"
+    case voiceHelp = "voice.help"
+    case voiceConfirmCancel = "voice.confirm_cancel"
+    case voiceCancelling = "voice.cancelling"
+    case voiceKept = "voice.kept"
+    case voiceEnglishOnly = "voice.english_only"
 
     // MARK: A ride in a few words (CLI, guide's opening line)
     /// "Ben, blue Prius".

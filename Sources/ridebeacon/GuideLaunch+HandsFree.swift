@@ -3,6 +3,7 @@ import FeedbackHaptics
 import Foundation
 import Guide
 import GuideAudio
+import Phrasebook
 import RideClient
 import VoiceCommands
 
@@ -35,17 +36,25 @@ struct HandsFree {
     /// False in haptics-only mode with feedbackd there: the guide is silent (text still printed).
     var sounds = true
     var listener: VoiceListener?
+    var sentences = VoiceSentences()
 
     /// Opens feedbackd when `mode` vibrates; a missing feedbackd is said once, on standard
     /// error, and guiding goes on with sound (even with `only`: never a silent guide that
     /// cannot vibrate).
-    static func open(mode: HapticsMode, voice: VoiceInput?) async -> HandsFree {
+    static func open(mode: HapticsMode, voice: VoiceInput?, book: Phrasebook) async -> HandsFree {
         var handsFree = HandsFree()
+        handsFree.sentences.help = book(.voiceHelp)
+        handsFree.sentences.confirmCancel = book(.voiceConfirmCancel)
+        handsFree.sentences.cancelling = book(.voiceCancelling)
+        handsFree.sentences.kept = book(.voiceKept)
         if mode.vibrates {
-            handsFree.haptics = await FeedbackdHaptics.open { StandardError.writeLine("ridebeacon: " + $0) }
+            handsFree.haptics = await FeedbackdHaptics.open(missing: book(.hapticsMissing), stopped: book(.hapticsStopped)) {
+                StandardError.writeLine("ridebeacon: " + $0)
+            }
             handsFree.sounds = mode.sounds || handsFree.haptics == nil
         }
         if let voice {
+            if book.language != .en { StandardError.writeLine("ridebeacon: " + book(.voiceEnglishOnly)) }
             do { handsFree.listener = try VoiceListener(input: voice, realTime: true) } catch {
                 StandardError.writeLine("ridebeacon: voice commands are off: \(error)")
             }
@@ -80,7 +89,7 @@ struct HandsFree {
             moment.finish()
         }
         Task {
-            var dialogue = VoiceDialogue()
+            var dialogue = VoiceDialogue(sentences: sentences)
             let start = ContinuousClock.now
             for await next in moments {
                 let elapsed = ContinuousClock.now - start

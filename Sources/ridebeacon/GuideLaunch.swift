@@ -36,15 +36,18 @@ struct GuideLaunch {
 
     func run() async throws {
         let book = Phrasebook(settings.phraseLanguage)
+        // On arrival the guide's own first sentence says so ("Your driver has arrived. …"): the
+        // printed line does not say it a second time (issue 25: one consistent opening).
+        let state = ride.state == .arrived ? "" : RideWords.state(ride.state, in: book)
         Say.line(book(.rideGuideOpening, ["code": .text(ride.handle), "driver": .text(RideWords.driver(ride.driver, in: book)),
-                                          "state": .text(RideWords.state(ride.state, in: book))]))
+                                          "state": .text(state)]).trimmingCharacters(in: .whitespaces))
         if ride.state == .confirmed || ride.state.isFinal { return }
         guard let key = ride.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride.id)") }
         let identity: RotatingIdentity
         do { identity = try key.identity(fallbackPeriod: fallbackIdentityPeriod) } catch {
             throw CommandLineFailure("ride \(ride.id): \(error)")
         }
-        let handsFree = await HandsFree.open(mode: settings.haptics, voice: voiceInput)
+        let handsFree = await HandsFree.open(mode: settings.haptics, voice: voiceInput, book: book)
         let player: LiveCuePlayer
         if let sharedPlayer {
             player = sharedPlayer

@@ -21,10 +21,18 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             the system player, or none.
             If the ride service cannot be reached, you hear "Cannot reach the ride service, \
             retrying" and the guide keeps trying.
-            Keys (a line each): r repeat, d where is my driver, s ask the car to sound its \
+            Keys are single keystrokes in a terminal, no Enter needed (one a line when standard \
+            input is a pipe): r repeat, d where is my driver, s ask the car to sound its \
             locator ticks (the guide also asks by itself near the car when the direction is \
-            unsure), f find the direction by turning on the spot, q quit, an empty line \
-            confirms after "Touch detected".
+            unsure), f find the direction by turning on the spot, w the ride word, q quit, \
+            Enter (an empty line when piped) confirms after "Touch detected".
+            --haptics on|off|only (saved by `ridebeacon settings set --haptics`) vibrates \
+            through feedbackd beside the sounds, not at all, or instead of them (only: silent \
+            guidance; the sentences are still printed). Without feedbackd this is said once \
+            and guiding goes on with sound.
+            --voice-commands listens (PipeWire, PulseAudio or ALSA; --voice-input FILE for a \
+            recording) for English commands: "repeat", "where is the car", "sound", "help", \
+            and "cancel ride", which cancels only after you say "yes, cancel".
             With --compass auto a turn follows iio-sensor-proxy's compass heading when the \
             device has one; otherwise (and with off) the turn is timed.
             """)

@@ -40,7 +40,10 @@ struct GuideOverBumbleTests {
         let arrive = try Interactive(["driver", "arrive", rideID, "--radio", bumble.radioArgument(0), "--adv-type", "conn",
                                       "--touch-rssi", "-55", "--auto-confirm", "--server", server.baseURL], token: driver)
         defer { arrive.stop() }
-        #expect(await guide.wait { $0.contains("Your driver has arrived. Ben, blue Toyota Prius. Follow the sound.") }, "\(guide.stderr)")
+        // "… Follow the sound." when the signal is already heard, else "… Searching for the signal"
+        // and "Signal found. Follow the sound." once it is (issue 25).
+        #expect(await guide.wait { $0.contains("Your driver has arrived. Ben, blue Toyota Prius.") }, "\(guide.stderr)")
+        #expect(await guide.wait { $0.contains("Follow the sound.") }, "\(guide.stderr)")
         #expect(await guide.wait { $0.contains("Touch detected. Press Enter to confirm your ride.") }, "\(guide.stdout)\n\(guide.stderr)")
         guide.type("\n")
         #expect(await guide.wait { $0.contains("Ride confirmed. Your driver is Ben, blue Toyota Prius.") },

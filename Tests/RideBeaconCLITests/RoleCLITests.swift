@@ -93,7 +93,10 @@ struct RoleCLITests {
                                            environment: service.environment(token: service.driverToken))
         // The arrival comes from the event stream; then the guide guides (the sim radio is per
         // process, so here it hears no beacon) until stopped.
-        #expect(await guide.wait { out, _ in out.contains("Your driver has arrived. Ben, blue Prius. Follow the sound.") }, "\(guide.stderr)")
+        // No signal yet (this process's sim radio hears no other process, and says so at once):
+        // the arrival says the guide is searching, not "follow the sound" (issue 25).
+        #expect(await guide.wait { out, _ in out.contains("Your driver has arrived. Ben, blue Prius. Searching for the signal; stay where you are.") }, "\(guide.stderr)")
+        #expect(guide.stderr.contains("--radio sim is a simulated radio inside this process only"))
         #expect(guide.isRunning)
         guide.stop()
         arrive.stop()

@@ -71,6 +71,8 @@ public struct GuideCore: Sendable {
     private var lastDirectionCue = -Double.infinity
     var samplesSinceSignal = 0
     private var lastSearchingPhrase = -Double.infinity
+    /// The arrival said the guide is searching: the first signal is announced.
+    private var searchingSaid = false
     var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
     var touchPeak = -Double.infinity
     var touchSamples = 0
@@ -126,10 +128,12 @@ public struct GuideCore: Sendable {
         matcher = IdentityMatcher(identity: ride.identity, lookingFor: .driver)
     }
 
-    /// The first actions: scan duty-cycled until the driver arrives.
-    public mutating func start(time: Double) -> [GuideAction] {
+    /// The first actions: scan duty-cycled until the driver arrives. `arrived`: the driver is
+    /// there already (the caller hands `.arrived` next), so "Waiting for your driver" is not said
+    /// before "Your driver has arrived" (issue 25: one consistent opening).
+    public mutating func start(time: Double, arrived: Bool = false) -> [GuideAction] {
         var out: [GuideAction] = [.scan(.dutyCycled)]
-        say(&out, time, [.waitingForDriver], [:], brief: true)
+        if !arrived { say(&out, time, [.waitingForDriver], [:], brief: true) }
         return out
     }
 
@@ -184,11 +188,16 @@ public struct GuideCore: Sendable {
         lastSearchingPhrase = time
         out.append(.scan(.continuous))
         out.append(.cue(GuideCue(time: time, sound: .earcon(.attention))))
-        say(&out, time, [.driverArrived], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
-        // A signal already heard while waiting (the driver advertised early) guides at once.
+        // A signal already heard while waiting (the driver advertised early) guides at once;
+        // without one, "follow the sound" would be a promise: the passenger is told the guide is
+        // searching, and "Signal found. Follow the sound." when it is heard.
         if let estimate = lastEstimate, !ranger.isStale(at: time) {
+            say(&out, time, [.driverArrived], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
             state = .guiding
             guide(&out, time, estimate)
+        } else {
+            say(&out, time, [.driverArrivedSearching], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
+            searchingSaid = true
         }
     }
 
@@ -205,6 +214,10 @@ public struct GuideCore: Sendable {
             noteTouch(estimate)
         case .searching:
             state = .guiding
+            if searchingSaid {
+                searchingSaid = false
+                say(&out, time, [.signalFound], [:], brief: true)
+            }
             guide(&out, time, estimate)
         case .signalLost:
             state = .guiding

@@ -55,13 +55,17 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case rideWordIs = "ride_word_is"
     case confirmedByWord = "confirmed_by_word"
     case rideWordRefused = "ride_word_refused"
+    /// Arrival before the driver's signal is heard: no "follow the sound" yet (issue 25).
+    case driverArrivedSearching = "driver_arrived_searching"
+    /// The first signal after such an arrival.
+    case signalFound = "signal_found"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
     /// cutting the phrase before it.
     public var isUrgent: Bool {
         switch self {
-        case .driverArrived, .signalLost, .touchDetected, .confirmed, .carTicking, .carAhead, .driverHorn, .driverVoice,
+        case .driverArrived, .driverArrivedSearching, .signalFound, .signalLost, .touchDetected, .confirmed, .carTicking, .carAhead, .driverHorn, .driverVoice,
              .driverDevice, .driverCannotSound, .driverComing, .carAcross, .askRideWord, .confirmedByWord: true
         default: false
         }

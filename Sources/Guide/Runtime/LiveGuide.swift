@@ -95,7 +95,7 @@ public struct LiveGuide: Sendable {
                 for await reading in compass.readings { feed.yield(.heading(time: clock.now, degrees: reading.degrees)) }
             },
         ]
-        var actions = core.start(time: clock.now)
+        var actions = core.start(time: clock.now, arrived: alreadyArrived)
         if alreadyArrived { actions += core.handle(.arrived(time: clock.now)) }
         var finished = false
         var felt = haptics.map { LiveHaptics(output: $0) }
