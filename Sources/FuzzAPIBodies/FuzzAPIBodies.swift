@@ -45,21 +45,12 @@ func check(_ body: CancelBody) {
 }
 
 #if FUZZING
-// The driver hookup is FuzzEntry's; the two C names are this executable's own.
+// The driver hookup is FuzzEntry's; only the two C names are this executable's own.
 @_cdecl("FuzzAPIBodies_main")
-func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv) { data, size in fuzzOneInput(data, size) }
-}
-
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOneInput) }
 @_cdecl("LLVMFuzzerTestOneInput")
-func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    if let bytes = FuzzEntry.input(data, size) { decodeBody(bytes) }
-    return 0
-}
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { FuzzEntry.run(data, size, decodeBody) }
 #else
-// Without libFuzzer this replays the files given (the corpus, saved crashes).
-@main
-enum ReplayCorpus {
-    static func main() { FuzzEntry.replayArguments("FuzzAPIBodies", decodeBody) }
-}
+// Without libFuzzer this replays the files given (the corpus, saved crashes), so crashes found earlier stay fixed.
+@main enum ReplayCorpus { static func main() { FuzzEntry.replayArguments("FuzzAPIBodies", decodeBody) } }
 #endif

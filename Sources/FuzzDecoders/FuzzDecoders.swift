@@ -40,19 +40,10 @@ func decodeAnything(_ bytes: ArraySlice<UInt8>) {
 // SwiftPM aliases `main` to `FuzzDecoders_main` when it links an executable; whichever `main`
 // the linker keeps, control reaches libFuzzer's driver (FuzzEntry) with our callback.
 @_cdecl("FuzzDecoders_main")
-func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    FuzzEntry.runDriver(argc, argv) { data, size in fuzzOneInput(data, size) }
-}
-
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOneInput) }
 @_cdecl("LLVMFuzzerTestOneInput")
-func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    if let bytes = FuzzEntry.input(data, size) { decodeAnything(bytes) }
-    return 0
-}
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { FuzzEntry.run(data, size, decodeAnything) }
 #else
-// Without libFuzzer this replays corpus files, so crashes found earlier stay fixed.
-@main
-enum ReplayCorpus {
-    static func main() { FuzzEntry.replayArguments("FuzzDecoders", decodeAnything) }
-}
+// Without libFuzzer this replays the files given (the corpus, saved crashes), so crashes found earlier stay fixed.
+@main enum ReplayCorpus { static func main() { FuzzEntry.replayArguments("FuzzDecoders", decodeAnything) } }
 #endif

@@ -11,14 +11,11 @@ import Foundation
 /// ```swift
 /// #if FUZZING
 /// @_cdecl("FuzzDecoders_main")
-/// func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-///     FuzzEntry.runDriver(argc, argv) { data, size in fuzzOneInput(data, size) }
-/// }
+/// func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt { FuzzEntry.runDriver(argc, argv, fuzzOneInput) }
 /// @_cdecl("LLVMFuzzerTestOneInput")
-/// func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-///     if let bytes = FuzzEntry.input(data, size) { decodeAnything(bytes) }
-///     return 0
-/// }
+/// func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { FuzzEntry.run(data, size, decodeAnything) }
+/// #else
+/// @main enum ReplayCorpus { static func main() { FuzzEntry.replayArguments("FuzzDecoders", decodeAnything) } }
 /// #endif
 /// ```
 public enum FuzzEntry {
@@ -39,6 +36,12 @@ public enum FuzzEntry {
     public static func input(_ data: UnsafePointer<UInt8>?, _ size: Int) -> ArraySlice<UInt8>? {
         guard let data else { return nil }
         return Array(UnsafeBufferPointer(start: data, count: size))[...]
+    }
+
+    /// One libFuzzer input through `body` (a null buffer is skipped); libFuzzer's "keep going" 0.
+    public static func run(_ data: UnsafePointer<UInt8>?, _ size: Int, _ body: (ArraySlice<UInt8>) -> Void) -> CInt {
+        if let bytes = input(data, size) { body(bytes) }
+        return 0
     }
 
     /// The build without libFuzzer: `body` over each file named in the arguments; an unreadable
