@@ -1,49 +1,10 @@
 import BeaconCore
 import Foundation
 import RadioCore
+import RideBeaconTesting
 import RideSession
 import Synchronization
 import Testing
-
-/// A wall clock that moves only when the test says so: slot rotation without waiting on real seconds.
-final class ManualClock: SessionClock, Sendable {
-    private struct State {
-        var unix: Double
-        var sleepers: [(until: Double, resume: CheckedContinuation<Void, Never>)] = []
-    }
-    private let state: Mutex<State>
-
-    init(unixTime: Double) { state = Mutex(State(unix: unixTime)) }
-
-    var now: Double { state.withLock { $0.unix } }
-    var unixTime: Double { state.withLock { $0.unix } }
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
-    func sleep(untilUnixTime target: Double) async throws {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.unix >= target { return true }
-                state.sleepers.append((target, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-        try Task.checkCancellation()
-    }
-
-    func sleep(seconds: Double) async throws { try await sleep(untilUnixTime: unixTime + seconds) }
-
-    /// Moves the clock and wakes every sleeper whose time has come.
-    func advance(to unix: Double) {
-        let due = state.withLock { state in
-            state.unix = unix
-            let due = state.sleepers.filter { $0.until <= unix }
-            state.sleepers.removeAll { $0.until <= unix }
-            return due
-        }
-        for sleeper in due { sleeper.resume.resume() }
-    }
-}
 
 /// Records what is put on the air; fails the next `failures` replacements.
 actor RecordingRadio: Radio {
@@ -69,18 +30,9 @@ actor RecordingRadio: Radio {
 struct IdentityAdvertiserTests {
     static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 3, count: 32), period: 30)
 
-    /// Waits (bounded, generously) until `condition` holds; the advertiser runs on other threads.
-    static func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
-        for _ in 0..<3000 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     @Test("each slot's identity goes on the air at its boundary; a failed rotation is retried and logged")
     func rotatesAndRetries() async throws {
-        let clock = ManualClock(unixTime: 1_700_000_010)  // 10 s into slot 56 666 667 (30 s slots)
+        let clock = VirtualClock(unixTime: 1_700_000_010)  // 10 s into slot 56 666 667 (30 s slots)
         let radio = RecordingRadio()
         let logs = Mutex<[String]>([])
         let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -61))
@@ -90,22 +42,22 @@ struct IdentityAdvertiserTests {
         let slot = Self.identity.slot(at: 1_700_000_010)
         let frame: @Sendable (UInt64) -> IBeacon = { Self.identity.identity(of: .driver, slot: $0).beacon(measuredPower: -61) }
 
-        #expect(await Self.eventually { await radio.advertised == [frame(slot)] })
-        #expect(await Self.eventually { clock.sleeperCount == 1 })
-        clock.advance(to: Double(slot + 1) * 30 - 0.5)
+        #expect(await eventually { await radio.advertised == [frame(slot)] })
+        #expect(await eventually { clock.sleeperCount == 1 })
+        clock.advance(toUnixTime: Double(slot + 1) * 30 - 0.5)
         #expect(await radio.advertised.count == 1, "not before the boundary")
 
         await radio.failNext(1)
-        clock.advance(to: Double(slot + 1) * 30)
+        clock.advance(toUnixTime: Double(slot + 1) * 30)
         // The failed replacement waits a second on the clock before its retry.
-        #expect(await Self.eventually { clock.sleeperCount == 1 })
+        #expect(await eventually { clock.sleeperCount == 1 })
         #expect(await radio.advertised.count == 1)
-        clock.advance(to: Double(slot + 1) * 30 + 1)
-        #expect(await Self.eventually { await radio.advertised == [frame(slot), frame(slot + 1)] })
+        clock.advance(toUnixTime: Double(slot + 1) * 30 + 1)
+        #expect(await eventually { await radio.advertised == [frame(slot), frame(slot + 1)] })
         #expect(logs.withLock { $0 } == ["radio: controller busy; retrying"])
 
         task.cancel()
-        clock.advance(to: Double(slot + 3) * 30)
+        clock.advance(toUnixTime: Double(slot + 3) * 30)
         #expect(await task.value == nil)
     }
 }
