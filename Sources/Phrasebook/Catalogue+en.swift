@@ -77,6 +77,7 @@ extension Catalogue {
         .rideStateNameCancelled: "cancelled",
         .rideNoGuide: "Stay at the pickup: your phone cannot guide you here, so {name} is asked to come to you.",
         .ridePhoneGuiding: "Your phone is guiding you to the car.",
+        .rideVehiclePlate: "{vehicle}, plate {plate}",
 
         // passenger follow
         .followWaitingSummary: "Waiting for a driver",

@@ -77,6 +77,7 @@ extension Catalogue {
         .rideStateNameCancelled: "cancelado",
         .rideNoGuide: "Quédate en el punto de recogida: tu teléfono no puede guiarte aquí, así que se ha pedido a {name} que venga hasta ti.",
         .ridePhoneGuiding: "Tu teléfono te está guiando hasta el coche.",
+        .rideVehiclePlate: "{vehicle}, matrícula {plate}",
 
         // passenger follow
         .followWaitingSummary: "Esperando un conductor",

@@ -77,6 +77,7 @@ extension Catalogue {
         .rideStateNameCancelled: "annulée",
         .rideNoGuide: "Restez au point de prise en charge : votre téléphone ne peut pas vous guider ici, on a donc demandé à {name} de venir jusqu'à vous.",
         .ridePhoneGuiding: "Votre téléphone vous guide jusqu'à la voiture.",
+        .rideVehiclePlate: "{vehicle}, immatriculée {plate}",
 
         // passenger follow
         .followWaitingSummary: "En attente d'un chauffeur",

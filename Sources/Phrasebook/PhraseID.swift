@@ -87,6 +87,8 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     /// Issue 22: a passenger whose phone cannot guide is told one sentence, page and voice alike.
     case rideNoGuide = "ride.no_guide"
     case ridePhoneGuiding = "ride.phone_guiding"
+    /// "blue Toyota Prius, plate A B 1 2 C D E" (`Phrasebook.vehicle`).
+    case rideVehiclePlate = "ride.vehicle_plate"
 
     // MARK: `passenger follow`: spoken, printed and notified (summary = the notification's title)
     case followWaitingSummary = "follow.waiting.summary"

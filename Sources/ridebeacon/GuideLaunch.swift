@@ -71,7 +71,7 @@ struct GuideLaunch {
         if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
         let compass = await openCompass()
         var guide = LiveGuide(
-            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? book(.rideUnknownVehicle),
+            ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: RideWords.vehicle(ride.driver, in: book) ?? book(.rideUnknownVehicle),
                             identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable(book.language),
             calibration: calibration, radio: radio, service: client, player: player,
@@ -192,7 +192,14 @@ final class WaitingKeys: Sendable {
 /// Sentences about a ride, for printing (and, in the guide, speaking), in `book`'s language.
 enum RideWords {
     static func driver(_ party: RideParty, in book: Phrasebook = .english) -> String {
-        party.spokenVehicle.map { book(.rideDriverWithVehicle, ["name": .text(party.name), "vehicle": .text($0)]) } ?? party.name
+        vehicle(party, in: book).map { book(.rideDriverWithVehicle, ["name": .text(party.name), "vehicle": .text($0)]) } ?? party.name
+    }
+
+    /// The car for the ear in `book`'s language ("Toyota Prius azul, matrícula A B 1 2 C D E");
+    /// a vehicle known only as free text is said as written.
+    static func vehicle(_ party: RideParty, in book: Phrasebook = .english) -> String? {
+        guard let car = party.vehicleDetails else { return party.vehicle }
+        return book.vehicle(colour: car.colour, make: car.make, model: car.model, plate: car.plate, spoken: true)
     }
 
     /// Position along requested → completed; cancelled ends any of them.

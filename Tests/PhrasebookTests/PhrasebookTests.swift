@@ -68,4 +68,17 @@ import Testing
         #expect(Language.preferred(acceptLanguage: "de, *") == nil)
         #expect(Language.es.isSpoken(by: "es-419") && !Language.es.isSpoken(by: "en") && Language.fr.isSpoken(by: "fr+f3"))
     }
+
+    @Test func carsInEachLanguage() {
+        func car(_ language: Language, spoken: Bool) -> String {
+            Phrasebook(language).vehicle(colour: "blue", make: "Toyota", model: "Prius", plate: "AB12 CDE", spoken: spoken)
+        }
+        // English as RideWire's Vehicle says it.
+        #expect(car(.en, spoken: true) == "blue Toyota Prius, plate A B 1 2 C D E")
+        #expect(car(.en, spoken: false) == "blue Toyota Prius, plate AB12 CDE")
+        #expect(car(.es, spoken: true) == "Toyota Prius azul, matrícula A B 1 2 C D E")
+        #expect(car(.fr, spoken: false) == "Toyota Prius bleue, immatriculée AB12 CDE")
+        #expect(Phrasebook(.es).vehicle(colour: "YELLOW", make: nil, model: "Yaris", plate: "Y-1", spoken: true) == "Yaris amarillo, matrícula i griega 1")
+        #expect(Phrasebook(.fr).vehicle(colour: "teal", make: nil, model: "Clio", plate: nil, spoken: true) == "Clio teal", "an unknown colour as written")
+    }
 }

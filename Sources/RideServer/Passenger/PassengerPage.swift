@@ -136,7 +136,9 @@ extension PassengerPage.Current {
     init(ride detail: RideDetail, guide: PassengerPage.GuideState = .notStarted, book: Phrasebook = .english) {
         let code = detail.ride.shortCode ?? String(detail.ride.id.prefix(8))
         let driver = detail.driver.name
-        let vehicle = detail.driver.vehicleDetails.map(\.summary) ?? detail.driver.vehicle
+        // The car in the page's language ("Toyota Prius azul"); free text as written.
+        let vehicle = detail.driver.vehicleDetails.map { book.vehicle(colour: $0.colour, make: $0.make, model: $0.model, plate: nil, spoken: false) }
+            ?? detail.driver.vehicle
         let eta = detail.ride.state == .accepted ? detail.ride.etaMinutes : nil
         var words: [String: PhraseValue] = ["driver": .text(driver), "code": .text(code)]
         if let vehicle { words["vehicle"] = .text(vehicle) }
@@ -157,7 +159,8 @@ extension PassengerPage.Current {
         self.init(code: code, state: detail.ride.state.rawValue, stateName: Self.stateName(detail.ride.state, book),
                   sentence: sentence + (hint.map { " " + $0 } ?? ""),
                   pickup: detail.pickup ?? "", dropoff: detail.dropoff ?? "", rideID: [detail.ride.id], driver: [driver],
-                  vehicle: detail.driver.writtenVehicle.map { [$0] } ?? [], eta: eta.map { [book(.pageEtaShort, ["minutes": .count($0)])] } ?? [],
+                  vehicle: (detail.driver.vehicleDetails.map { book.vehicle(colour: $0.colour, make: $0.make, model: $0.model, plate: $0.plate, spoken: false) }
+                      ?? detail.driver.vehicle).map { [$0] } ?? [], eta: eta.map { [book(.pageEtaShort, ["minutes": .count($0)])] } ?? [],
                   guideHint: [])
     }
 

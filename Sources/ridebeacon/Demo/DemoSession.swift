@@ -46,7 +46,7 @@ struct DemoSession {
         guard let ride = try await arrival.value else { throw CommandLineFailure("demo: the event stream ended before the arrival") }
         transcript.note("passenger: event stream says the driver arrived; guiding from \(Int(configuration.startDistance)) m")
 
-        let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: ride.driver.spokenVehicle ?? configuration.phrases.book(.rideUnknownVehicle),
+        let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: RideWords.vehicle(ride.driver, in: configuration.phrases.book) ?? configuration.phrases.book(.rideUnknownVehicle),
                                   identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes))
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
