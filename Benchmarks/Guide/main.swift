@@ -222,6 +222,8 @@ func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParamet
     configuration.street = street
     configuration.driver = settings.driver
     configuration.across = settings.across
+    // Vibrations recorded beside the sounds (they change nothing the walker does with `on`).
+    configuration.haptics = .on
     return configuration
 }
 
@@ -277,6 +279,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
     var touches = 0
     var notSimultaneous = 0
     var locatorRequests = 0, ticksPlayed = 0, ticksHeard = 0
+    var hapticTotals: [String: Int] = [:]
     for seed in firstSeed..<(firstSeed + UInt64(seeds)) {
         let configuration = walkConfiguration(seed: seed, settings, street: street)
         var walk = GuidedWalk(ride: ride, configuration: configuration)
@@ -305,6 +308,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
         locatorRequests += summary.locatorRequests
         ticksPlayed += summary.locatorTicksPlayed
         ticksHeard += summary.locatorTicksHeard
+        for (event, count) in summary.haptics ?? [:] { hapticTotals[event, default: 0] += count }
         if baselines {
             // The same walk with the rule before issue 12 (one device decides), and HandiGo's policy.
             var beforeConfiguration = configuration
@@ -326,6 +330,8 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
         String(format: "mutual touch: %d walks reached a touch both devices felt; the passenger's device felt it first in %d "
                    + "(held median %.2f s, max %.2f s); proofs answered not simultaneous: %d",
                touches, holds.count, holds.isEmpty ? 0 : median(holds), holds.max() ?? 0, notSimultaneous),
+        "haptics per walk (feedbackd patterns, beside the cues): " + hapticTotals.sorted { $0.key < $1.key }
+            .map { String(format: "%@ %.1f", $0.key, Double($0.value) / Double(seeds)) }.joined(separator: ", "),
     ]
     return RunResult(ours: ours, handiGo: handiGo, oneSided: oneSided, extra: extra, breakdown: breakdown)
 }

@@ -59,6 +59,10 @@ struct DemoCommand: AsyncParsableCommand {
           help: "The simulated phone has a compass: turn-to-find follows its heading instead of timing the turn.")
     var simulatedCompass = false
 
+    @Option(help: ArgumentHelp("Vibrations: on (recorded beside the sounds, <pattern> in the transcript), off, or only (silent guidance: the walker feels, the WAV stays silent).",
+                               valueName: "on|off|only"))
+    var haptics = HapticsMode.on
+
     @Flag(help: "Print only the JSON summary.")
     var json = false
 
@@ -90,6 +94,7 @@ struct DemoCommand: AsyncParsableCommand {
             var walk = GuidedWalk.Configuration(seed: seed, startDistance: startDistance,
                                                 verbosity: Verbosity(rawValue: verbosity) ?? .full)
             walk.aids = GuideAids(rawValue: aids) ?? .all
+            walk.haptics = haptics
             walk.phrases = PhraseTable(Language(rawValue: language) ?? .en)
             walk.street = world == "street" ? StreetParameters() : nil
             walk.driver = DriverMode(rawValue: driver) ?? .helpful
@@ -135,3 +140,5 @@ final class Transcript: Sendable {
         note(String(format: "%7.2f s  ", time) + text)
     }
 }
+
+extension HapticsMode: ExpressibleByArgument {}

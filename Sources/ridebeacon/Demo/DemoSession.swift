@@ -62,14 +62,24 @@ struct DemoSession {
         }
         transcript.note("      time  true     estimate  cue")
         var lastSafety = 0
+        // Vibrations beside the sounds (`--haptics`): each pattern in the transcript as <name>,
+        // the pulse's taps counted (one a line would drown the transcript).
+        var felt: [String: Int] = [:]
         let summary = await walk.run(
             unixTime: { _ in Date().timeIntervalSince1970 },
             onCue: { cue, moment in
                 let estimate = moment.estimatedDistance.map { String(format: "%6.2f m", $0) } ?? "     - m"
                 transcript.at(moment.time, String(format: "%6.2f m  ", moment.trueDistance) + estimate + "  " + cue.description)
-                audio.cue(cue)
+                // Haptics only: silent guidance, nothing in the WAV.
+                if configuration.haptics.sounds { audio.cue(cue) }
             },
-            onPulse: { interval, time in audio.pulse(interval, at: time) },
+            onPulse: { interval, time in if configuration.haptics.sounds { audio.pulse(interval, at: time) } },
+            onHaptic: { haptic, moment in
+                felt[haptic.event.rawValue, default: 0] += 1
+                guard haptic.event != .pulse else { return }
+                let estimate = moment.estimatedDistance.map { String(format: "%6.2f m", $0) } ?? "     - m"
+                transcript.at(moment.time, String(format: "%6.2f m  ", moment.trueDistance) + estimate + "  " + haptic.description)
+            },
             onDriver: { action, time in
                 switch action {
                 case .say(let phrase): transcript.at(time, "driver: " + phrase.rawValue)
@@ -106,6 +116,11 @@ struct DemoSession {
             })
         audio.finish()
         if let line = audio.failure { transcript.note("audio: \(line)") }
+        let cues = audio.log.count
+        transcript.note("audio: \(configuration.haptics.sounds ? "\(cues) cues rendered" : "silent (--haptics only)")"
+            + (configuration.haptics.vibrates
+                ? "; haptics: " + felt.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                : "; haptics off"))
         return summary
     }
 
