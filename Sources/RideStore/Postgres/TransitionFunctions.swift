@@ -23,38 +23,46 @@
 enum TransitionFunctions {
     static let v1: [String] = [
         // The event staging every write did (EventSQL.Stage): per-request sequence over the
-        // sequenced and the staged events; the caller holds the row or booking lock.
+        // sequenced and the staged events; the caller holds the row or booking lock. The
+        // helpers are PL/pgSQL, whose statements are planned once per connection (a SQL
+        // function called from PL/pgSQL is parsed and planned again in every transaction).
         """
         CREATE FUNCTION rb_stage_event_1(p_request text, p_ride text, p_kind text, p_state text, p_actor text, p_at timestamptz, p_detail text)
-        RETURNS void LANGUAGE sql AS $$
+        RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
             INSERT INTO ride_event_pending (request_id, ride_id, sequence, kind, state, actor_id, at, detail)
             SELECT p_request, p_ride, COALESCE(MAX(sequence), 0) + 1, p_kind, p_state, p_actor, p_at, p_detail FROM (
                 SELECT sequence FROM ride_event WHERE request_id = p_request
-                UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = p_request) AS known
-        $$
+                UNION ALL SELECT sequence FROM ride_event_pending WHERE request_id = p_request) AS known;
+        END $$
         """,
         "CREATE FUNCTION rb_json_time_1(t timestamptz) RETURNS numeric IMMUTABLE LANGUAGE sql AS $$ SELECT extract(epoch FROM t) - 978307200 $$",
         """
-        CREATE FUNCTION rb_ride_json_1(r ride) RETURNS jsonb STABLE LANGUAGE sql AS $$
-            SELECT jsonb_strip_nulls(jsonb_build_object('id', r.id, 'requestID', r.request_id, 'passengerID', r.passenger_id,
+        CREATE FUNCTION rb_ride_json_1(r ride) RETURNS jsonb STABLE LANGUAGE plpgsql AS $$
+        BEGIN
+            RETURN jsonb_strip_nulls(jsonb_build_object('id', r.id, 'requestID', r.request_id, 'passengerID', r.passenger_id,
                 'driverID', r.driver_id, 'state', r.state, 'key', translate(encode(r.key, 'base64'), E'\\n', ''),
                 'createdAt', rb_json_time_1(r.created_at), 'stateChangedAt', rb_json_time_1(r.state_changed_at),
-                'shortCode', r.short_code, 'etaMinutes', r.eta_minutes, 'etaGivenAt', rb_json_time_1(r.eta_given_at)))
-        $$
+                'shortCode', r.short_code, 'etaMinutes', r.eta_minutes, 'etaGivenAt', rb_json_time_1(r.eta_given_at)));
+        END $$
         """,
         """
-        CREATE FUNCTION rb_request_json_1(q ride_request) RETURNS jsonb STABLE LANGUAGE sql AS $$
-            SELECT jsonb_strip_nulls(jsonb_build_object('id', q.id, 'passengerID', q.passenger_id, 'passengerName', q.passenger_name,
+        CREATE FUNCTION rb_request_json_1(q ride_request) RETURNS jsonb STABLE LANGUAGE plpgsql AS $$
+        BEGIN
+            RETURN jsonb_strip_nulls(jsonb_build_object('id', q.id, 'passengerID', q.passenger_id, 'passengerName', q.passenger_name,
                 'pickup', q.pickup, 'dropoff', q.dropoff, 'accessibilityNotes', q.accessibility_notes, 'status', q.status,
-                'createdAt', rb_json_time_1(q.created_at), 'rideID', q.ride_id, 'shortCode', q.short_code))
-        $$
+                'createdAt', rb_json_time_1(q.created_at), 'rideID', q.ride_id, 'shortCode', q.short_code));
+        END $$
         """,
         // A keyed write's stored result: NULL when there is none (or no key).
         """
         CREATE FUNCTION rb_stored_result_1(p_account text, p_key text, OUT operation_ text, OUT result_ bytea)
-        STABLE LANGUAGE sql AS $$
-            SELECT operation, result FROM idempotency WHERE account_id = p_account AND key = p_key
-        $$
+        STABLE LANGUAGE plpgsql AS $$
+        BEGIN
+            IF p_account IS NOT NULL THEN
+                SELECT operation, result INTO operation_, result_ FROM idempotency WHERE account_id = p_account AND key = p_key;
+            END IF;
+        END $$
         """,
         """
         CREATE FUNCTION rb_store_result_1(p_account text, p_key text, p_operation text, p_result jsonb, p_now timestamptz)
