@@ -14,6 +14,8 @@ public final class KeywordSpotter: @unchecked Sendable {
         public var command: VoiceCommand
         /// Samples processed when it was spotted (its end lies a little before).
         public var sample: Int
+        /// PocketSphinx's own hypothesis text.
+        public var hypothesis: String = ""
     }
 
     public static let sampleRate = 16_000
@@ -21,7 +23,7 @@ public final class KeywordSpotter: @unchecked Sendable {
     public static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
     /// Thresholds as powers of ten (1e-N is written N).
     public static let defaultThresholds: [VoiceCommand: Int] = [
-        .repeatLast: 20, .whereIsCar: 30, .sound: 20, .cancelRide: 25, .help: 20, .yesCancel: 25,
+        .repeatLast: 20, .whereIsCar: 50, .sound: 20, .cancelRide: 40, .help: 30, .yesCancel: 40,
     ]
     /// Audio is fed in 100 ms pieces; each is checked for a phrase.
     public static let chunk = 1_600
@@ -71,7 +73,7 @@ public final class KeywordSpotter: @unchecked Sendable {
                 let text = String(cString: hypothesis)
                 // Several phrases in one piece come separated by spaces-joined text; the last wins.
                 if let command = VoiceCommand(phrase: text) ?? VoiceCommand.allCases.last(where: { text.hasSuffix($0.phrase) }) {
-                    found.append(Detection(command: command, sample: processed))
+                    found.append(Detection(command: command, sample: processed, hypothesis: text))
                 }
                 ps_end_utt(decoder)
                 ps_start_utt(decoder)

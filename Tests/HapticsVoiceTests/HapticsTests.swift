@@ -58,6 +58,30 @@ import Testing
         #expect(daemon.unknownEvents.isEmpty)
     }
 
+    /// From a cue to its D-Bus send (the call leaving for feedbackd) and to feedbackd's answer,
+    /// at the guide's fastest pace (a tap every 50 ms, a 20 Hz tick): printed for BENCHMARKS.md
+    /// ("Latency"), not asserted. Every event is answered with its own id either way.
+    @Test func cueToFeedbackdLatencyIsPrinted() async throws {
+        let daemon = try PrivateFeedbackd()
+        defer { daemon.stop() }
+        let haptics = try #require(await FeedbackdHaptics.open(address: daemon.address, say: { Issue.record("said: \($0)") }))
+        for n in 0..<200 {
+            haptics.trigger(n % 10 == 0 ? .closer : .pulse)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await haptics.flush()
+        let sent = haptics.sent
+        await haptics.close()
+        #expect(sent.count == 200)
+        #expect(Set(sent.compactMap(\.id)).count == 200)
+        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        let toSend = sent.map { ms($0.called - $0.decided) }.sorted()
+        let toAnswer = sent.map { ms($0.answered - $0.decided) }.sorted()
+        func q(_ xs: [Double], _ p: Double) -> Double { xs[min(xs.count - 1, Int(p * Double(xs.count - 1)))] }
+        print(String(format: "haptic latency (n=%d): cue -> D-Bus send median %.2f ms, p95 %.2f ms, max %.2f ms; cue -> feedbackd's answer median %.2f ms, p95 %.2f ms, max %.2f ms",
+                     sent.count, q(toSend, 0.5), q(toSend, 0.95), toSend.last!, q(toAnswer, 0.5), q(toAnswer, 0.95), toAnswer.last!))
+    }
+
     /// The pulse quickens as the walk nears the car: the gaps between pulses in the last
     /// third of the walk are shorter than in the first.
     @Test func thePulseQuickensWithTheDistance() async {
