@@ -97,6 +97,12 @@ public protocol Store: Sendable {
     /// the token is not the account's.
     func nameTokenDevice(id: String, accountID: String, deviceName: String) async throws
 
+    // Language
+    /// The language the account chose for what the service writes to it ("es"); nil: none.
+    func accountLanguage(accountID: String) async throws -> String?
+    /// Keeps (nil: forgets) the account's language; `notFound` for an unknown account.
+    func setAccountLanguage(accountID: String, language: String?) async throws
+
     // Saved places
     /// The account's places, by name.
     func savedPlaces(accountID: String) async throws -> [SavedPlaceRecord]

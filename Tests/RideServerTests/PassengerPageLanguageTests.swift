@@ -36,6 +36,10 @@ struct PassengerPageLanguageTests {
             let french = try await client.form(.get, "/", cookie: cookies, headers: ["Accept-Language": "es"])
             #expect(french.text.contains(#"<html lang="fr">"#) && french.text.contains("<h1>Demander une course</h1>"))
             let csrf = String(try #require(french.text.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
+            // Kept with her account: another browser (no language cookie, asking for Spanish) gets French too.
+            #expect(try await world.store.accountLanguage(accountID: world.passenger.id) == "fr")
+            let otherBrowser = try await client.form(.get, "/", cookie: session, headers: ["Accept-Language": "es"])
+            #expect(otherBrowser.text.contains(#"<html lang="fr">"#), "the account's language before the browser's")
 
             // A form error in French, its summary focused first.
             let empty = try await client.form(.post, "/ride/request", "csrf=\(csrf)&pickup=&dropoff=", cookie: cookies)
@@ -55,7 +59,8 @@ struct PassengerPageLanguageTests {
             _ = try await world.store.setETA(rideID: ride.id, minutes: 1, by: world.driver.id, idempotency: nil)
             let accepted = try await client.form(.get, "/ride/status", cookie: cookies).text
             #expect(accepted.contains("a accepté votre course \(code). Arrivée prévue au point de prise en charge dans 1 minute."), "\(accepted)")
-            // The same ride in Spanish and English, from the browser's language alone.
+            // The same ride in Spanish and English, from the browser's language alone (no language kept).
+            try await world.store.setAccountLanguage(accountID: world.passenger.id, language: nil)
             let spanishStatus = try await client.form(.get, "/ride/status", cookie: session, headers: ["Accept-Language": "es"]).text
             #expect(spanishStatus.contains("ha aceptado tu viaje \(code). Calcula llegar a la recogida en 1 minuto."), "\(spanishStatus)")
             let englishStatus = try await client.form(.get, "/ride/status", cookie: session).text

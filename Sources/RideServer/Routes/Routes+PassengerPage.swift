@@ -39,7 +39,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String]()]
             return passengerRender("p-signin", empty)
         }
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         let notice = request.uri.queryParameters["cancelled"] != nil ? book(.pageCancelledNotice) : nil
         return passengerRender("p-home", try await passengerPage(passenger, token: token, notice: notice, book: book))
     }
@@ -109,7 +109,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             return places.first { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }?.address ?? trimmed
         }
         var errors: [PassengerPage.FieldError] = []
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         func check(_ value: String, id: String, label: String, empty: String?, multiline: Bool = false) -> [String] {
             if value.isEmpty {
                 guard let empty else { return [] }
@@ -146,14 +146,14 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     /// The state block alone, for the page's script; 401 (not a redirect) so the script knows.
     @Sendable func passengerStatus(_ request: Request, context: Context) async throws -> Response {
         let (passenger, _) = try await passengerSessionOrFail(request)
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         let current = try await currentRide(of: passenger).map { $0.view(book) }
         return passengerRender("p-status", ["current": current.map { [$0] } ?? [], "t": PassengerPage.words(book)] as [String: Any])
     }
 
     @Sendable func passengerCancelConfirmation(_ request: Request, context: Context) async throws -> Response {
         let (passenger, token) = try await passengerSessionOrFail(request)
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         guard let current = try await currentRide(of: passenger)?.view(book) else { return DispatchRenderer.redirect(to: "/") }
         return passengerRender("p-cancel", ["code": current.code, "sentence": current.sentence, "csrf": DispatchSession.csrfToken(for: token),
                                             "t": PassengerPage.words(book, code: current.code), "lang": book.language.rawValue] as [String: Any])
@@ -189,6 +189,10 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         let form = try await request.decodeForm(LanguageForm.self)
         guard let language = form.language.flatMap(Language.init(rawValue:)) else {
             throw APIError(.badRequest, code: .invalidField, "language must be one of \(Language.codes)")
+        }
+        // Signed in: kept with her account too, so the page speaks it on any browser.
+        if let (passenger, _) = try await passengerSession(request) {
+            try await store.setAccountLanguage(accountID: passenger.id, language: language.rawValue)
         }
         return DispatchRenderer.redirect(to: "/", cookie: PassengerLanguage.cookie(language, secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }

@@ -34,7 +34,7 @@ extension PassengerPageRoutes {
         let (passenger, token) = try await passengerSessionOrFail(request)
         let form = try await request.decodeForm(PlaceAddForm.self)
         guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         let places = try await store.savedPlaces(accountID: passenger.id)
         var typed = PassengerPage.PlaceForm(name: form.name ?? "", address: form.address ?? "")
         let name = typed.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -61,7 +61,7 @@ extension PassengerPageRoutes {
         let (passenger, token) = try await passengerSessionOrFail(request)
         let form = try await request.decodeForm(PlaceRenameForm.self)
         guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         let places = try await store.savedPlaces(accountID: passenger.id)
         let from = form.from ?? ""
         guard let place = places.first(where: { $0.name == from }) else {
@@ -84,11 +84,21 @@ extension PassengerPageRoutes {
         let (passenger, token) = try await passengerSessionOrFail(request)
         let form = try await request.decodeForm(PlaceRemoveForm.self)
         guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
-        let book = PassengerLanguage.book(for: request)
+        let book = await book(for: request, passenger: passenger)
         let name = form.name ?? ""
         let removed = try await store.removePlace(accountID: passenger.id, name: name)
         return try await placesPage(passenger, token: token, book: book,
                                     notice: book(removed ? .pagePlaceRemoved : .pagePlaceNotFound, ["place": .text(name)]))
+    }
+
+    /// The page's language for a signed-in passenger: the one picked on this browser, else the
+    /// one kept with her account (picked on another browser), else the browser's own.
+    func book(for request: Request, passenger: Account) async -> Phrasebook {
+        if let picked = request.cookies[PassengerLanguage.cookieName].flatMap({ Language(rawValue: $0.value) }) { return Phrasebook(picked) }
+        if let kept = try? await store.accountLanguage(accountID: passenger.id), let language = Language(rawValue: kept) {
+            return Phrasebook(language)
+        }
+        return PassengerLanguage.book(for: request)
     }
 
     /// The home page after a places form: its notice, or its errors (400) with what was typed.

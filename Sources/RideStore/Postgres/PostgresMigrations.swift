@@ -184,6 +184,10 @@ enum PostgresMigrations {
         // Issue 28: each ride transition one statement, one round trip (TransitionFunctions;
         // a no-op step of the same name on SQLite).
         ("transition-functions-1", TransitionFunctions.v1),
+        // Issue 26: the language an account chose (see the SQLite migration of that name).
+        ("v11-account-language", [
+            "CREATE TABLE account_language (account_id text PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE, language text NOT NULL)",
+        ]),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

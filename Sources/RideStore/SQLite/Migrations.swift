@@ -197,6 +197,13 @@ enum SQLiteMigrations {
         }
         // Issue 28: PostgreSQL's transition functions; SQLite's writes already run in-process.
         m.register("transition-functions-1") { _ in }
+        // Issue 26: the language an account chose for what the service writes to it.
+        m.register("v11-account-language") { db in
+            try db.create(table: "accountLanguage") { t in
+                t.column("accountID", .text).primaryKey().references("account", onDelete: .cascade)
+                t.column("language", .text).notNull()
+            }
+        }
         return m
     }()
 
