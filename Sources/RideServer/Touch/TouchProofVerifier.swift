@@ -54,9 +54,8 @@ struct TouchProofVerifier: Sendable {
                 : "it is not this ride's \(counterpart.rawValue) beacon in slot \(slot)"
             throw APIError.touchRejected(.wrongIdentity, field: "uuid", "the observed identity does not match: \(hint)")
         }
-        return VerifiedTouchProof(rideID: ride.id, side: side, accountID: accountID, slot: body.slot, uuid: uuid,
-                                  major: body.major, minor: body.minor, peakRssiDbm: body.peakRssiDbm, samples: body.samples,
-                                  observedAt: observedAt, receivedAt: now, observedFrom: window.from, observedUntil: window.until)
+        return VerifiedTouchProof(verified: body, uuid: uuid, rideID: ride.id, side: side, accountID: accountID,
+                                  observedAt: observedAt, window: window, receivedAt: now)
     }
 }
 

@@ -55,6 +55,16 @@ public struct VerifiedTouchProof: Codable, Equatable, Sendable {
         self.observedUntil = (observedUntil ?? observedAt).wholeMillisecondsDown
     }
 
+    /// The record of a wire proof (RideWire's `TouchProof`) the server has verified: the ride,
+    /// side, account and receive time are the server's; `uuid` and the times as the verifier
+    /// parsed them from the proof's fields; the rest as sent.
+    public init(verified proof: TouchProof, uuid: UUID, rideID: String, side: TouchSide, accountID: String,
+                observedAt: Date, window: (from: Date, until: Date), receivedAt: Date) {
+        self.init(rideID: rideID, side: side, accountID: accountID, slot: proof.slot, uuid: uuid, major: proof.major,
+                  minor: proof.minor, peakRssiDbm: proof.peakRssiDbm, samples: proof.samples, observedAt: observedAt,
+                  receivedAt: receivedAt, observedFrom: window.from, observedUntil: window.until)
+    }
+
     /// How this proof appears in the ride's history when it does not confirm the ride.
     public var touchObserved: TouchObserved { TouchObserved(side: side, from: observedFrom, until: observedUntil) }
 }
