@@ -49,7 +49,11 @@ enum ErrorWords {
     static func sentence(_ problem: APIProblem) -> String {
         var message = problem.message
         // The service writes "accessibilityNotes: must not …"; the field is said in words instead.
-        if let field = problem.field, message.hasPrefix(field + ": ") { message.removeFirst(field.count + 2) }
+        var namedField: String?
+        if let field = problem.field, message.hasPrefix(field + ": ") {
+            message.removeFirst(field.count + 2)
+            namedField = field
+        }
         switch problem.code.rawValue {
         case "unauthenticated":
             return "The ride service does not know your sign-in (it may have been signed out or mistyped). "
@@ -65,8 +69,8 @@ enum ErrorWords {
         default:
             break
         }
-        if let field = problem.field {
-            return make("\(fieldWords(field)) \(message)")
+        if let namedField {
+            return make("\(fieldWords(namedField)) \(message)")
         }
         return make(message)
     }
@@ -145,6 +149,19 @@ enum ErrorWords {
             if message.hasPrefix("Missing expected argument"), let name = quoted(message) {
                 return "\(name.trimmingCharacters(in: CharacterSet(charactersIn: "<>"))) cannot be negative (you gave \(argument))."
             }
+        }
+        // ArgumentParser's own words, said as what to do.
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false).map(String.init)
+        if message.hasPrefix("Missing expected argument"), parts.count >= 3 {
+            return "This command needs \(parts[1].replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: "")); "
+                + "run it with --help to see what it takes."
+        }
+        if message.hasPrefix("Unexpected argument"), parts.count >= 3 {
+            return "'\(parts[1])' is not something this command takes; run it with --help to see what it takes."
+        }
+        if message.hasPrefix("The value"), message.contains("is invalid for"), parts.count >= 5 {
+            let name = parts[3].replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: "")
+            return "'\(parts[1])' is not a valid \(name); run the command with --help to see what it takes."
         }
         return nil
     }

@@ -214,9 +214,13 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             if event.state != ride.state || event.detail != nil {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }
-            await announcer.announce(RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false, in: announcer.book))
-            if event.state == .cancelled, let offer, RideCancellation(event: event, passengerID: ride.passengerID, driverID: ride.driverID).by != .passenger {
-                await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followCancelledSummary), body: CancellationWords.offer(in: announcer.book)))
+            var words = RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false, in: announcer.book)
+            let offering = event.state == .cancelled && event.kind.isStateChange && offer != nil
+                && RideCancellation(event: event, passengerID: ride.passengerID, driverID: ride.driverID).by != .passenger
+            // Someone else cancelled: who and why, and the offer, in one announcement.
+            if offering { words.body += " " + CancellationWords.offer(in: announcer.book) }
+            await announcer.announce(words)
+            if offering, let offer {
                 guard await offer.wait() else { return false }
                 let request = try await client.allRideRequests().first { $0.id == ride.requestID }
                 guard let request else { return false }

@@ -23,6 +23,13 @@ struct PlainWordsCLITests {
                             "There is no option --form; did you mean --from?", status: 64)
         Self.expectSentence(try CLI.run(["demo", "--start-distance", "-5"], environment: environment),
                             "--start-distance cannot be negative (you gave -5).", status: 64)
+        Self.expectSentence(try CLI.run(["passenger", "request", "--dropoff", "Station"], environment: environment),
+                            "This command needs --pickup PLACE; run it with --help to see what it takes.", status: 64)
+        Self.expectSentence(try CLI.run(["driver", "eta", "soon"], environment: environment),
+                            "'soon' is not a valid MINUTES; run the command with --help to see what it takes.", status: 64)
+        Self.expectSentence(try CLI.run(["driver", "eta", "300"], environment: environment), "MINUTES must be 0 to 240, not 300.", status: 64)
+        Self.expectSentence(try CLI.run(["passenger", "nosuch"], environment: environment),
+                            "'nosuch' is not something this command takes; run it with --help to see what it takes.", status: 64)
         let audio = try CLI.run(["demo", "--audio-out", "/nonexistent/x.wav"], environment: environment)
         #expect(audio.status == 1 && audio.stderrLines.count == 1 && audio.stderr.hasPrefix("ridebeacon: /nonexistent/x.wav"), "\(audio.stderr)")
         #expect(!audio.stderr.contains("CommandLineFailure") && !audio.stderr.contains("Error:"))
@@ -107,6 +114,33 @@ struct PlainWordsCLITests {
         let (late, body) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"preset":"guide_dog"}"#, as: service.passengerToken)
         #expect(late == 409 && (body["error"] as? [String: Any])?["state"] as? String == "cancelled")
         #expect(try await service.events(code).filter { $0.kind == .passengerMessage }.count == 2, "refused messages change nothing")
+    }
+
+    /// A ride a dispatcher cancels: follow says who and why, Enter asks for the same ride again,
+    /// and follow goes on with the new request.
+    @Test func followSaysWhoCancelledAndAsksAgainOnEnter() async throws {
+        let service = try await RideServiceFixture()
+        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station", "--notes", "guide dog"],
+                                   as: service.passengerToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        let follow = try BackgroundProcess(["passenger", "follow", "--radio", "none", "--audio-out", "none", "--no-notifications"],
+                                           environment: service.environment(token: service.passengerToken), interactive: true)
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try service.run(["dispatcher", "cancel", code, "--reason", "driver unwell"], as: service.dispatcherToken).status == 0)
+        #expect(await follow.wait { out, _ in
+            out.contains("Cancelled by a dispatcher: driver unwell.") && out.contains("Press Enter to ask for the same ride again, or q to stop.")
+        }, "\(follow.stdout)\n\(follow.stderr)")
+        follow.type("\n")
+        #expect(await follow.wait { out, _ in out.contains("Asked again: request ") && out.contains("from Main St 1 to Station.") },
+                "\(follow.stdout)\n\(follow.stderr)")
+        let store = try await StoreLocation.open(service.database)
+        let passengerID = try #require(try await store.accounts().first { $0.displayName == "Ana" }?.id)
+        let requests = try await store.rideRequests(passengerID: passengerID)
+        await store.close()
+        #expect(requests.count == 2 && requests.last?.status == .open && requests.last?.accessibilityNotes == "guide dog")
+        follow.type("q\n")
+        #expect(await follow.exitStatus(within: 60) == 0, "\(follow.stderr)")
     }
 
     /// `passenger rides` says who cancelled and why.
