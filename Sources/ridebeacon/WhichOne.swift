@@ -32,7 +32,9 @@ struct WhichOne<Item> {
             let started = items.filter { id($0).lowercased().hasPrefix(text.lowercased()) }
             if started.count == 1 { return started[0] }
             if started.count > 1 {
-                throw CommandLineFailure("\(started.count) \(kind)s start with \(text): \(listing(started)); which one? Give more of its id")
+                // Their ids, long enough to differ: a handle alone can be what they share.
+                let longer = started.map { "\(describe($0)) id \(id($0).prefix(text.count + 4))" }.joined(separator: ", ")
+                throw CommandLineFailure("\(started.count) \(kind)s start with \(text): \(longer); which one? Give more of its id")
             }
         }
         let similar = items.filter { name($0)?.range(of: text, options: .caseInsensitive) != nil }

@@ -81,7 +81,7 @@ enum DispatchTemplates {
         </table>
         <h2 id="free-drivers-title">Free drivers: {{freeDriverCount}}</h2>
         {{#hasFreeDrivers}}<ul id="free-drivers" aria-labelledby="free-drivers-title">{{#freeDrivers}}<li data-driver-id="{{id}}">{{name}}</li>{{/freeDrivers}}</ul>{{/hasFreeDrivers}}
-        {{^hasFreeDrivers}}<p id="free-drivers">Every driver has a ride.</p>{{/hasFreeDrivers}}
+        {{^hasFreeDrivers}}<p id="free-drivers">No driver is free.</p>{{/hasFreeDrivers}}
         """
 
     /// The confirmation step of a cancellation: the reason is required and kept in the history.
