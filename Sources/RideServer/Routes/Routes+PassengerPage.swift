@@ -13,6 +13,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     let store: any Store
     let limits: RateLimits
     let codes: CodeRedemption
+    let sessions: WebSessions
     let bookingRule: BookingRule
     /// Marks the session cookie Secure even without `X-Forwarded-Proto: https`.
     let secureCookies: Bool
@@ -67,10 +68,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
                 return refuse("Sign-in code must be eight digits, like 4821 0937", status: .badRequest)
             }
             let secret = APITokenSecret()
+            let signedIn: SignIn
             do {
                 // A code of another role's account is refused before it is spent: its holder can
                 // still use it where it belongs (the CLI).
-                _ = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
+                signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
                                            logger: context.logger) { account in
                     guard account.role == .passenger else { throw PassengerPageRefusal.notAPassenger(account.role) }
                 }
@@ -79,6 +81,9 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             } catch PassengerPageRefusal.notAPassenger(let role) {
                 return refuse("That code belongs to a \(role.rawValue) account and was not used here; this page is for passengers", status: .forbidden)
             }
+            // Named after the browser; the cookie's previous token ends (no pile of tokens).
+            await sessions.nameDevice(of: signedIn.token, request: request)
+            try await sessions.end(PassengerSession.token(in: request), reason: "signed in again", logger: context.logger)
             return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies)))
         }
     }
@@ -89,11 +94,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         let form = try await request.decodeForm(SignOutForm.self)
         if let token = PassengerSession.token(in: request) {
             guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
-            if let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil {
-                _ = try await store.revokeToken(id: stored.id, accountID: stored.accountID)
-                AdminAudit.record(context.logger, action: "token.revoke", actor: stored.accountID, via: .api,
-                                  details: ["token_id": stored.id, "reason": "sign-out"])
-            }
+            try await sessions.end(token, reason: "sign-out", logger: context.logger)
         }
         return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }
