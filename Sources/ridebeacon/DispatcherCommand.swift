@@ -125,6 +125,7 @@ struct DispatcherCommand: AsyncParsableCommand {
             if let touch = event.touchObserved { return "\(subject): the \(touch.side.rawValue)'s device felt the touch" }
             if event.kind == .etaGiven { return "\(subject): \(event.detail ?? "an ETA was given")" }
             if event.kind == .locatorRequested { return "\(subject): the passenger asked the car to sound its locator" }
+            if let message = event.passengerMessage { return "\(subject): the passenger tells the driver \"\(message.text)\"" }
             if ride != nil { return "\(subject) is now \(event.state.rawValue)\(detail)" }
             switch event.state {
             case .requested:
