@@ -81,6 +81,8 @@ struct GuideLaunch {
                 }
             })) { Say.line($0) }
         guide.haptics = handsFree.haptics
+        // A terminal has an Enter key; keys piped in come from a front end's buttons (issue 25).
+        guide.confirmControl = isatty(STDIN_FILENO) != 0 ? .confirmEnter : .confirmButton
         guide.compass = compass
         guide.ownsPlayer = sharedPlayer == nil
         let outcome = await guide.run()

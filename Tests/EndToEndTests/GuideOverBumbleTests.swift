@@ -44,7 +44,7 @@ struct GuideOverBumbleTests {
         // and "Signal found. Follow the sound." once it is (issue 25).
         #expect(await guide.wait { $0.contains("Your driver has arrived. Ben, blue Toyota Prius.") }, "\(guide.stderr)")
         #expect(await guide.wait { $0.contains("Follow the sound.") }, "\(guide.stderr)")
-        #expect(await guide.wait { $0.contains("Touch detected. Press Enter to confirm your ride.") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(await guide.wait { $0.contains("Touch detected. Press the Confirm button to confirm your ride.") }, "\(guide.stdout)\n\(guide.stderr)")
         guide.type("\n")
         #expect(await guide.wait { $0.contains("Ride confirmed. Your driver is Ben, blue Toyota Prius.") },
                 "\(guide.stdout)\n\(guide.stderr)\n\(arrive.stderr)")
@@ -72,12 +72,12 @@ struct GuideOverBumbleTests {
         let arrive = try Interactive(["driver", "arrive", rideID, "--radio", bumble.radioArgument(0), "--adv-type", "conn",
                                       "--touch-rssi", "-55", "--auto-confirm", "--server", server.baseURL], token: driver)
         defer { arrive.stop() }
-        #expect(await guide.wait { $0.contains("Touch detected. Press Enter to confirm your ride.") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(await guide.wait { $0.contains("Touch detected. Press the Confirm button to confirm your ride.") }, "\(guide.stdout)\n\(guide.stderr)")
 
         bumble.stop()   // kill -9 of both controllers
         #expect(await guide.wait { $0.contains("Signal lost, keep still.") }, "\(guide.stdout)\n\(guide.stderr)")
         try bumble.start()   // back on the same ports
-        let touch = "Touch detected. Press Enter to confirm your ride."
+        let touch = "Touch detected. Press the Confirm button to confirm your ride."
         let touchesBeforeLoss = guide.stdout.components(separatedBy: touch).count
         // Heard again after the loss: the radios reconnected and the driver re-advertised.
         #expect(await guide.wait(seconds: 90) { $0.components(separatedBy: touch).count > touchesBeforeLoss },

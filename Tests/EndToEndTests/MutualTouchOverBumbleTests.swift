@@ -10,7 +10,7 @@ import Testing
 @Suite("Mutual touch over Bumble radios with the real server", .tags(.bumble, .process), .timeLimit(.minutes(4)))
 struct MutualTouchOverBumbleTests {
     static let hold = "Hold the phones together."
-    static let touch = "Touch detected. Press Enter to confirm your ride."
+    static let touch = "Touch detected. Press the Confirm button to confirm your ride."
 
     @Test(.enabled(if: BumbleControllers.shouldRun, "needs .venv with bumble (make test creates it)"))
     func onlyThePassengersDeviceFeelsItSoNoTouchUntilTheDriversDoesToo() async throws {

@@ -44,7 +44,7 @@ extension GuideCore {
         holdSaidAt = nil
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-        say(&out, time, [.touchDetected], [:], brief: true)
+        say(&out, time, [.touchDetected], ["confirm": phrases.text(for: Phrase(confirmControl))], brief: true)
     }
 
     /// Peak level, sample count and window of the current touch, for the proof.

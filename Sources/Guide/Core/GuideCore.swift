@@ -111,6 +111,9 @@ public struct GuideCore: Sendable {
     var driverFeltAt: Double?
     /// The touch not felt this long after "Hold the phones together", s: the ride word.
     public static let rideWordAfter = 10.0
+    /// How the passenger confirms, named for the device in "Touch detected. … to confirm your
+    /// ride": `.confirmEnter` (a terminal's key) or `.confirmButton` (a front end's button).
+    public var confirmControl = PhraseKey.confirmEnter
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(),

@@ -59,6 +59,10 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     case driverArrivedSearching = "driver_arrived_searching"
     /// The first signal after such an arrival.
     case signalFound = "signal_found"
+    /// "Press Enter" (a terminal) or "Press the Confirm button" (a front end feeding the keys):
+    /// `GuideCore.confirmControl`.
+    case confirmEnter = "confirm_enter"
+    case confirmButton = "confirm_button"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than

@@ -47,6 +47,9 @@ public struct LiveGuide: Sendable {
     public var ownsPlayer = true
     /// Where the vibrations go (feedbackd, `GuideHaptics`); nil: none.
     public var haptics: (any HapticOutput)?
+    /// How confirming is named ("Press Enter" in a terminal, "Press the Confirm button" when a
+    /// front end feeds the keys).
+    public var confirmControl = PhraseKey.confirmEnter
 
     public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
@@ -71,6 +74,7 @@ public struct LiveGuide: Sendable {
     public func run() async -> GuideState {
         let (inputs, feed) = AsyncStream<GuideInput>.makeStream()
         var core = GuideCore(ride: ride, verbosity: verbosity, phrases: phrases, calibration: calibration, aids: .all)
+        core.confirmControl = confirmControl
         player.start()
         let (player, log) = (player, log)
         let scanner = ScanControl(radio: radio, feed: feed, clock: clock, dutyCycle: dutyCycle) { trouble in
