@@ -54,9 +54,6 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case guideRideWordRefused = "guide.ride_word_refused"
     case guideDriverArrivedSearching = "guide.driver_arrived_searching"
     case guideSignalFound = "guide.signal_found"
-    /// How to confirm, named for the device (issue 25): a terminal's key, or a front end's button.
-    case guideConfirmEnter = "guide.confirm_enter"
-    case guideConfirmButton = "guide.confirm_button"
 
     // MARK: Vibrations (feedbackd) and voice commands (issue 26)
     case hapticsMissing = "haptics.missing"
@@ -235,5 +232,20 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case driverProofAcceptedWaiting = "driver.proof_accepted_waiting"
     case driverPassengerLookingForCar = "driver.passenger_looking_for_car"
     case driverArrived = "driver.arrived"
+
+    // MARK: Command-line lines about a ride (passenger and driver)
+    case cliWaitingForAccept = "cli.waiting_for_accept"
+    case cliNoDriverYet = "cli.no_driver_yet"
+    case cliWaitingQStops = "cli.waiting_q_stops"
+    case cliStoppedWaiting = "cli.stopped_waiting"
+    case cliRequestCancelled = "cli.request_cancelled"
+    case cliRideCancelled = "cli.ride_cancelled"
+    case cliToldEta = "cli.told_eta"
+    case cliRideCompleted = "cli.ride_completed"
+    case cliPlaceSaved = "cli.place_saved"
+    case cliNoPlaces = "cli.no_places"
+    case cliPlaceRemoved = "cli.place_removed"
+    case cliNoRides = "cli.no_rides"
+    case cliPlaceExists = "cli.place_exists"
 }
     case pageAskAgainHint = "page.ask_again_hint"

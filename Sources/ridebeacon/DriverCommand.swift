@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RideClient
+import Phrasebook
 
 /// `ridebeacon driver`: find a passenger, take the ride, arrive (advertising the ride's beacon), finish.
 struct DriverCommand: AsyncParsableCommand {
@@ -74,7 +75,8 @@ struct DriverCommand: AsyncParsableCommand {
                     target = accepted.id
                 }
                 let updated = try await client.setETA(target!, minutes: minutes)
-                Say.line("Told \(updated.passenger.name): \(minutes == 1 ? "1 minute" : "\(minutes) minutes") to the pickup (ride \(updated.handle)).")
+                Say.line(PersonalBook.current(.cliToldEta, ["name": .text(updated.passenger.name), "minutes": .count(minutes),
+                                                            "code": .text(updated.handle)]))
             }
         }
     }
@@ -89,7 +91,7 @@ struct DriverCommand: AsyncParsableCommand {
         func run() async throws {
             try await withService(service) { client in
                 let completed = try await client.complete(ride)
-                Say.line("Ride \(completed.handle) completed.")
+                Say.line(PersonalBook.current(.cliRideCompleted, ["code": .text(completed.handle)]))
             }
         }
     }

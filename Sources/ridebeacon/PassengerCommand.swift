@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RideClient
+import Phrasebook
 
 /// `ridebeacon passenger`: ask for a ride, withdraw it, and be guided to the car.
 struct PassengerCommand: AsyncParsableCommand {
@@ -71,10 +72,10 @@ struct PassengerCommand: AsyncParsableCommand {
                 }
                 if let request = target, request.status == .open {
                     _ = try await client.cancelRideRequest(request.id, reason: reason)
-                    Say.line("Request \(request.handle) cancelled.")
+                    Say.line(PersonalBook.current(.cliRequestCancelled, ["code": .text(request.handle)]))
                 } else if let rideID = target?.rideID ?? id {
                     let ride = try await client.cancelRide(rideID, reason: reason)
-                    Say.line("Ride \(ride.handle) cancelled.")
+                    Say.line(PersonalBook.current(.cliRideCancelled, ["code": .text(ride.handle)]))
                 } else {
                     throw CommandLineFailure("you have no open request or active ride to cancel")
                 }

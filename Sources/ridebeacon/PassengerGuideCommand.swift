@@ -5,6 +5,7 @@ import Foundation
 import Guide
 import GuideAudio
 import RideClient
+import Phrasebook
 
 /// `ridebeacon passenger guide [RIDE]`: waits for the driver, then guides the passenger to the
 /// car by sound. Settings come from the settings file; these flags override it for one run.
@@ -105,7 +106,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             guard let ride = try await keys.untilQuit(onKey: PassengerRides.answerWhileWaiting, {
                 try await PassengerRides.resolve(rideArgument, client: client)
             }) else {
-                Say.line("Stopped waiting.")
+                Say.line(Phrasebook(settings.phraseLanguage)(.cliStoppedWaiting))
                 throw ExitCode(130)
             }
             let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
@@ -130,9 +131,9 @@ enum PassengerRides {
     /// answer is printed (a screen reader reads it) rather than held for later.
     @Sendable static func answerWhileWaiting(_ key: GuideKey) {
         switch key {
-        case .repeatLast: Say.line("Waiting for a driver to accept your request.")
-        case .whereIsDriver: Say.line("No driver has accepted your request yet.")
-        default: Say.line("Waiting for a driver to accept your request; q stops waiting.")
+        case .repeatLast: Say.line(PersonalBook.current(.cliWaitingForAccept))
+        case .whereIsDriver: Say.line(PersonalBook.current(.cliNoDriverYet))
+        default: Say.line(PersonalBook.current(.cliWaitingQStops))
         }
     }
 
@@ -145,7 +146,7 @@ enum PassengerRides {
                 throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
             }
             if !announced {
-                Say.line("Waiting for a driver to accept your request.")
+                Say.line(PersonalBook.current(.cliWaitingForAccept))
                 announced = true
             }
             // Passengers have no event stream before a ride exists; a driver's acceptance is

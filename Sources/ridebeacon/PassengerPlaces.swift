@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RideClient
+import Phrasebook
 
 /// `ridebeacon passenger places add|list|remove`: named addresses kept with the account.
 struct PassengerPlaces: AsyncParsableCommand {
@@ -27,13 +28,12 @@ struct PassengerPlaces: AsyncParsableCommand {
                 // Saving a name again would silently replace its address: refused unless asked.
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
                 if !replace, let existing = try await client.places().first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
-                    throw CommandLineFailure("""
-                        you already have a place called \(existing.name) (\(existing.address)); nothing was changed. \
-                        To change its address: ridebeacon passenger places add \(existing.name) "\(address)" --replace
-                        """)
+                    throw CommandLineFailure(PersonalBook.current(.cliPlaceExists, [
+                        "place": .text(existing.name), "address": .text(existing.address), "new": .text(address),
+                    ]))
                 }
                 let place = try await client.savePlace(name: name, address: address)
-                Say.line("Saved \(place.name): \(place.address).")
+                Say.line(PersonalBook.current(.cliPlaceSaved, ["place": .text(place.name), "address": .text(place.address)]))
             }
         }
     }
@@ -46,7 +46,7 @@ struct PassengerPlaces: AsyncParsableCommand {
         func run() async throws {
             try await withService(service) { client in
                 let places = try await client.places()
-                if places.isEmpty { Say.line("No saved places. Add one with `ridebeacon passenger places add home \"Main St 1\"`.") }
+                if places.isEmpty { Say.line(PersonalBook.current(.cliNoPlaces)) }
                 for place in places { Say.line("\(place.name): \(place.address)") }
             }
         }
@@ -62,7 +62,7 @@ struct PassengerPlaces: AsyncParsableCommand {
         func run() async throws {
             try await withService(service) { client in
                 let removed = try await client.removePlace(name)
-                Say.line("Removed \(removed.name).")
+                Say.line(PersonalBook.current(.cliPlaceRemoved, ["place": .text(removed.name)]))
             }
         }
     }
@@ -82,7 +82,7 @@ struct PassengerRideHistory: AsyncParsableCommand {
             let withdrawn = try await client.allRideRequests().filter { $0.status == .cancelled && $0.rideID == nil }
             let lines = rides.map { (at: $0.createdAt, text: RideHistory.sentence($0)) }
                 + withdrawn.map { (at: $0.createdAt, text: RideHistory.sentence($0)) }
-            if lines.isEmpty { Say.line("No rides yet.") }
+            if lines.isEmpty { Say.line(PersonalBook.current(.cliNoRides)) }
             for line in lines.sorted(by: { $0.at > $1.at }) { Say.line(line.text) }
         }
     }
