@@ -54,6 +54,9 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case guideRideWordRefused = "guide.ride_word_refused"
     case guideDriverArrivedSearching = "guide.driver_arrived_searching"
     case guideSignalFound = "guide.signal_found"
+    /// How to confirm, named for the device (issue 25): a terminal's key, or a front end's button.
+    case guideConfirmEnter = "guide.confirm_enter"
+    case guideConfirmButton = "guide.confirm_button"
 
     // MARK: Vibrations (feedbackd) and voice commands (issue 26)
     case hapticsMissing = "haptics.missing"
