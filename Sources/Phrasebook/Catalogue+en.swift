@@ -223,6 +223,7 @@ extension Catalogue {
         .driverProofAcceptedWaiting: "Touch proof accepted. Waiting for the passenger's.",
         .driverPassengerLookingForCar: "Your passenger is looking for the car: open the window, or step out to the kerb with the device.",
         .driverArrived: "Arrived. Ride {code} for {name}.",
+        .pageAskAgainHint: "The form below is filled with the same ride: press Request a ride to ask again.",
 
         // Command-line lines about a ride
         .cliWaitingForAccept: "Waiting for a driver to accept your request.",
@@ -240,4 +241,3 @@ extension Catalogue {
         .cliPlaceExists: "you already have a place called {place} ({address}); nothing was changed. To change its address: ridebeacon passenger places add {place} \"{new}\" --replace",
     ]
 }
-        .pageAskAgainHint: "The form below is filled with the same ride: press Request a ride to ask again.",

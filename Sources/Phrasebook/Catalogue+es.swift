@@ -223,6 +223,7 @@ extension Catalogue {
         .driverProofAcceptedWaiting: "Prueba de contacto aceptada. Esperando la del pasajero.",
         .driverPassengerLookingForCar: "Tu pasajero está buscando el coche: abre la ventanilla o sal a la acera con el dispositivo.",
         .driverArrived: "Has llegado. Viaje {code} para {name}.",
+        .pageAskAgainHint: "El formulario de abajo tiene el mismo viaje: pulsa Pedir un viaje para pedirlo otra vez.",
 
         // Command-line lines about a ride
         .cliWaitingForAccept: "Esperando a que un conductor acepte tu solicitud.",
@@ -240,4 +241,3 @@ extension Catalogue {
         .cliPlaceExists: "ya tienes un lugar llamado {place} ({address}); no se ha cambiado nada. Para cambiar su dirección: ridebeacon passenger places add {place} \"{new}\" --replace",
     ]
 }
-        .pageAskAgainHint: "El formulario de abajo tiene el mismo viaje: pulsa Pedir un viaje para pedirlo otra vez.",

@@ -223,6 +223,7 @@ extension Catalogue {
         .driverProofAcceptedWaiting: "Preuve de contact acceptée. En attente de celle du passager.",
         .driverPassengerLookingForCar: "Votre passager cherche la voiture : ouvrez la fenêtre, ou sortez sur le trottoir avec l'appareil.",
         .driverArrived: "Arrivé. Course {code} pour {name}.",
+        .pageAskAgainHint: "Le formulaire ci-dessous reprend la même course : appuyez sur Demander une course pour la redemander.",
 
         // Command-line lines about a ride
         .cliWaitingForAccept: "En attente qu'un chauffeur accepte votre demande.",
@@ -240,4 +241,3 @@ extension Catalogue {
         .cliPlaceExists: "vous avez déjà un lieu appelé {place} ({address}) ; rien n'a changé. Pour changer son adresse : ridebeacon passenger places add {place} \"{new}\" --replace",
     ]
 }
-        .pageAskAgainHint: "Le formulaire ci-dessous reprend la même course : appuyez sur Demander une course pour la redemander.",

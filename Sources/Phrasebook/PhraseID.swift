@@ -235,6 +235,7 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case driverProofAcceptedWaiting = "driver.proof_accepted_waiting"
     case driverPassengerLookingForCar = "driver.passenger_looking_for_car"
     case driverArrived = "driver.arrived"
+    case pageAskAgainHint = "page.ask_again_hint"
 
     // MARK: Command-line lines about a ride (passenger and driver)
     case cliWaitingForAccept = "cli.waiting_for_accept"
@@ -251,4 +252,3 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case cliNoRides = "cli.no_rides"
     case cliPlaceExists = "cli.place_exists"
 }
-    case pageAskAgainHint = "page.ask_again_hint"
