@@ -40,6 +40,19 @@ enum ErrorWords {
         }
     }
 
+    /// `--json-errors`: `{"error":{"sentence":…,"code":…,"field":…,"status":…}}` (the code, field
+    /// and status when the ride service refused or failed).
+    static func json(_ sentence: String, _ problem: APIProblem?) -> String {
+        var error: [String: Any] = ["sentence": sentence]
+        if let problem {
+            error["code"] = problem.code.rawValue
+            error["status"] = problem.status
+            if let field = problem.field { error["field"] = field }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// "(invalid_field, field accessibilityNotes, HTTP 400)"
     static func code(_ problem: APIProblem) -> String {
         "(" + ([problem.code.rawValue] + (problem.field.map { ["field \($0)"] } ?? []) + ["HTTP \(problem.status)"]).joined(separator: ", ") + ")"

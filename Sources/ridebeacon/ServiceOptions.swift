@@ -19,6 +19,10 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Show ids and the ride service's error codes as well as the plain sentences.")
     var verbose = false
 
+    @Flag(name: .customLong("json-errors"),
+          help: "A failure as one JSON object on standard error: the sentence, and the ride service's code, field and status.")
+    var jsonErrors = false
+
     /// The server and token to use, by precedence: flag, environment, settings file.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandLineFailure) -> (server: String, token: String) {
         var server = self.server ?? environment["RIDEBEACON_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
@@ -81,10 +85,12 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
         throw ExitCode(1)
     }
     var failure: String?
+    var problem: APIProblem?
     do {
         try await body(client)
     } catch let error as RideClientError {
         failure = ErrorWords.sentence(error, server: client.server, verbose: options.verbose)
+        problem = error.problem
     } catch let error as CommandLineFailure {
         failure = ErrorWords.make(error.message)
     } catch let exit as ExitCode {
@@ -97,7 +103,7 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
     }
     await client.shutdown()
     if let failure {
-        StandardError.writeLine("ridebeacon: \(failure)")
+        StandardError.writeLine(options.jsonErrors ? ErrorWords.json(failure, problem) : "ridebeacon: \(failure)")
         throw ExitCode(1)
     }
 }

@@ -82,6 +82,12 @@ struct PlainWordsCLITests {
                                       as: service.passengerToken)
         #expect(verbose.status == 1 && verbose.stderrLines.count == 1)
         #expect(verbose.stderr.contains("(invalid_field, field accessibilityNotes, HTTP 400)"), "\(verbose.stderr)")
+        let json = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes, "--json-errors"],
+                                   as: service.passengerToken)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: [String: Any]]
+        #expect(json.status == 1 && object?["error"]?["code"] as? String == "invalid_field" && object?["error"]?["field"] as? String == "accessibilityNotes"
+                && object?["error"]?["status"] as? Int == 400, "\(json.stderr)")
+        #expect((object?["error"]?["sentence"] as? String)?.hasPrefix("The notes for the driver must be at most 500 characters") == true)
         let missing = try service.run(["driver", "accept", "KKKK"], as: service.driverToken)
         #expect(missing.status == 1 && missing.stderrLines.count == 1 && !missing.stderr.contains("not_found"), "\(missing.stderr)")
         #expect(missing.stderr.hasPrefix("ridebeacon: ") && missing.stderr.contains("Check the code"))
