@@ -19,6 +19,6 @@ if ! "$BIN/pg_isready" -q -h "$ROOT" -p "$PORT" 2>/dev/null; then
         "${AS[@]}" "$BIN/initdb" -D "$ROOT/data" -U ridebeacon --auth=trust -E UTF8 >/dev/null
     fi
     "${AS[@]}" "$BIN/pg_ctl" -D "$ROOT/data" -l "$ROOT/server.log" -w \
-        -o "-p $PORT -k $ROOT -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200" start >/dev/null
+        -o "-p $PORT -k $ROOT -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=400" start >/dev/null
 fi
 echo "postgres://ridebeacon@127.0.0.1:$PORT/postgres"
