@@ -3,12 +3,19 @@ import Foundation
 /// A short message a passenger may send her driver once he accepted, in one tap (openapi.yaml
 /// `MessagePreset`). The driver's device speaks and notifies the sentence; the dispatcher sees it.
 public enum MessagePreset: String, Sendable, Codable, CaseIterable {
+    /// "I'm at the main entrance."
     case atMainEntrance = "at_main_entrance"
+    /// "I have a guide dog."
     case guideDog = "guide_dog"
+    /// "I'm hard of hearing, please text."
     case hardOfHearing = "hard_of_hearing"
+    /// "I'm waiting outside."
     case waitingOutside = "waiting_outside"
+    /// "I need a few more minutes."
     case needMoreTime = "need_more_time"
+    /// "Please call out my name when you arrive."
     case pleaseCallOut = "please_call_out"
+    /// "I use a wheelchair and need room for it."
     case wheelchair = "wheelchair"
 
     /// The sentence the driver hears and reads (and the event's detail).

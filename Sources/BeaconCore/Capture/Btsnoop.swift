@@ -95,12 +95,19 @@ public struct BtsnoopRecord: Equatable, Sendable {
 public struct BtsnoopError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong with the file.
     public enum Reason: Equatable, Sendable {
+        /// The file is shorter than its 16-byte header.
         case truncatedFileHeader(bytes: Int)
+        /// It does not start with "btsnoop\0".
         case badMagic
+        /// A version other than 1.
         case unsupportedVersion(UInt32)
+        /// A datalink other than H1, H4 (UART) or the Linux monitor.
         case unsupportedDatalink(UInt32)
+        /// The file ends inside a record's 24-byte header.
         case truncatedRecordHeader(bytesLeft: Int)
+        /// The file ends inside a record's bytes.
         case truncatedRecord(includedLength: UInt32, bytesLeft: Int)
+        /// A record claims more bytes captured than the packet had.
         case includedLengthExceedsOriginal(included: UInt32, original: UInt32)
     }
 

@@ -7,12 +7,15 @@
 public struct AdvertisingReport: Equatable, Sendable {
     /// Which report event the advertisement came in.
     public enum Format: Equatable, Sendable {
+        /// LE Advertising Report (subevent 0x02).
         case legacy
+        /// LE Extended Advertising Report (subevent 0x0D).
         case extended
     }
 
     /// Whether the advertisement was complete, for extended reports (bits 5-6 of the event type).
     public enum DataStatus: UInt8, Equatable, Sendable {
+        /// The advertisement's data is all here.
         case complete = 0
         /// More data follows in the next report with the same address and SID.
         case incompleteMoreToCome = 1

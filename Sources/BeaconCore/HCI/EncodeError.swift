@@ -2,8 +2,11 @@
 /// Core Spec allows. Encoders throw this rather than send something the controller would
 /// reject (or, worse, silently truncate).
 public enum EncodeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A number outside the range the spec allows for `field`.
     case outOfRange(field: String, value: Int, allowed: ClosedRange<Int>)
+    /// More bytes than `field`'s length allows.
     case tooLong(field: String, count: Int, maximum: Int)
+    /// Parameters each valid alone but not together (said in words).
     case invalidCombination(String)
 
     /// The field, its value and what is allowed, in words.

@@ -1,14 +1,19 @@
 /// A decoded HCI event (Core Spec Vol 4 Part E §7.7). Events RideBeacon does not interpret
 /// decode to `.unknown` / `.unknownLEMeta` with their raw parameters rather than failing.
 public enum HCIEvent: Equatable, Sendable {
+    /// Command Complete (0x0E): a command finished, with its return parameters.
     case commandComplete(CommandComplete)
+    /// Command Status (0x0F): a command was accepted (or refused) and runs on.
     case commandStatus(CommandStatus)
+    /// Disconnection Complete (0x05).
     case disconnectionComplete(DisconnectionComplete)
     /// LE Meta subevent 0x02: one or more legacy reports.
     case leAdvertisingReport([AdvertisingReport])
     /// LE Meta subevent 0x0D: one or more extended reports.
     case leExtendedAdvertisingReport([AdvertisingReport])
+    /// An LE Meta subevent RideBeacon does not interpret, kept raw.
     case unknownLEMeta(subevent: UInt8, parameters: ArraySlice<UInt8>)
+    /// Any other event, kept raw.
     case unknown(code: UInt8, parameters: ArraySlice<UInt8>)
 
     /// Command Complete (0x0E).

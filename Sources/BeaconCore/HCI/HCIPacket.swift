@@ -1,9 +1,14 @@
 /// The HCI packet types and their H4 indicator bytes (Core Spec Vol 4 Part A §2).
 public enum HCIPacketType: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// A command, host to controller.
     case command = 0x01
+    /// ACL data.
     case acl = 0x02
+    /// SCO (synchronous voice) data.
     case sco = 0x03
+    /// An event, controller to host.
     case event = 0x04
+    /// ISO (isochronous) data.
     case iso = 0x05
 
     /// Header bytes after the indicator and before the payload.
@@ -125,7 +130,9 @@ public struct HCIDataPacket: Equatable, Sendable {
 
 /// One HCI packet of any type, as carried over H4 (UART, TCP or a socket to a virtual controller).
 public enum H4Packet: Equatable, Sendable {
+    /// A command packet.
     case command(HCICommand)
+    /// An event packet.
     case event(HCIEventPacket)
     /// ACL, SCO or ISO; `HCIDataPacket.type` says which.
     case data(HCIDataPacket)

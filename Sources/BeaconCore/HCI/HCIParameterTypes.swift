@@ -4,7 +4,9 @@
 
 /// Which address the controller uses for its own packets.
 public enum OwnAddressType: UInt8, Sendable, CaseIterable {
+    /// The controller's public address.
     case publicDevice = 0x00
+    /// The controller's random address (set beforehand).
     case randomDevice = 0x01
     /// Resolvable private address if the resolving list has one, else the public address.
     case resolvableOrPublic = 0x02
@@ -14,7 +16,9 @@ public enum OwnAddressType: UInt8, Sendable, CaseIterable {
 
 /// The address type of a peer named in a command.
 public enum PeerAddressType: UInt8, Sendable, CaseIterable {
+    /// A public device address.
     case publicDevice = 0x00
+    /// A random device address.
     case randomDevice = 0x01
 }
 
@@ -51,23 +55,33 @@ public struct AdvertisingChannelMap: OptionSet, Hashable, Sendable {
 
 /// Which scan and connection requests an advertiser answers.
 public enum AdvertisingFilterPolicy: UInt8, Sendable, CaseIterable {
+    /// Answer every scan and connection request.
     case acceptAll = 0x00
+    /// Answer scan requests only from the filter accept list.
     case filterScanRequests = 0x01
+    /// Accept connections only from the filter accept list.
     case filterConnectionRequests = 0x02
+    /// Both requests only from the filter accept list.
     case filterScanAndConnectionRequests = 0x03
 }
 
 /// Passive scanning only listens; active scanning sends scan requests for scan responses.
 public enum ScanType: UInt8, Sendable, CaseIterable {
+    /// Listen only (an iBeacon scanner needs nothing more).
     case passive = 0x00
+    /// Send scan requests to get scan responses.
     case active = 0x01
 }
 
 /// Which advertising packets a scanner reports.
 public enum ScanningFilterPolicy: UInt8, Sendable, CaseIterable {
+    /// Every advertisement (except directed ones not for us).
     case basicUnfiltered = 0x00
+    /// Only advertisers on the filter accept list.
     case basicFiltered = 0x01
+    /// Every advertisement, including directed ones to resolvable addresses.
     case extendedUnfiltered = 0x02
+    /// The filter accept list, including directed ones to resolvable addresses.
     case extendedFiltered = 0x03
 }
 
@@ -137,9 +151,13 @@ public struct AdvertisingEventProperties: OptionSet, Hashable, Sendable {
 
 /// How LE Set Extended Advertising Data's data relates to what the controller already holds.
 public enum ExtendedAdvertisingDataOperation: UInt8, Sendable, CaseIterable {
+    /// A middle piece of data already begun.
     case intermediateFragment = 0x00
+    /// The first piece of new data.
     case firstFragment = 0x01
+    /// The last piece.
     case lastFragment = 0x02
+    /// All the data in one command.
     case complete = 0x03
     /// Keep the data, just change the advertising DID (data must be empty).
     case unchangedData = 0x04
@@ -147,13 +165,17 @@ public enum ExtendedAdvertisingDataOperation: UInt8, Sendable, CaseIterable {
 
 /// Whether the controller may fragment host data across several PDUs.
 public enum FragmentPreference: UInt8, Sendable, CaseIterable {
+    /// The controller may split the data over several PDUs.
     case mayFragment = 0x00
+    /// Keep the data in as few PDUs as it can.
     case shouldNotFragment = 0x01
 }
 
 /// Filter_Duplicates of LE Set Extended Scan Enable.
 public enum ExtendedScanDuplicateFilter: UInt8, Sendable, CaseIterable {
+    /// Report every advertisement, repeats included (what RSSI tracking needs).
     case disabled = 0x00
+    /// Report each advertiser once per scan.
     case enabled = 0x01
     /// Enabled, and the duplicate list is cleared at the start of each scan period.
     case enabledResetEachPeriod = 0x02

@@ -3,7 +3,9 @@ import Foundation
 
 /// Which side of a ride a beacon identity belongs to; each side advertises its own.
 public enum BeaconSide: String, Sendable, CaseIterable, Codable {
+    /// The driver's device's beacon (the car).
     case driver
+    /// The passenger's device's beacon.
     case passenger
 
     /// The HMAC label of the derivation in docs/ARCHITECTURE.md ("Rotating beacon identity").
@@ -58,7 +60,9 @@ public struct RotatingIdentity: Sendable {
 
     /// A key or period the derivation refuses.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        /// The ride key is not 32 bytes.
         case keyLength(Int)
+        /// The period is outside `periodRange`.
         case period(Int)
 
         /// What is wrong and what is allowed.

@@ -39,10 +39,15 @@ public struct Calibration: Sendable, Equatable {
 public struct CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong with the file.
     public enum Kind: Equatable, Sendable {
+        /// The text is not JSON.
         case notJSON
+        /// The JSON is not an object.
         case notAnObject
+        /// A required field is absent.
         case missingField
+        /// The field holds another JSON type than `expected`.
         case wrongType(expected: String)
+        /// The field's number is outside what a calibration can be.
         case outOfRange(value: Double, range: ClosedRange<Double>)
     }
 

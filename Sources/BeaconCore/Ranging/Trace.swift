@@ -43,16 +43,27 @@ public struct Trace: Sendable, Equatable {
 public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong on the line.
     public enum Kind: Equatable, Sendable {
+        /// The file has no text.
         case empty
+        /// A header and no rows.
         case noSamples
+        /// A required column is not in the header.
         case missingColumn(String)
+        /// A column is named twice.
         case duplicateColumn(String)
+        /// A row has more or fewer fields than the header.
         case wrongColumnCount(expected: Int, found: Int)
+        /// A field that must be a number is not.
         case notANumber(field: String, text: String)
+        /// A number that is infinite or NaN.
         case notFinite(field: String, text: String)
+        /// An RSSI of 0 dBm or more (no receiver reports one).
         case rssiNotNegative(text: String)
+        /// A row's time is before the row above.
         case timeWentBackwards(previous: Double, current: Double)
+        /// A true distance below zero.
         case negativeDistance(text: String)
+        /// A measured power outside what a transmitter can advertise.
         case txPowerOutOfRange(text: String)
     }
 

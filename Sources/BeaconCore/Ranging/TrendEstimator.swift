@@ -2,7 +2,9 @@ import Foundation
 
 /// Whether the passenger is getting closer to the beacon.
 public enum Trend: String, Sendable, CaseIterable {
+    /// The signal says the passenger is getting closer.
     case closer
+    /// The signal says the passenger is moving away.
     case farther
     /// Enough signal, but no confident direction: moving slowly, standing, or too noisy to say.
     case steady

@@ -25,6 +25,7 @@ struct ControllerCapabilities: Equatable, Sendable {
 public enum HCICommandSet: String, Sendable, CaseIterable {
     /// Extended when the controller supports it, else legacy.
     case automatic
+    /// The Bluetooth 4.x commands, whatever the controller supports.
     case legacy
 }
 
