@@ -37,6 +37,9 @@ var walkerParameters = Walker.Parameters()
 /// `--truth-breakdown`: where the spoken distances that miss 2× come from (band, true distance,
 /// time into the walk, the world's exponent), for issue 16's "what is said is true".
 var truthBreakdown = false
+/// `--haptics on|only`: vibrations recorded beside the cues (on, the default), or silent guidance
+/// (only: the walker hears no speech but what a vibration also says).
+var hapticsMode = HapticsMode.on
 func refuse(_ line: String) -> Never {
     FileHandle.standardError.write(Data((line + "\n").utf8))
     exit(2)
@@ -56,6 +59,9 @@ while let argument = arguments.popFirst() {
         guard let value = arguments.popFirst().flatMap(DriverMode.init(rawValue:)) else { refuse(DriverMode.usage) }
         driverMode = value
     case "--sweep": sweep = arguments.popFirst()
+    case "--haptics":
+        guard let value = arguments.popFirst().flatMap(HapticsMode.init(rawValue:)), value != .off else { refuse("--haptics must be on or only") }
+        hapticsMode = value
     case "--world":
         switch arguments.popFirst() {
         case "street": street = StreetParameters()
@@ -204,11 +210,12 @@ struct Settings: Sendable {
     var walker: Walker.Parameters, truthBreakdown: Bool, verbose: Bool, baselines: Bool, driver: DriverMode
     var across: AcrossTheStreet.Parameters
     var ride: GuideRide, base: Double
+    var haptics = HapticsMode.on
 }
 let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: startDistance, otherCars: otherCars, aids: aids,
                         listener: listener, calibratedChannel: calibratedChannel, compass: simulatedCompass,
                         walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode, across: across,
-                        ride: ride, base: base)
+                        ride: ride, base: base, haptics: hapticsMode)
 
 /// One walk's configuration from the command line's settings.
 func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParameters?) -> GuidedWalk.Configuration {
@@ -223,7 +230,7 @@ func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParamet
     configuration.driver = settings.driver
     configuration.across = settings.across
     // Vibrations recorded beside the sounds (they change nothing the walker does with `on`).
-    configuration.haptics = .on
+    configuration.haptics = settings.haptics
     return configuration
 }
 

@@ -35,6 +35,7 @@ if let given = option("--thresholds") {
     }
 }
 let rate = KeywordSpotter.sampleRate
+let mode = KeywordSpotter.Mode(rawValue: option("--mode") ?? "keywords") ?? .keywords
 let voices = quick ? ["en-us", "en-gb"] : ["en-us", "en-gb", "en-us+f3", "en-gb-scotland", "en-029+f2"]
 let rates = quick ? [175] : [140, 175, 220]
 let snrs: [Double?] = arguments.contains("--only-10") ? [10] : [20, 10, 5, 0]
@@ -51,10 +52,11 @@ let engine = try EspeakSpeech.shared()
 }
 
 if let text = option("--say") {
-    let spotter = try KeywordSpotter(thresholds: thresholds)
+    let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
     for voice in voices {
         let speech = speak(text, voice: voice, wpm: 175)
-        let padded = [Double](repeating: 0.0005, count: rate) + speech + [Double](repeating: 0.0005, count: rate)
+        var quiet = StreetNoise(seed: 3)
+        let padded = quiet.next(rate).map { $0 * 0.003 } + speech + quiet.next(2 * rate).map { $0 * 0.003 }
         let detections = spotter.process(padded.map { Int16(max(-32768, min(32767, $0 * 32768))) })
         print(voice, detections.map { "\($0.command.phrase) [\($0.hypothesis)] at \(Double($0.sample) / Double(rate))" })
     }
@@ -151,7 +153,7 @@ var decodeSeconds: [Double] = []
 var lines: [String] = []
 
 @MainActor func run(snr: Double?) throws -> [VoiceCommand: Tally] {
-    let spotter = try KeywordSpotter(thresholds: thresholds)
+    let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
     var noise = StreetNoise(seed: 7 + UInt64(snr ?? 99))
     var tally: [VoiceCommand: Tally] = [:]
     var extraFalse = 0
@@ -200,6 +202,7 @@ func quantile(_ xs: [Double], _ q: Double) -> Double {
 }
 
 print("clips per condition: \(clips.count) (\(VoiceCommand.allCases.count) commands x \(voices.count) voices x \(rates.count) rates)")
+print("mode: \(mode.rawValue)")
 print("thresholds: " + VoiceCommand.allCases.map { "\($0.phrase)=1e-\(thresholds[$0]!)" }.joined(separator: ", "))
 var header = "| command |"
 var rule = "|---|"
@@ -291,7 +294,7 @@ if arguments.contains("--sweep") {
     exit(0)
 }
 
-let spotter = try KeywordSpotter(thresholds: thresholds)
+let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
 var noise = StreetNoise(seed: 1234)
 var audioSeconds = 0.0
 var speechSeconds = 0.0

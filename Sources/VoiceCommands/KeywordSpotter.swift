@@ -28,11 +28,19 @@ public final class KeywordSpotter: @unchecked Sendable {
     /// Audio is fed in 100 ms pieces; each is checked for a phrase.
     public static let chunk = 1_600
 
+    /// `keywords`: PocketSphinx's keyword spotting (the default); `sentences`: a full decode of
+    /// each stretch of speech with the model's general English language model, a command found
+    /// when its words are the whole of what was said (compared in BENCHMARKS.md).
+    public enum Mode: String, Sendable { case keywords, sentences }
+
+    public let mode: Mode
     private let decoder: OpaquePointer
     private let keyphraseFile: String
+    private var inSpeech = false
     public private(set) var processed = 0
 
-    public init(thresholds: [VoiceCommand: Int] = defaultThresholds, model: String = modelDirectory) throws(VoiceError) {
+    public init(thresholds: [VoiceCommand: Int] = defaultThresholds, model: String = modelDirectory, mode: Mode = .keywords) throws(VoiceError) {
+        self.mode = mode
         let hmm = model + "/en-us"
         let dict = model + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm + "/mdef"), FileManager.default.fileExists(atPath: dict) else {
@@ -43,7 +51,9 @@ public final class KeywordSpotter: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: keyphraseFile, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
             throw VoiceError("cannot write the keyphrase file \(keyphraseFile)")
         }
-        guard let decoder = rb_ps_open_kws(hmm, dict, keyphraseFile, "/dev/null") else {
+        let opened = mode == .keywords ? rb_ps_open_kws(hmm, dict, keyphraseFile, "/dev/null")
+            : rb_ps_open_lm(hmm, dict, model + "/en-us.lm.bin", "/dev/null")
+        guard let decoder = opened else {
             try? FileManager.default.removeItem(atPath: keyphraseFile)
             throw VoiceError("PocketSphinx could not load its model from \(model)")
         }
@@ -69,6 +79,22 @@ public final class KeywordSpotter: @unchecked Sendable {
             processed += end - start
             start = end
             var score: Int32 = 0
+            if mode == .sentences {
+                let speaking = ps_get_in_speech(decoder) != 0
+                defer { inSpeech = speaking }
+                guard inSpeech, !speaking else { continue }
+                ps_end_utt(decoder)
+                let words = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+                ps_start_utt(decoder)
+                if ProcessInfo.processInfo.environment["RIDEBEACON_VOICE_DEBUG"] != nil { FileHandle.standardError.write(Data("heard: \(words)\n".utf8)) }
+                let said = words.split(separator: " ").map(String.init).filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") }.joined(separator: " ")
+                // Only an utterance that is the command itself (a sentence that merely contains
+                // "help" is not a call for it).
+                if let command = VoiceCommand(phrase: said) {
+                    found.append(Detection(command: command, sample: processed, hypothesis: words))
+                }
+                continue
+            }
             if let hypothesis = ps_get_hyp(decoder, &score) {
                 let text = String(cString: hypothesis)
                 // Several phrases in one piece come separated by spaces-joined text; the last wins.
