@@ -36,7 +36,10 @@ struct LifecycleTests {
             #expect(asPassenger.string("key") == key && asPassenger.string("driverId") == world.driver.id)
             // Names for the guide ("Your driver is Ben, blue Prius"), also in the accept answer.
             for answer in [accepted, asPassenger] {
-                #expect(answer.json["driver"] as? [String: String] == ["name": "Ben", "vehicle": "blue Prius"])
+                let driver = answer.json["driver"] as? [String: Any]
+                #expect(driver?["name"] as? String == "Ben" && driver?["vehicle"] as? String == "blue Prius")
+                // Issue 25: the car part by part too ("blue Prius" split on creation: a colour and a model).
+                #expect(driver?["vehicleDetails"] as? [String: String] == ["colour": "blue", "model": "Prius"])
                 #expect(answer.json["passenger"] as? [String: String] == ["name": "Ana"])
             }
             let mine = try await client.call(.get, "/v1/ride-requests", as: world.passenger)
@@ -46,11 +49,11 @@ struct LifecycleTests {
             let active = try await client.call(.get, "/v1/rides", as: world.dispatcher)
             let rides = try #require(active.json["rides"] as? [[String: Any]])
             #expect(rides.map { $0["id"] as? String } == [rideID] && rides[0]["key"] == nil)
-            #expect((rides[0]["driver"] as? [String: String])?["name"] == "Ben")
+            #expect((rides[0]["driver"] as? [String: Any])?["name"] as? String == "Ben")
 
             // Driver arrives; confirmation (touch proofs, later) is done in the store here.
             let arrived = try await client.call(.post, "/v1/rides/\(rideID)/arrive", as: world.driver)
-            #expect(arrived.string("state") == "arrived" && (arrived.json["driver"] as? [String: String])?["vehicle"] == "blue Prius")
+            #expect(arrived.string("state") == "arrived" && (arrived.json["driver"] as? [String: Any])?["vehicle"] as? String == "blue Prius")
             _ = try await world.store.transition(rideID: rideID, to: .confirmed, by: world.passenger.id, detail: nil, idempotency: nil)
             let completed = try await client.call(.post, "/v1/rides/\(rideID)/complete", as: world.driver)
             #expect(completed.status == .ok && completed.string("state") == "completed")

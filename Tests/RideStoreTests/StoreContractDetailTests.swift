@@ -33,7 +33,7 @@ struct StoreContractDetailTests {
         let second = try await store.accept(requestID: try await cast.request(store).id, driverID: plain.id, rideKey: sampleKey, idempotency: nil)
         let detail = try #require(try await store.rideDetail(id: first.id))
         #expect(detail.ride == first)
-        #expect(detail.passenger == RideParty(name: "Ana") && detail.driver == RideParty(name: "Ben", vehicle: "blue Prius"))
+        #expect(detail.passenger == RideParty(name: "Ana") && detail.driver == RideParty(name: "Ben", vehicle: "blue Prius", vehicleDetails: Vehicle(colour: "blue", model: "Prius")))
         #expect(try await store.rideDetail(id: "no-such-ride") == nil)
 
         let page1 = try await store.rideDetails(RideFilter(scope: .active, limit: 1))
