@@ -40,6 +40,21 @@ public final class EspeakSpeech: SpeechEngine, Sendable {
 
     private init() {}
 
+    /// A spelled run ("Ride A Y 4 W", "plate A B 1 2 C D E") read one character at a time:
+    /// English voices read a lone "A" as the word "a" (a schwa), so inside such a run, next to
+    /// another single character, it is given to espeak-ng as the letter's phonemes, `[[eI]]`.
+    /// Spanish and French voices say "a" for both.
+    public static func letterByLetter(_ text: String, voice: String) -> String {
+        guard voice.lowercased().hasPrefix("en"), text.contains("A") else { return text }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        func bare(_ i: Int) -> String? { words.indices.contains(i) ? words[i].trimmingCharacters(in: .punctuationCharacters) : nil }
+        func single(_ i: Int) -> Bool { bare(i)?.count == 1 }
+        for i in words.indices where bare(i) == "A" && (single(i - 1) || single(i + 1)) {
+            words[i] = words[i].replacingOccurrences(of: "A", with: "[[eI]]")
+        }
+        return words.joined(separator: " ")
+    }
+
     public func synthesize(_ text: String, voice settings: VoiceSettings) throws(SpeechError) -> SpokenPhrase {
         if let problem = settings.validationError { throw SpeechError(problem) }
         guard text.contains(where: { !$0.isWhitespace }) else { throw SpeechError("nothing to say: the phrase is empty") }
@@ -52,7 +67,7 @@ public final class EspeakSpeech: SpeechEngine, Sendable {
             let collector = SampleCollector()
             let box = Unmanaged.passRetained(collector)
             defer { box.release() }
-            let status = text.withCString { cText in
+            let status = Self.letterByLetter(text, voice: used).withCString { cText in
                 espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
             }
             guard status == EE_OK else { throw SpeechError("espeak-ng could not synthesise \"\(text)\" (error \(status.rawValue))") }
