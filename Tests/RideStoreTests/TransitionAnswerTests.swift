@@ -95,6 +95,22 @@ struct TransitionAnswerTests {
         #expect(try await store.events(rideID: ride.id, after: 0).map(\.state) == [.requested, .accepted, .arrived])
     }
 
+    /// Without the one-ride rule no booking lock is taken (PostgreSQL); a driver whose two
+    /// accepts of one request race still gets the one ride from both, never `alreadyTaken`.
+    @Test(arguments: StoreKind.available)
+    func oneDriversRacingAcceptsBothAnswerHisRide(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        for _ in 0..<5 {
+            let request = try await cast.request(store)
+            async let first = store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+            async let second = store.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+            let (a, b) = try await (first, second)
+            #expect(a == b && a.requestID == request.id && a.state == .accepted)
+            #expect(try await store.events(rideID: a.id, after: 0).map(\.state) == [.requested, .accepted])
+        }
+    }
+
     /// A database migrated before the functions existed gets them, and its rides move on.
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func anUpgradedDatabaseGetsTheFunctions() async throws {

@@ -76,8 +76,10 @@ enum TransitionFunctions {
             RETURN bytes;
         END $$
         """,
-        // createRideRequest: the passenger's booking lock, one-ride-at-a-time, the first free
-        // code of p_codes (each try-locked, a held one skipped), the row and its event.
+        // createRideRequest: one-ride-at-a-time under the passenger's booking lock (only that
+        // check needs it: without the rule, as operator tools and `make load` run, one account's
+        // bookings do not queue behind each other's commits), the first free code of p_codes
+        // (each try-locked, a held one skipped), the row and its event.
         """
         CREATE FUNCTION rb_create_request_1(p_account text, p_key text, p_operation text, p_id text, p_passenger text, p_name text,
             p_pickup text, p_dropoff text, p_notes text, p_now timestamptz, p_one_at_a_time boolean, p_codes text[],
@@ -94,8 +96,8 @@ enum TransitionFunctions {
                 IF stored.operation_ <> p_operation THEN outcome_ := 'key-reused'; RETURN; END IF;
                 outcome_ := 'replay'; result_ := stored.result_; RETURN;
             END IF;
-            PERFORM pg_advisory_xact_lock(726174, hashtext(p_passenger));
             IF p_one_at_a_time THEN
+                PERFORM pg_advisory_xact_lock(726174, hashtext(p_passenger));
                 existing := COALESCE(
                     (SELECT id FROM ride WHERE passenger_id = p_passenger AND state NOT IN ('completed', 'cancelled') LIMIT 1),
                     (SELECT id FROM ride_request WHERE passenger_id = p_passenger AND status = 'open' LIMIT 1));
@@ -141,8 +143,9 @@ enum TransitionFunctions {
             result_ := rb_store_result_1(p_account, p_key, p_operation, rb_request_json_1(q), p_now);
         END $$
         """,
-        // accept: the driver's booking lock; the driver's own active ride for this request is
-        // the answer again; one-ride-at-a-time; exactly one winner of the open request.
+        // accept: one-ride-at-a-time under the driver's booking lock (only with the rule, as for
+        // requests); the driver's own active ride for this request is the answer again, also
+        // when his concurrent accept won; exactly one winner of the open request.
         """
         CREATE FUNCTION rb_accept_1(p_account text, p_key text, p_operation text, p_request text, p_driver text, p_ride text,
             p_ride_key bytea, p_one_at_a_time boolean, p_actor text, p_detail text, p_now timestamptz,
@@ -159,7 +162,7 @@ enum TransitionFunctions {
                 IF stored.operation_ <> p_operation THEN outcome_ := 'key-reused'; RETURN; END IF;
                 outcome_ := 'replay'; result_ := stored.result_; RETURN;
             END IF;
-            PERFORM pg_advisory_xact_lock(726175, hashtext(p_driver));
+            IF p_one_at_a_time THEN PERFORM pg_advisory_xact_lock(726175, hashtext(p_driver)); END IF;
             SELECT * INTO held FROM ride WHERE request_id = p_request AND driver_id = p_driver;
             IF FOUND AND held.state NOT IN ('completed', 'cancelled') THEN
                 outcome_ := 'ok';
@@ -172,6 +175,14 @@ enum TransitionFunctions {
             END IF;
             UPDATE ride_request SET status = 'accepted', ride_id = p_ride WHERE id = p_request AND status = 'open' RETURNING * INTO q;
             IF NOT FOUND THEN
+                -- The UPDATE waited for the winner's commit: this statement sees its ride, which
+                -- is the answer again when it is this driver's (his own accept, racing itself).
+                SELECT * INTO held FROM ride WHERE request_id = p_request AND driver_id = p_driver;
+                IF FOUND AND held.state NOT IN ('completed', 'cancelled') THEN
+                    outcome_ := 'ok';
+                    result_ := rb_store_result_1(p_account, p_key, p_operation, rb_ride_json_1(held), p_now);
+                    RETURN;
+                END IF;
                 SELECT status INTO current_status FROM ride_request WHERE id = p_request;
                 IF NOT FOUND THEN outcome_ := 'not-found';
                 ELSIF current_status = 'accepted' THEN outcome_ := 'taken';
