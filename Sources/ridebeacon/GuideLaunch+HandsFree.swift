@@ -64,7 +64,10 @@ struct HandsFree {
 
     /// The guide's keys: the keyboard's and, when listening, the spoken ones; help and the
     /// cancel question are answered here (`say`), a confirmed cancel calls `cancel`.
+    /// Commands spotted while `speaking()` (the guide's own voice: "Walk towards the sound"
+    /// must not ask for the sound) are dropped.
     func keys(_ keyboard: AsyncStream<GuideKey>, say: @escaping @Sendable (String) -> Void,
+              speaking: @escaping @Sendable () -> Bool = { false },
               cancel: @escaping @Sendable () async -> Void) -> AsyncStream<GuideKey> {
         guard let listener else { return keyboard }
         let (merged, feed) = AsyncStream<GuideKey>.makeStream()
@@ -82,6 +85,10 @@ struct HandsFree {
         }
         Task {
             for await heard in listener.commands {
+                guard !speaking() else {
+                    StandardError.writeLine("ridebeacon: heard \"\(heard.command.phrase)\" while the guide spoke; ignored")
+                    continue
+                }
                 StandardError.writeLine("ridebeacon: heard \"\(heard.command.phrase)\"")
                 moment.yield(.heard(heard.command))
             }
@@ -109,6 +116,18 @@ struct HandsFree {
             }
         }
         return merged
+    }
+
+    /// Whether `player` is saying something, or stopped less than half a second ago (its own
+    /// words reach the microphone: half duplex).
+    static func speaking(_ player: LiveCuePlayer) -> Bool {
+        let now = player.now
+        return player.log.contains { record in
+            guard case .speech = record.kind else { return false }
+            if record.fate == .pending { return true }
+            guard record.fate == .sounded, let start = record.start else { return false }
+            return start <= now && now <= (record.end ?? now) + 0.5
+        }
     }
 
     func close() async {

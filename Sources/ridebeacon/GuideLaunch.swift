@@ -75,7 +75,8 @@ struct GuideLaunch {
                             identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable(book.language),
             calibration: calibration, radio: radio, service: client, player: player,
-            keys: handsFree.keys(keys, say: { Say.line($0); player.say($0, urgent: true) }, cancel: { [client, ride] in
+            keys: handsFree.keys(keys, say: { Say.line($0); player.say($0, urgent: true) },
+                                 speaking: { HandsFree.speaking(player) }, cancel: { [client, ride] in
                 do { _ = try await client.cancelRide(ride.id, reason: "cancelled by voice") } catch {
                     StandardError.writeLine("ridebeacon: the ride was not cancelled: \(error)")
                 }

@@ -1,0 +1,62 @@
+import Foundation
+import GuideAudio
+import RideBeaconTesting
+import Testing
+
+/// `passenger guide --voice-commands` and `--haptics` as a passenger runs them (issue 26).
+@Suite("passenger guide: voice commands and haptics", .tags(.process), .timeLimit(.minutes(3)))
+struct HandsFreeCLITests {
+    /// espeak-ng's `text` as a WAV, after `lead` seconds of quiet.
+    static func wav(_ text: String, lead: Double) throws -> String {
+        let phrase = try EspeakSpeech.shared().synthesize(text, voice: .standard)
+        var rng = SystemRandomNumberGenerator()
+        let quiet = { (seconds: Double) in (0..<Int(seconds * Double(AudioFormat.sampleRate))).map { _ in Int16.random(in: -60...60, using: &rng) } }
+        let samples = quiet(lead) + phrase.samples + quiet(2)
+        var data = Data()
+        func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func le16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); le32(UInt32(36 + samples.count * 2)); data.append(contentsOf: Array("WAVE".utf8))
+        data.append(contentsOf: Array("fmt ".utf8)); le32(16); le16(1); le16(1); le32(UInt32(AudioFormat.sampleRate))
+        le32(UInt32(AudioFormat.sampleRate * 2)); le16(2); le16(16)
+        data.append(contentsOf: Array("data".utf8)); le32(UInt32(samples.count * 2))
+        for sample in samples { le16(UInt16(bitPattern: sample)) }
+        let path = NSTemporaryDirectory() + "rb-voice-cli-\(UUID().uuidString).wav"
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// "Where is the car", spoken into the guide's voice input, is answered like the d key (no
+    /// signal yet: "Your driver's signal is not heard."); without feedbackd on the session bus the
+    /// guide says once, plainly, that vibration is off, and goes on.
+    @Test func whereIsTheCarIsAnsweredAndAMissingFeedbackdIsSaidOnce() async throws {
+        let service = try await RideServiceFixture()
+        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try service.run(["driver", "accept", requestID], as: service.driverToken)
+        let input = try Self.wav("where is the car", lead: 5)
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        var environment = service.environment(token: service.passengerToken)
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-session-bus"
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--haptics", "on",
+                                           "--voice-commands", "--voice-input", input], environment: environment)
+        #expect(await guide.wait { _, err in err.contains("heard \"where is the car\"") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(await guide.wait { out, _ in out.contains("Your driver's signal is not heard.") }, "\(guide.stdout)\n\(guide.stderr)")
+        let missing = "Vibration is off: feedbackd is not running on this device. Guiding goes on with sound."
+        #expect(guide.stderr.components(separatedBy: missing).count == 2, "said once: \(guide.stderr)")
+        #expect(guide.isRunning)
+        guide.stop()
+    }
+
+    @Test func aWrongHapticsValueIsRefusedByName() throws {
+        let config = try CLI.temporaryDirectory().path
+        let result = try CLI.run(["settings", "set", "--haptics", "loud"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(#"haptics must be one of on, off, only, not "loud""#), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: config + "/ridebeacon/settings.json"), "nothing saved")
+        let saved = try CLI.run(["settings", "set", "--haptics", "only"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let shown = try CLI.run(["settings", "show"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
+        #expect(shown.stdout.contains("haptics: only"), "\(shown.stdout)")
+    }
+}
