@@ -31,7 +31,7 @@ import Testing
         (#"{"volume": -1}"#, "volume must be 0…200 percent, not -1"),
         (#"{"pitch": 100}"#, "pitch must be 0…99, not 100"),
         (#"{"verbosity": "loud"}"#, "verbosity must be one of earcons, brief, full, not \"loud\""),
-        (#"{"language": "xx"}"#, "language must be one of en, not \"xx\""),
+        (#"{"language": "xx"}"#, "language must be one of en, es, fr, not \"xx\""),
         (#"{"rate": "fast"}"#, "rate must be a whole number"),
         (#"{"rate": 1.5}"#, "rate must be a whole number"),
         (#"{"speed": 3}"#, "unknown setting \"speed\""),
