@@ -208,7 +208,9 @@ durability: build
 
 # Mixed load with SSE listeners and RSS sampling (Benchmarks/Load/run.sh), SQLite and
 # PostgreSQL; the full run's private PostgreSQL listens on LOAD_PG_PORT, the short one shares
-# the durability run's.
+# the durability run's. Each line also has CPU per request (servers, PostgreSQL), round trips
+# per operation, and pgbench simple-update on the same database (PGBENCH=0 skips it; issue 28).
+# Closed-loop transitions against pgbench: Benchmarks/Load/write-ratio.sh.
 LOAD_PG_PORT ?= 55434
 load-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
