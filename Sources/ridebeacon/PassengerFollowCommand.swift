@@ -155,6 +155,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 // and why, and offer to ask again in one key.
                 if let waited = waitingFor, let gone = requests.first(where: { $0.id == waited }), gone.status == .cancelled {
                     let sentence = CancellationWords.requestCancelled(gone.cancellation, in: announcer.book)
+                    offer.open()
                     guard let offer else { throw CommandLineFailure(sentence) }
                     await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followCancelledSummary),
                                                                     body: sentence + " " + CancellationWords.offer(in: announcer.book)))
@@ -218,7 +219,10 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             let offering = event.state == .cancelled && event.kind.isStateChange && offer != nil
                 && RideCancellation(event: event, passengerID: ride.passengerID, driverID: ride.driverID).by != .passenger
             // Someone else cancelled: who and why, and the offer, in one announcement.
-            if offering { words.body += " " + CancellationWords.offer(in: announcer.book) }
+            if offering {
+                words.body += " " + CancellationWords.offer(in: announcer.book)
+                offer?.open()
+            }
             await announcer.announce(words)
             if offering, let offer {
                 guard await offer.wait() else { return false }

@@ -16,8 +16,11 @@ struct RideBeacon: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .success || error is ExitCode { exit(withError: error) }
-            let sentence = ErrorWords.sentence(for: error, message: message(for: error), arguments: arguments, root: RideBeacon.self)
+            let said = message(for: error)
+            // Help, and a command's own exit status after it said why (ArgumentParser wraps an
+            // ExitCode thrown from validate(), with no message).
+            if code == .success || error is ExitCode || (said.isEmpty && !(error is CommandLineFailure)) { exit(withError: error) }
+            let sentence = ErrorWords.sentence(for: error, message: said, arguments: arguments, root: RideBeacon.self)
             StandardError.writeLine("ridebeacon: \(sentence)")
             Foundation.exit(error is CommandLineFailure ? 1 : code.rawValue)
         }

@@ -47,33 +47,56 @@ enum CancellationWords {
     }
 }
 
-/// The follow's one-key offer to ask again: the ride loop waits on it, the keys answer it.
-final class AskAgainOffer: Sendable {
-    /// The ride loop's wait, while it waits.
-    private let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+/// The follow's one-key offer to ask again: the ride loop opens it before it says the offer and
+/// then waits on it; the keys answer it. Enter pressed once the offer is open counts even if the
+/// loop is not waiting yet; Enter at any other time is not an answer.
+final class AskAgainOffer: @unchecked Sendable {
+    private enum State {
+        case closed, open, accepted
+        case waiting(CheckedContinuation<Bool, Never>)
+    }
 
-    /// True when the passenger pressed Enter; false when the follow is being stopped.
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var state = State.closed
+
+    /// From now on Enter answers the offer.
+    func open() {
+        lock.withLock { if case .closed = state { state = .open } }
+    }
+
+    /// True when the passenger pressed Enter; false when the follow is being stopped. Closes the offer.
     func wait() async -> Bool {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let cancelled = waiter.withLock { waiter -> Bool in
-                    if Task.isCancelled { return true }
-                    waiter = continuation
-                    return false
+                let answer = lock.withLock { () -> Bool? in
+                    if Task.isCancelled { state = .closed; return false }
+                    if case .accepted = state { state = .closed; return true }
+                    state = .waiting(continuation)
+                    return nil
                 }
-                if cancelled { continuation.resume(returning: false) }
+                if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
-            waiter.withLock { waiter in defer { waiter = nil }; return waiter }?.resume(returning: false)
+            let waiter = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+                defer { state = .closed }
+                if case .waiting(let continuation) = state { return continuation }
+                return nil
+            }
+            waiter?.resume(returning: false)
         }
     }
 
-    /// Answers a waiting offer; false when none was waiting (the key is someone else's).
+    /// Answers an open offer; false when none is open (the key is someone else's).
     func accept() -> Bool {
-        guard let waiting = waiter.withLock({ waiter in defer { waiter = nil }; return waiter }) else {
-            return false
+        let (taken, waiter) = lock.withLock { () -> (Bool, CheckedContinuation<Bool, Never>?) in
+            switch state {
+            case .closed, .accepted: return (false, nil)
+            case .open: state = .accepted; return (true, nil)
+            case .waiting(let continuation): state = .closed; return (true, continuation)
+            }
         }
-        waiting.resume(returning: true)
-        return true
+        waiter?.resume(returning: true)
+        return taken
     }
 }

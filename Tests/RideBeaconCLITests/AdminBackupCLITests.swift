@@ -42,6 +42,6 @@ struct AdminBackupCLITests {
 
     @Test func refusesPostgreSQLAndSaysWhatToUse() throws {
         let result = try CLI.run(["admin", "backup", "--database", "postgres://u@127.0.0.1:1/x", "--to", "/tmp/never.sqlite"])
-        #expect(result.status != 0 && result.stderr.contains("admin backup is for sqlite: databases; back up PostgreSQL with pg_dump"))
+        #expect(result.status != 0 && result.stderr.contains("Admin backup is for sqlite: databases; back up PostgreSQL with pg_dump"))
     }
 }

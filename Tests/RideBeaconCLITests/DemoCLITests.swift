@@ -33,7 +33,12 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("event stream says the driver arrived") })
-        #expect(lines.contains { $0.contains("\"Ride confirmed. Your driver is Ben, blue Toyota Prius.\"") })
+        // The car with its plate, letter by letter (issue 25).
+        #expect(lines.contains { $0.contains("\"Ride confirmed. Your driver is Ben, blue Toyota Prius, plate A B 1 2 C D E.\"") }, "\(result.stdout)")
+        // The header names the ride by its code, not a UUID (issue 25).
+        let header = lines.filter { $0.hasPrefix("passenger: requested") || $0.hasPrefix("driver: accepted") }
+        #expect(header.count == 2 && header.allSatisfy { $0.range(of: #"[0-9A-F]{8}-[0-9A-F]{4}-"#, options: [.regularExpression, .caseInsensitive]) == nil },
+                "\(header)")
         #expect(lines.contains { $0.contains("touch proof posted") })
         let summary = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
         #expect(summary["confirmed"] as? Bool == true)

@@ -62,6 +62,6 @@ import Testing
     @Test func scanNeedsACaptureOrARadio() throws {
         let result = try CLI.run(["scan"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("give --btsnoop FILE or --radio RADIO"))
+        #expect(result.stderr.contains("ridebeacon: Give --btsnoop FILE or --radio RADIO."))
     }
 }
