@@ -106,8 +106,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     /// KeyboardKeys); the first to end ends both.
     static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
         let keys = KeyboardKeys.stream()
-        try await withThrowingTaskGroup(of: Void.self) { group in
         let offer = AskAgainOffer()
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 var argument = rideArgument
                 while true {
@@ -121,8 +121,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 for await key in keys {
                     // While the guide runs, the keys are its own.
                     if let guide, guide.forward(key) { continue }
-                    switch key {
                     if key == .confirm, offer.accept() { continue }
+                    switch key {
                     case .quit: Say.line(announcer.book(.followStopped)); return
                     case .repeatLast: await announcer.repeatLast()
                     default: break
@@ -150,13 +150,12 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 return try await client.ride(rideID)
             }
             guard let open = requests.last(where: { $0.status == .open }) else {
-                throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
                 // The request we waited on was cancelled by someone else (a dispatcher): say who
                 // and why, and offer to ask again in one key.
                 if let waited = waitingFor, let gone = requests.first(where: { $0.id == waited }), gone.status == .cancelled {
                     let sentence = CancellationWords.requestCancelled(gone.cancellation, in: announcer.book)
-                    offer.open()
                     guard let offer else { throw CommandLineFailure(sentence) }
+                    offer.open()
                     await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followCancelledSummary),
                                                                     body: sentence + " " + CancellationWords.offer(in: announcer.book)))
                     guard await offer.wait() else { throw CancellationError() }
@@ -166,6 +165,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                     waitingFor = again.id
                     continue
                 }
+                throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
             }
             if waitingFor != open.id {
                 await announcer.announce(RideAnnouncement.waiting(open, in: announcer.book))
@@ -236,8 +236,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             if event.state.isFinal { return false }
             if event.state == .arrived { await arrival() }
         }
-    }
         return false
+    }
 }
 
 /// What is said and shown for a ride, in plain sentences with the driver's name first, in the

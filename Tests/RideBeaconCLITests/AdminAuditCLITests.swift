@@ -6,7 +6,7 @@ import Testing
 /// (issue 25); never the token secret. `RIDEBEACON_AUDIT_LOG=-` puts them on stderr.
 @Suite("ridebeacon admin audit trail", .tags(.process), .timeLimit(.minutes(2)))
 struct AdminAuditCLITests {
-    @Test func adminActionsWriteAuditLinesWithoutSecrets() throws {
+    @Test func adminActionsWriteAuditLinesToTheLogWithoutSecrets() throws {
         let database = try temporaryDatabase()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)/audit.log")
         var environment = ProcessInfo.processInfo.environment

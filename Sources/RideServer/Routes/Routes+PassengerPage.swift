@@ -272,12 +272,12 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
                                  places: try await store.savedPlaces(accountID: passenger.id),
                                  current: try await currentRide(of: passenger)?.view(book), notice: notice, book: book)
         page.notice += try await otherSignIns(of: passenger, current: token)
-        return page
         // Issue 25: cancelled by someone else: who and why, and the same ride again in one button.
         if page.current.isEmpty, let offer = try await askAgainOffer(of: passenger, book: book) {
             page.notice.append(offer.notice)
             page.form = [offer.form]
         }
+        return page
     }
 
     /// The rider is told of every other sign-in to their account in the last 7 days (a code
