@@ -81,8 +81,9 @@ final class PrivateFeedbackd {
     var startedWithoutVibra: Bool { log_.contains("No vibra capable device found") }
 
     func stop() {
+        // SIGKILL: dbus-daemon started from a test process does not always leave on SIGTERM.
         for process in [feedbackd, bus].compactMap({ $0 }) where process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: directory)
