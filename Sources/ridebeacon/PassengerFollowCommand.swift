@@ -46,10 +46,10 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                                valueName: "S"))
     var identityPeriod = RotatingIdentity.defaultPeriod
     @OptionGroup var voiceOptions: VoiceOptions
+    @OptionGroup var handsFree: HandsFreeOptions
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
-    @OptionGroup var handsFree: HandsFreeOptions
         if radio != "none" { _ = try parseRadio(radio) }
         guard RotatingIdentity.periodRange.contains(identityPeriod) else {
             throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
@@ -95,12 +95,12 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
         let guide = FollowGuide(radio: radio == "none" ? nil : try RadioSelection(parsing: radio), settings: settings,
                                 audioOut: audioOut, identityPeriod: identityPeriod, player: player)
+        guide.voiceInput = handsFree.input
         try await withService(service, waits: true) { client in
             try await Self.follow(rideArgument: ride, client: client, announcer: announcer, guide: guide)
         }
         await notifications?.close()
     }
-        guide.voiceInput = handsFree.input
 
     /// Races the ride's events against the keys (Ctrl-C and SIGTERM arrive as `q`: see
     /// KeyboardKeys); the first to end ends both.
@@ -367,9 +367,10 @@ final class FollowGuide: @unchecked Sendable {
     let audioOut: String
     let identityPeriod: Int
     let player: LiveCuePlayer
-    private let lock = NSLock()
-    // Guarded by `lock`: the running guide's keys.
-    private var keys: AsyncStream<GuideKey>.Continuation?
+    /// `--voice-commands`: heard while the guide runs.
+    var voiceInput: VoiceInput?
+    /// The running guide's keys.
+    private let keys = Mutex<AsyncStream<GuideKey>.Continuation?>(nil)
 
     init(radio: RadioSelection?, settings: Settings, audioOut: String, identityPeriod: Int, player: LiveCuePlayer) {
         self.radio = radio
@@ -423,5 +424,3 @@ final class FollowGuide: @unchecked Sendable {
         return true
     }
 }
-    /// `--voice-commands`: heard while the guide runs.
-    var voiceInput: VoiceInput?
