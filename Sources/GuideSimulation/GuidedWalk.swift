@@ -133,12 +133,12 @@ public struct GuidedWalk {
         /// rounds (no car body in the way, 10 Hz reports, the direct-path touch), kept as the
         /// baseline the street is compared with.
         public var street: StreetParameters?
-
-        public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
         /// Vibrations (`GuideHaptics`): `on` records them beside the sounds; `only` is silent
         /// guidance, the walker hears no speech but what a vibration also says (closer, farther,
         /// very close, touch, the warnings), and no turn-to-find instruction.
         public var haptics = HapticsMode.off
+
+        public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
             self.startDistance = startDistance
             self.verbosity = verbosity
@@ -161,11 +161,11 @@ public struct GuidedWalk {
     private var curb: CrowdedCurb
     private var truth = SpokenTruth()
     private var compass: SimulatedCompass?
-
-    public init(ride: GuideRide, configuration: Configuration) {
     private var haptics = GuideHaptics()
     private var hapticCadence = HapticCadence()
     private var hapticCounts: [String: Int] = [:]
+
+    public init(ride: GuideRide, configuration: Configuration) {
         var ride = ride
         let legacy = configuration.driver == .legacy
         // The product before issue 22 had no ride word.
@@ -194,9 +194,9 @@ public struct GuidedWalk {
     public mutating func run(unixTime: (Double) -> Double,
                              onCue: (GuideCue, WalkMoment) -> Void,
                              onPulse: (Double?, Double) -> Void = { _, _ in },
+                             onHaptic: (GuideHaptic, WalkMoment) -> Void = { _, _ in },
                              onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
                              onStep: (SimulatedWorld) -> Void = { _ in },
-                             onHaptic: (GuideHaptic, WalkMoment) -> Void = { _, _ in },
                              locate: ((Double) async -> LocatorAnswer)? = nil,
                              confirmWord: ((String) async -> ProofAnswer)? = nil,
                              prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
@@ -210,14 +210,14 @@ public struct GuidedWalk {
             pending += guide.handle(.driverFeltTouch(time: 0, from: -.greatestFiniteMagnitude, until: .greatestFiniteMagnitude))
         }
         while world.time < configuration.timeLimit, confirmedAt == nil {
-            while !pending.isEmpty {
-                let action = pending.removeFirst()
             if configuration.haptics.vibrates {
                 for haptic in haptics.events(for: pending, core: guide) { feel(haptic, onHaptic) }
                 for action in pending {
                     if case .pulse(let interval) = action { hapticCadence.set(interval, at: world.time) }
                 }
             }
+            while !pending.isEmpty {
+                let action = pending.removeFirst()
                 switch action {
                 case .cue(let cue): note(cue, onCue)
                 case .postProof(let observation):
@@ -257,11 +257,11 @@ public struct GuidedWalk {
             let heard = world.advance()
             onStep(world)
             let now = world.time
-            if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
-            let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
             if configuration.haptics.vibrates {
                 for tap in hapticCadence.due(until: now) { feel(GuideHaptic(time: tap, event: .pulse), onHaptic) }
             }
+            if secondsTo1m == nil, world.trueDistance < 1 { secondsTo1m = now }
+            let passengerBeacon = ride.identity.identity(of: .passenger, slot: ride.identity.slot(at: unixTime(now)))
             for reception in heard.atDriver where curb.survives() {
                 let actions = driver.handle(.sighting(time: reception.time, unixTime: unixTime(reception.time),
                                                       rssi: Double(reception.rssi), beacon: passengerBeacon.beacon(measuredPower: -59)))
@@ -379,8 +379,6 @@ public struct GuidedWalk {
     }
 
 
-    private mutating func hearSpeech(_ utterance: Utterance) {
-        guard let key = utterance.keys.first else { return }
     /// Phrases a vibration also says (`GuideHaptics`): signal lost and the car ahead (urgent),
     /// very close, touch detected.
     static let felt: Set<PhraseKey> = [.signalLost, .carAhead, .veryClose, .touchDetected]
@@ -394,13 +392,15 @@ public struct GuidedWalk {
                                     headingOffset: world.headingOffset))
     }
 
+    private mutating func hearSpeech(_ utterance: Utterance) {
+        guard let key = utterance.keys.first else { return }
         noteMeetingSpeech(utterance)
-        switch key {
-        case .signalLost: world.hear(.keepStill)
         hearKey(key)
     }
 
     private mutating func hearKey(_ key: PhraseKey) {
+        switch key {
+        case .signalLost: world.hear(.keepStill)
         case .veryClose: world.hear(.veryClose)
         case .touchDetected: world.hear(.touchPrompt)
         case .turnOnTheSpot: world.hear(.turnOnTheSpot)
