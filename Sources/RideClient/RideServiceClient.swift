@@ -177,14 +177,14 @@ public final class RideServiceClient: Sendable {
 
     // MARK: plumbing
 
-    enum Method: String { case GET, POST }
+    enum Method: String { case GET, POST, PUT }
 
     /// One call with retries; decodes a 2xx body as `Response`.
     func send<Response: Decodable>(_ method: Method, _ path: String, body: Data? = nil,
                                    idempotencyKey: IdempotencyKey? = nil) async throws(RideClientError) -> Response {
         // Retried only where a repeat cannot do the work twice: reads, writes with an
         // Idempotency-Key, and any call that never reached the server (`notAnswering`).
-        let idempotent = method == .GET || idempotencyKey != nil
+        let idempotent = method != .POST || idempotencyKey != nil
         let data = try await withRetries(configuration.retry, idempotent: idempotent) { () async throws(RideClientError) -> Data in
             try await self.once(method, path, body: body, idempotencyKey: idempotencyKey)
         }
@@ -212,7 +212,7 @@ public final class RideServiceClient: Sendable {
 
     private func once(_ method: Method, _ path: String, body: Data?, idempotencyKey: IdempotencyKey?) async throws(RideClientError) -> Data {
         var request = makeRequest(path, accept: "application/json")
-        request.method = method == .GET ? .GET : .POST
+        request.method = switch method { case .GET: .GET; case .POST: .POST; case .PUT: .PUT }
         if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey.rawValue) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")

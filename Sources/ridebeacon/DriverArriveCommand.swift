@@ -95,8 +95,8 @@ struct DriverArriveCommand: AsyncParsableCommand {
             do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
                 throw CommandLineFailure("ride \(ride): \(error)")
             }
-            // The driver's device speaks the driver's language (`settings set --language`).
-            let book = Phrasebook((try? loadSettings())?.phraseLanguage ?? .en)
+            // The driver's device speaks the driver's language: the saved setting, else his account's.
+            let book = await DeviceLanguage.book(settings: try? loadSettings(), using: client)
             Say.line(book(.driverArrived, ["code": .text(arrived.handle), "name": .text(arrived.passenger.name)]))
             let meeting = DriverMeeting(passengerName: arrived.passenger.name, sounds: (try? LocatorSoundName.list(parsing: locatorSounds)) ?? [],
                                         rideWord: RideWord.phrase(rideKey: key.bytes), notes: arrived.accessibilityNotes)

@@ -69,6 +69,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             StandardError.writeLine("ridebeacon: \(error.message)")
             throw ExitCode(1)
         }
+        // --language, else the saved setting, else the passenger's account, else English.
+        await DeviceLanguage.apply(to: &settings, flag: voiceOptions.language, service: service)
         let sink: any AudioSink
         do { sink = try AudioOutput.open(audioOut) { StandardError.writeLine("ridebeacon: \($0)") } } catch {
             StandardError.writeLine("ridebeacon: \(error.description)")

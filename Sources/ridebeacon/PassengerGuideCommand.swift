@@ -81,11 +81,14 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings: Settings
+        var settings: Settings
         do { settings = try effectiveSettings() } catch {
             StandardError.writeLine("ridebeacon: \(error.message)")
             throw ExitCode(1)
         }
+        // --language, else the saved setting, else the passenger's account, else English.
+        await DeviceLanguage.apply(to: &settings, flag: voiceOptions.language, service: service)
+        let chosen = settings
         let selection = try RadioSelection(parsing: radio)
         var ranging = Calibration(model: .default)
         if let calibration {
@@ -106,10 +109,10 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             guard let ride = try await keys.untilQuit(onKey: PassengerRides.answerWhileWaiting, {
                 try await PassengerRides.resolve(rideArgument, client: client)
             }) else {
-                Say.line(Phrasebook(settings.phraseLanguage)(.cliStoppedWaiting))
+                Say.line(Phrasebook(chosen.phraseLanguage)(.cliStoppedWaiting))
                 throw ExitCode(130)
             }
-            let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: selection,
+            let launch = GuideLaunch(client: client, ride: ride, settings: chosen, radio: selection,
                                      audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys,
                                      compass: compass, voiceInput: handsFree.input)
             try await launch.run()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Guide
 import GuideAudio
+import RideClient
 
 /// `ridebeacon settings show|set`: the persistent voice, verbosity, language, server and token.
 struct SettingsCommand: AsyncParsableCommand {
@@ -25,10 +26,14 @@ struct SettingsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Set: ParsableCommand {
+    struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change settings; the others keep their values.",
-            discussion: "Nothing is saved when any value is out of range; the error names the setting and what is allowed.")
+            discussion: """
+                Nothing is saved when any value is out of range; the error names the setting and what is allowed. \
+                When signed in, --language is also saved to your account, so your other devices speak it too \
+                (the local setting applies even when the ride service cannot be reached).
+                """)
 
         @OptionGroup var voiceOptions: VoiceOptions
         @Option(help: ArgumentHelp("Ride service URL, for example https://rides.example.org.", valueName: "URL"))
@@ -36,7 +41,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("API token of your account.", valueName: "TOKEN"))
         var token: String?
 
-        func run() throws {
+        func run() async throws {
             try reportingFailures {
                 let path = Settings.defaultPath()
                 var settings = try loadSettings()
@@ -47,7 +52,27 @@ struct SettingsCommand: AsyncParsableCommand {
                 do { try settings.save(to: path) } catch { throw CommandLineFailure(String(describing: error)) }
                 Say.line("Saved \(path).")
             }
+            if let language = voiceOptions.language { await SettingsCommand.saveToAccount(language) }
         }
+    }
+
+    /// The account's language too, when this device is signed in (a server and a token from the
+    /// environment or the settings file); one plain line either way.
+    static func saveToAccount(_ language: String) async {
+        guard let client = try? ServiceOptions.parse([]).client(waits: false) else { return }
+        do {
+            try await client.setAccountLanguage(language)
+            Say.line("Your account's language is now \(language): your devices speak it unless they choose another.")
+        } catch {
+            switch error {
+            case .rejected(let problem):
+                Say.line("The ride service did not keep the language for your account (\(problem.message)); it applies on this device only.")
+            default:
+                Say.line("Cannot reach the ride service at \(client.server), so your account keeps its language; "
+                         + "this device speaks \(language) anyway. Run this again when online to save it to your account.")
+            }
+        }
+        await client.shutdown()
     }
 
     static func lines(_ settings: Settings) -> [String] {

@@ -1,0 +1,51 @@
+import Foundation
+import RideBeaconTesting
+import Testing
+
+/// Issue 26: the account's language. `settings set --language` while signed in keeps it with the
+/// account too; a device with no language of its own speaks its person's: the driver's device
+/// Spanish for a driver who chose Spanish, the passenger's English beside it (both devices here
+/// share one settings directory that chooses no language). Offline, the local setting applies
+/// and the command says so plainly.
+@Suite("The account's language on each person's device", .tags(.process), .timeLimit(.minutes(3)))
+struct AccountLanguageCLITests {
+    @Test func theDriversDeviceSpeaksTheDriversLanguageAndThePassengersHers() async throws {
+        let service = try await RideServiceFixture()
+        // The driver chooses Spanish on another device of his (its own settings directory).
+        var elsewhere = service.environment(token: service.driverToken)
+        elsewhere["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+        let chosen = try CLI.run(["settings", "set", "--language", "es"], environment: elsewhere)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stdout.contains("Your account's language is now es"), "\(chosen.stdout)")
+
+        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off"],
+                                          environment: service.environment(token: service.passengerToken), interactive: true)
+        defer { guide.stop() }
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none"],
+                                           environment: service.environment(token: service.driverToken), interactive: true)
+        defer { arrive.stop() }
+        #expect(await arrive.wait { out, _ in out.contains("Has llegado. Viaje") }, "\(arrive.stdout)\n\(arrive.stderr)")
+        #expect(await guide.wait { out, _ in out.contains("Your driver has arrived.") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(!arrive.stdout.contains("Arrived. Ride"), "\(arrive.stdout)")
+        #expect(!guide.stdout.contains("Has llegado") && !guide.stdout.contains("Tu conductor"), "\(guide.stdout)")
+    }
+
+    @Test func offlineTheLocalSettingStillAppliesAndSaysSo() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+        // Signed in to a service that is not there (nothing listens on the discard port).
+        environment["RIDEBEACON_SERVER"] = "http://127.0.0.1:9"
+        environment["RIDEBEACON_TOKEN"] = "rbt_notused"
+        let set = try CLI.run(["settings", "set", "--language", "fr"], environment: environment)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("Cannot reach the ride service") && set.stdout.contains("this device speaks fr anyway"), "\(set.stdout)")
+        #expect(try CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
+        // Not signed in: nothing is said about an account.
+        environment.removeValue(forKey: "RIDEBEACON_TOKEN")
+        let local = try CLI.run(["settings", "set", "--language", "es"], environment: environment)
+        #expect(local.status == 0 && !local.stdout.contains("account"), "\(local.stdout)\n\(local.stderr)")
+    }
+}
