@@ -12,14 +12,7 @@ struct HandsFreeCLITests {
         var rng = SystemRandomNumberGenerator()
         let quiet = { (seconds: Double) in (0..<Int(seconds * Double(AudioFormat.sampleRate))).map { _ in Int16.random(in: -60...60, using: &rng) } }
         let samples = quiet(lead) + phrase.samples + quiet(2)
-        var data = Data()
-        func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        func le16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); le32(UInt32(36 + samples.count * 2)); data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); le32(16); le16(1); le16(1); le32(UInt32(AudioFormat.sampleRate))
-        le32(UInt32(AudioFormat.sampleRate * 2)); le16(2); le16(16)
-        data.append(contentsOf: Array("data".utf8)); le32(UInt32(samples.count * 2))
-        for sample in samples { le16(UInt16(bitPattern: sample)) }
+        let data = WAVFile(samples: samples).encoded()
         let path = NSTemporaryDirectory() + "rb-voice-cli-\(UUID().uuidString).wav"
         try data.write(to: URL(fileURLWithPath: path))
         return path

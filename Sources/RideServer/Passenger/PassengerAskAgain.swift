@@ -13,16 +13,7 @@ extension PassengerPageRoutes {
     /// The sentence and the filled form, when the passenger's newest request (or its ride) was
     /// cancelled by someone else within `askAgainWindow`; nil otherwise.
     func askAgainOffer(of passenger: Account, book: Phrasebook) async throws -> (notice: String, form: PassengerPage.RequestForm)? {
-        var newest: RideRequestRecord?
-        var after: String?
-        while true {
-            let page = try await store.rideRequests(passengerID: passenger.id, limit: APILimits.maxPageSize, after: after)
-            guard let last = page.last else { break }
-            newest = last
-            if page.count < APILimits.maxPageSize { break }
-            after = last.id
-        }
-        guard let request = newest, !request.pickup.isEmpty, !request.dropoff.isEmpty else { return nil }
+        guard let request = try await newestRequest(of: passenger), !request.pickup.isEmpty, !request.dropoff.isEmpty else { return nil }
         var driverID: String?
         switch request.status {
         case .open: return nil
