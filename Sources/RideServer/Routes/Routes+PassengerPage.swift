@@ -241,10 +241,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         }
     }
 
-    func currentRide(of passenger: Account) async throws -> PassengerCurrent? {
+    /// The passenger's newest request. Requests come oldest first; this walks to the last page
+    /// (a page per hundred past requests).
+    func newestRequest(of passenger: Account) async throws -> RideRequestRecord? {
         var newest: RideRequestRecord?
         var after: String?
-        // Requests come oldest first; walk to the last page (a page per hundred past requests).
         while true {
             let page = try await store.rideRequests(passengerID: passenger.id, limit: APILimits.maxPageSize, after: after)
             guard let last = page.last else { break }
@@ -252,7 +253,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             if page.count < APILimits.maxPageSize { break }
             after = last.id
         }
-        guard let newest else { return nil }
+        return newest
+    }
+
+    func currentRide(of passenger: Account) async throws -> PassengerCurrent? {
+        guard let newest = try await newestRequest(of: passenger) else { return nil }
         switch newest.status {
         case .open:
             return .waiting(newest)
