@@ -9,6 +9,7 @@ import Phrasebook
 import RideClient
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// `ridebeacon driver arrive RIDE`: marks the ride arrived, advertises the ride's rotating
@@ -203,18 +204,20 @@ struct DriverArriveCommand: AsyncParsableCommand {
 }
 
 /// The driver's device's audio, opened on the first locator request (a ride that needs no
-/// locator never opens a player): the announcement, then the ticks.
-final class LocatorOutput: @unchecked Sendable {
+/// locator never opens a player): the announcement, then the ticks. Speech and the closing
+/// drain run outside the lock; opening the output happens under it, once.
+final class LocatorOutput: Sendable {
     private let audioOut: String
     /// The driver's language's espeak-ng voice.
     private let voice: VoiceSettings
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var ticker: LocatorTicker?
-    private var announcement: String?
-    private var reporting: PlaybackReportingSink?
-    /// Sounding samples written before the latest ticks started.
-    private var startedAt = 0
+    private struct State {
+        var ticker: LocatorTicker?
+        var announcement: String?
+        var reporting: PlaybackReportingSink?
+        /// Sounding samples written before the latest ticks started.
+        var startedAt = 0
+    }
+    private let state = Mutex(State())
 
     init(audioOut: String, voice: VoiceSettings = .standard) {
         self.audioOut = audioOut
@@ -222,22 +225,19 @@ final class LocatorOutput: @unchecked Sendable {
     }
 
     /// Spoken before the next ticks start.
-    func announce(_ text: String) { lock.withLock { announcement = text } }
+    func announce(_ text: String) { state.withLock { $0.announcement = text } }
 
     /// Spoken now (the instruction for a sound, the ride word).
     func speak(_ text: String) {
-        lock.withLock {
-            guard let ticker = ticker ?? open() else { return }
-            self.ticker = ticker
-            ticker.say(text)
-        }
+        let ticker = state.withLock { state in opened(&state) }
+        ticker?.say(text)
     }
 
     /// After the ticks start: nil once sounding samples reached an audio output, else why not.
     /// Waits for the first tick to be rendered (the player renders ahead by its lookahead).
     func played() async -> String? {
-        guard let report = lock.withLock({ reporting }) else { return "no audio output could be opened" }
-        let before = lock.withLock { startedAt }
+        let (reporting, before) = state.withLock { ($0.reporting, $0.startedAt) }
+        guard let report = reporting else { return "no audio output could be opened" }
         for _ in 0..<30 {
             if report.playedSince(before) == nil { return nil }
             try? await Task.sleep(for: .milliseconds(100))
@@ -246,49 +246,52 @@ final class LocatorOutput: @unchecked Sendable {
     }
 
     func play(_ sound: DriverCore.LocatorSound) {
-        lock.withLock {
-            switch sound {
-            case .start(let seconds):
-                guard let ticker = ticker ?? open() else { return }
-                self.ticker = ticker
-                startedAt = reporting?.soundingSamples ?? 0
-                ticker.start(seconds: seconds, announcement: announcement)
-                announcement = nil
-            case .stop:
-                ticker?.stop()
+        switch sound {
+        case .start(let seconds):
+            let started = state.withLock { state -> (LocatorTicker, String?)? in
+                guard let ticker = opened(&state) else { return nil }
+                state.startedAt = state.reporting?.soundingSamples ?? 0
+                defer { state.announcement = nil }
+                return (ticker, state.announcement)
             }
+            if let (ticker, announcement) = started { ticker.start(seconds: seconds, announcement: announcement) }
+        case .stop:
+            state.withLock { $0.ticker }?.stop()
         }
     }
 
     func close() {
-        lock.withLock {
-            do { try ticker?.close() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
-            ticker = nil
+        let ticker = state.withLock { state in
+            defer { state.ticker = nil }
+            return state.ticker
         }
+        do { try ticker?.close() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
     }
 
-    /// Must be called with the lock held.
-    private func open() -> LocatorTicker? {
+    /// The ticker, opened on first use (with the lock held: one output, however many callers).
+    private func opened(_ state: inout State) -> LocatorTicker? {
+        if let ticker = state.ticker { return ticker }
         let report: @Sendable (String) -> Void = { StandardError.writeLine("ridebeacon: \($0)") }
         let sink: PlaybackReportingSink
         do { sink = PlaybackReportingSink(try AudioOutput.open(audioOut, log: report)) } catch {
             report("locator sound is off: \(error)")
             return nil
         }
-        reporting = sink
+        state.reporting = sink
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { report("speech is off: \(error)") }
-        return LocatorTicker(player: LiveCuePlayer(speech: speech, voice: voice, sink: sink, log: report))
+        let ticker = LocatorTicker(player: LiveCuePlayer(speech: speech, voice: voice, sink: sink, log: report))
+        state.ticker = ticker
+        return ticker
     }
 }
 
 /// A flag set once: `swap()` answers whether it was already set.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
+final class OnceFlag: Sendable {
+    private let set = Mutex(false)
 
     func swap() -> Bool {
-        lock.withLock {
+        set.withLock { set in
             defer { set = true }
             return set
         }

@@ -50,26 +50,24 @@ enum CancellationWords {
 /// The follow's one-key offer to ask again: the ride loop opens it before it says the offer and
 /// then waits on it; the keys answer it. Enter pressed once the offer is open counts even if the
 /// loop is not waiting yet; Enter at any other time is not an answer.
-final class AskAgainOffer: @unchecked Sendable {
+final class AskAgainOffer: Sendable {
     private enum State {
         case closed, open, accepted
         case waiting(CheckedContinuation<Bool, Never>)
     }
 
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var state = State.closed
+    private let state = Mutex(State.closed)
 
     /// From now on Enter answers the offer.
     func open() {
-        lock.withLock { if case .closed = state { state = .open } }
+        state.withLock { state in if case .closed = state { state = .open } }
     }
 
     /// True when the passenger pressed Enter; false when the follow is being stopped. Closes the offer.
     func wait() async -> Bool {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let answer = lock.withLock { () -> Bool? in
+                let answer = state.withLock { state -> Bool? in
                     if Task.isCancelled { state = .closed; return false }
                     if case .accepted = state { state = .closed; return true }
                     state = .waiting(continuation)
@@ -78,7 +76,7 @@ final class AskAgainOffer: @unchecked Sendable {
                 if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
-            let waiter = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            let waiter = self.state.withLock { state -> CheckedContinuation<Bool, Never>? in
                 defer { state = .closed }
                 if case .waiting(let continuation) = state { return continuation }
                 return nil
@@ -89,7 +87,7 @@ final class AskAgainOffer: @unchecked Sendable {
 
     /// Answers an open offer; false when none is open (the key is someone else's).
     func accept() -> Bool {
-        let (taken, waiter) = lock.withLock { () -> (Bool, CheckedContinuation<Bool, Never>?) in
+        let (taken, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Bool, Never>?) in
             switch state {
             case .closed, .accepted: return (false, nil)
             case .open: state = .accepted; return (true, nil)
