@@ -55,11 +55,11 @@ extension Catalogue {
         .guideConfirmButton: "Press the Confirm button",
         .hapticsMissing: "Vibration is off: feedbackd is not running on this device. Guiding goes on with sound.",
         .hapticsStopped: "Vibration stopped: feedbackd no longer answers. Guiding goes on with sound.",
-        .voiceHelp: "Say: repeat; where is the car; sound, for the car's sound; cancel ride; or help.",
-        .voiceConfirmCancel: "To cancel the ride, say: yes, cancel. Anything else keeps it.",
+        .voiceHelp: "Say: repeat that; where is my car; play the sound, for the car's sound; cancel my ride; or what can I say.",
+        .voiceConfirmCancel: "To cancel the ride, say: yes, cancel my ride. Anything else keeps it.",
         .voiceCancelling: "Cancelling the ride.",
         .voiceKept: "The ride is kept.",
-        .voiceEnglishOnly: "Voice commands are in English: say repeat, where is the car, sound, cancel ride or help.",
+        .voiceEnglishOnly: "Voice commands are in English: say repeat that, where is my car, play the sound, cancel my ride or what can I say.",
 
         // A ride in a few words
         .rideDriverWithVehicle: "{name}, {vehicle}",

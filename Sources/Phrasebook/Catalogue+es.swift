@@ -55,11 +55,11 @@ extension Catalogue {
         .guideConfirmButton: "Pulsa el botón Confirmar",
         .hapticsMissing: "La vibración está desactivada: feedbackd no está en marcha en este dispositivo. La guía sigue con sonido.",
         .hapticsStopped: "La vibración se ha detenido: feedbackd ya no responde. La guía sigue con sonido.",
-        .voiceHelp: "Di en inglés: repeat; where is the car; sound, para el sonido del coche; cancel ride; o help.",
-        .voiceConfirmCancel: "Para cancelar el viaje, di en inglés: yes, cancel. Cualquier otra cosa lo mantiene.",
+        .voiceHelp: "Di en inglés: repeat that; where is my car; play the sound, para el sonido del coche; cancel my ride; o what can I say.",
+        .voiceConfirmCancel: "Para cancelar el viaje, di en inglés: yes, cancel my ride. Cualquier otra cosa lo mantiene.",
         .voiceCancelling: "Cancelando el viaje.",
         .voiceKept: "El viaje se mantiene.",
-        .voiceEnglishOnly: "Las órdenes de voz son en inglés: di repeat, where is the car, sound, cancel ride o help.",
+        .voiceEnglishOnly: "Las órdenes de voz son en inglés: di repeat that, where is my car, play the sound, cancel my ride o what can I say.",
 
         // Un viaje en pocas palabras
         .rideDriverWithVehicle: "{name}, {vehicle}",

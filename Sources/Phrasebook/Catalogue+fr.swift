@@ -55,11 +55,11 @@ extension Catalogue {
         .guideConfirmButton: "Appuyez sur le bouton Confirmer",
         .hapticsMissing: "Vibration désactivée : feedbackd ne fonctionne pas sur cet appareil. Le guidage continue avec le son.",
         .hapticsStopped: "Vibration arrêtée : feedbackd ne répond plus. Le guidage continue avec le son.",
-        .voiceHelp: "Dites en anglais : repeat ; where is the car ; sound, pour le son de la voiture ; cancel ride ; ou help.",
-        .voiceConfirmCancel: "Pour annuler la course, dites en anglais : yes, cancel. Tout autre mot la garde.",
+        .voiceHelp: "Dites en anglais : repeat that ; where is my car ; play the sound, pour le son de la voiture ; cancel my ride ; ou what can I say.",
+        .voiceConfirmCancel: "Pour annuler la course, dites en anglais : yes, cancel my ride. Tout autre mot la garde.",
         .voiceCancelling: "Annulation de la course.",
         .voiceKept: "La course est maintenue.",
-        .voiceEnglishOnly: "Les commandes vocales sont en anglais : dites repeat, where is the car, sound, cancel ride ou help.",
+        .voiceEnglishOnly: "Les commandes vocales sont en anglais : dites repeat that, where is my car, play the sound, cancel my ride ou what can I say.",
 
         // Une course en quelques mots
         .rideDriverWithVehicle: "{name}, {vehicle}",

@@ -23,7 +23,7 @@ public final class KeywordSpotter: @unchecked Sendable {
     public static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
     /// Thresholds as powers of ten (1e-N is written N).
     public static let defaultThresholds: [VoiceCommand: Int] = [
-        .repeatLast: 20, .whereIsCar: 50, .sound: 20, .cancelRide: 40, .help: 30, .yesCancel: 40,
+        .repeatLast: 35, .whereIsCar: 50, .sound: 40, .cancelRide: 40, .help: 30, .yesCancel: 40,
     ]
     /// Audio is fed in 100 ms pieces; each is checked for a phrase.
     public static let chunk = 1_600

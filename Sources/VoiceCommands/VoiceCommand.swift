@@ -2,14 +2,21 @@ import Guide
 
 /// The spoken commands, English only: Debian ships PocketSphinx's model for US English alone
 /// (`pocketsphinx-en-us`); there is no Spanish or French model in Debian 12.
+///
+/// Each is a phrase of three or more syllables, not the issue's bare words ("repeat", "sound",
+/// "help"): keyword spotting finds a one- or two-syllable word in almost any speech (about 1 300
+/// false triggers an hour, nearly all "help"), a longer phrase rarely (BENCHMARKS.md, "Voice
+/// commands"). The meaning of each is the issue's: "repeat that" repeats, "where is my car" asks
+/// where the car is, "play the sound" is the locator, "cancel my ride" asks to cancel, "what can
+/// I say" is help.
 public enum VoiceCommand: String, CaseIterable, Sendable, Equatable {
-    case repeatLast = "repeat"
-    case whereIsCar = "where is the car"
-    case sound
-    case cancelRide = "cancel ride"
-    case help
-    /// The spoken confirmation "cancel ride" asks for; heard only in the seconds after it.
-    case yesCancel = "yes cancel"
+    case repeatLast = "repeat that"
+    case whereIsCar = "where is my car"
+    case sound = "play the sound"
+    case cancelRide = "cancel my ride"
+    case help = "what can i say"
+    /// The spoken confirmation "cancel my ride" asks for; heard only in the seconds after it.
+    case yesCancel = "yes cancel my ride"
 
     /// The keyphrase as PocketSphinx spots it.
     public var phrase: String { rawValue }
@@ -29,16 +36,16 @@ public enum VoiceOutcome: Equatable, Sendable {
 
 /// The sentences the voice commands answer with. English: the commands are English only.
 public struct VoiceSentences: Sendable {
-    public var help = "Say: repeat; where is the car; sound, for the car's sound; cancel ride; or help."
-    public var confirmCancel = "To cancel the ride, say: yes, cancel. Anything else keeps it."
+    public var help = "Say: repeat that; where is my car; play the sound, for the car's sound; cancel my ride; or what can I say."
+    public var confirmCancel = "To cancel the ride, say: yes, cancel my ride. Anything else keeps it."
     public var cancelling = "Cancelling the ride."
     public var kept = "The ride is kept."
     public init() {}
 }
 
-/// The spoken dialogue around the commands, a pure state machine: "cancel ride" only asks; the
-/// ride is cancelled only if "yes cancel" follows within `confirmWindow` seconds, and a
-/// "yes cancel" at any other time does nothing.
+/// The spoken dialogue around the commands, a pure state machine: "cancel my ride" only asks;
+/// the ride is cancelled only if "yes cancel my ride" follows within `confirmWindow` seconds, and
+/// a "yes cancel my ride" at any other time does nothing.
 public struct VoiceDialogue: Sendable {
     public static let confirmWindow = 10.0
     public let sentences: VoiceSentences

@@ -11,7 +11,7 @@ import VoiceCommands
 /// `passenger follow` (`--haptics` is a saved setting, in VoiceOptions).
 struct HandsFreeOptions: ParsableArguments {
     @Flag(name: .customLong("voice-commands"),
-          help: "Listen for spoken commands (English): repeat, where is the car, sound, cancel ride (asks you to say yes, cancel), help.")
+          help: "Listen for spoken commands (English): repeat that, where is my car, play the sound, cancel my ride (asks you to say yes, cancel my ride), what can I say.")
     var voiceCommands = false
     @Option(name: .customLong("voice-input"),
             help: ArgumentHelp("With --voice-commands: mic (PipeWire, PulseAudio or ALSA), or a WAV / raw 16 kHz PCM file to listen to instead.",

@@ -12,7 +12,7 @@ import VoiceCommands
 
     /// espeak-ng's `text` as a 16-bit WAV at its own rate (22 050 Hz), with a second of quiet
     /// room noise before and after.
-    static func synthesisedWAV(_ text: String, voice: String = "en-us") throws -> String {
+    static func synthesisedWAV(_ text: String, voice: String = VoiceSettings.standard.voice) throws -> String {
         var settings = VoiceSettings.standard
         settings.voice = voice
         let phrase = try EspeakSpeech.shared().synthesize(text, voice: settings)
@@ -39,10 +39,11 @@ import VoiceCommands
         return commands
     }
 
-    /// "Where is the car", spoken by espeak-ng into the recogniser, reaches the guide as the
-    /// "where is my driver" key, and the guide answers with the driver's distance.
+    /// "Where is my car", spoken by espeak-ng (the guide's own voice, "en") into the recogniser,
+    /// reaches the guide as the "where is my driver" key, and the guide answers with the driver's
+    /// distance.
     @Test func whereIsTheCarSpokenIsAnsweredByTheGuide() async throws {
-        let path = try Self.synthesisedWAV("where is the car")
+        let path = try Self.synthesisedWAV("where is my car")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let commands = try await Self.heard(path)
         #expect(commands == [.whereIsCar])
@@ -80,8 +81,8 @@ import VoiceCommands
         #expect(try await Self.heard(path).isEmpty)
     }
 
-    /// "Cancel ride" only asks; the ride is cancelled only by "yes cancel" within the window,
-    /// never by a "yes cancel" alone or one too late (then the ride is said to be kept).
+    /// "Cancel my ride" only asks; the ride is cancelled only by "yes cancel my ride" within the
+    /// window, never by a "yes cancel my ride" alone or one too late (then the ride is kept).
     @Test func cancelNeedsASpokenYes() {
         var dialogue = VoiceDialogue()
         #expect(dialogue.heard(.yesCancel, at: 0) == [])
@@ -103,6 +104,18 @@ import VoiceCommands
         #expect(dialogue.heard(.whereIsCar, at: 0) == [.key(.whereIsDriver)])
         #expect(dialogue.heard(.sound, at: 0) == [.key(.soundLocator)])
         #expect(dialogue.heard(.help, at: 0) == [.say(VoiceSentences().help)])
+    }
+
+    /// No command is a single word (keyword spotting finds a short word in almost any speech:
+    /// the phrases have three syllables or more), and help lists every one of them.
+    @Test func phrasesAreLongAndHelpListsThem() {
+        for command in VoiceCommand.allCases {
+            #expect(command.phrase.split(separator: " ").count >= 2, "\(command.phrase)")
+            #expect(VoiceCommand(phrase: command.phrase.uppercased()) == command)
+        }
+        let help = VoiceSentences().help.lowercased()
+        for command in VoiceCommand.allCases where command != .yesCancel { #expect(help.contains(command.phrase), "\(command.phrase)") }
+        #expect(VoiceSentences().confirmCancel.lowercased().contains("yes, cancel my ride"))
     }
 
     @Test func aMissingModelIsSaidPlainly() {

@@ -18,7 +18,7 @@ struct HandsFreeCLITests {
         return path
     }
 
-    /// "Where is the car", spoken into the guide's voice input, is answered like the d key (no
+    /// "Where is my car", spoken into the guide's voice input, is answered like the d key (no
     /// signal yet: "Your driver's signal is not heard."); without feedbackd on the session bus the
     /// guide says once, plainly, that vibration is off, and goes on.
     @Test func whereIsTheCarIsAnsweredAndAMissingFeedbackdIsSaidOnce() async throws {
@@ -26,14 +26,14 @@ struct HandsFreeCLITests {
         let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try service.run(["driver", "accept", requestID], as: service.driverToken)
-        let input = try Self.wav("where is the car", lead: 5)
+        let input = try Self.wav("where is my car", lead: 5)
         defer { try? FileManager.default.removeItem(atPath: input) }
         var environment = service.environment(token: service.passengerToken)
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-session-bus"
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--haptics", "on",
                                            "--voice-commands", "--voice-input", input], environment: environment)
-        #expect(await guide.wait { _, err in err.contains("heard \"where is the car\"") }, "\(guide.stdout)\n\(guide.stderr)")
+        #expect(await guide.wait { _, err in err.contains("heard \"where is my car\"") }, "\(guide.stdout)\n\(guide.stderr)")
         #expect(await guide.wait { out, _ in out.contains("Your driver's signal is not heard.") }, "\(guide.stdout)\n\(guide.stderr)")
         let missing = "Vibration is off: feedbackd is not running on this device. Guiding goes on with sound."
         #expect(guide.stderr.components(separatedBy: missing).count == 2, "said once: \(guide.stderr)")
