@@ -96,9 +96,12 @@ public final class KeywordSpotter: @unchecked Sendable {
                 continue
             }
             if let hypothesis = ps_get_hyp(decoder, &score) {
-                let text = String(cString: hypothesis)
-                // Several phrases in one piece come separated by spaces-joined text; the last wins.
-                if let command = VoiceCommand(phrase: text) ?? VoiceCommand.allCases.last(where: { text.hasSuffix($0.phrase) }) {
+                // Several phrases in one piece come space-joined, each with a trailing space
+                // ("cancel my ride  yes cancel my ride "): the one it ends with wins, the longest
+                // when one phrase ends another ("yes cancel my ride" over "cancel my ride").
+                let text = String(cString: hypothesis).split(separator: " ").joined(separator: " ")
+                let ending = VoiceCommand.allCases.filter { text.hasSuffix(" " + $0.phrase) }
+                if let command = VoiceCommand(phrase: text) ?? ending.max(by: { $0.phrase.count < $1.phrase.count }) {
                     found.append(Detection(command: command, sample: processed, hypothesis: text))
                 }
                 ps_end_utt(decoder)
