@@ -32,8 +32,9 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             guidance; the sentences are still printed). Without feedbackd this is said once \
             and guiding goes on with sound.
             --voice-commands listens (PipeWire, PulseAudio or ALSA; --voice-input FILE for a \
-            recording) for English commands: "repeat", "where is the car", "sound", "help", \
-            and "cancel ride", which cancels only after you say "yes, cancel".
+            recording) for English commands: "repeat that", "where is my car", "play the \
+            sound", "what can I say" (help), and "cancel my ride", which cancels only after \
+            you say "yes, cancel my ride".
             With --compass auto a turn follows iio-sensor-proxy's compass heading when the \
             device has one; otherwise (and with off) the turn is timed.
             """)
