@@ -53,7 +53,7 @@ struct AdminAndServeCLITests {
         let vehicle = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "X", "--vehicle", "van", "--database", database])
         #expect(vehicle.status != 0 && vehicle.stderr.contains("--vehicle is for drivers only"))
         let unknown = try CLI.run(["admin", "revoke-tokens", "nobody", "--database", database])
-        #expect(unknown.status != 0 && unknown.stderr.contains("account nobody not found"))
+        #expect(unknown.status != 0 && unknown.stderr.contains("There is no account called nobody"))
         let badDatabase = try CLI.run(["admin", "list-accounts", "--database", "mysql://x"])
         #expect(badDatabase.status != 0 && badDatabase.stderr.contains("sqlite:PATH or postgres://"))
     }

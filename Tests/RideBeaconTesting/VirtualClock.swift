@@ -111,6 +111,19 @@ public final class VirtualClock: SessionClock, Sendable {
 
     /// Moves virtual wall-clock time to `unixTime`.
     public func advance(toUnixTime unixTime: Double) { advance(to: unixTime - startUnixTime) }
+
+    /// Moves virtual time on in `step`s until `condition` holds (bounded like `eventually`).
+    /// For a runtime whose next sleep may not be registered yet, or may be a short-lived one
+    /// (a window's timer that is about to be cancelled): one `advance(by:)` could land before
+    /// the sleep that matters and never wake it.
+    public func advance(by step: Double, until condition: @Sendable () async -> Bool) async -> Bool {
+        for _ in 0..<3000 {
+            if await condition() { return true }
+            advance(by: step)
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
 }
 
 /// Waits (bounded, generously, on the machine's clock) until `condition` holds: the runtimes
