@@ -11,24 +11,16 @@ import VoiceCommands
     static let base = 1_700_000_010.0
 
     /// espeak-ng's `text` as a 16-bit WAV at its own rate (22 050 Hz), with a second of quiet
-    /// room noise before and after.
-    static func synthesisedWAV(_ text: String, voice: String = VoiceSettings.standard.voice) throws -> String {
+    /// room noise before and after, drawn from `seed` (the same file on every run: PocketSphinx's
+    /// answer on marginal audio must not change from one run to the next).
+    static func synthesisedWAV(_ text: String, voice: String = VoiceSettings.standard.voice, seed: UInt64 = 1) throws -> String {
         var settings = VoiceSettings.standard
         settings.voice = voice
         let phrase = try EspeakSpeech.shared().synthesize(text, voice: settings)
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64(seed: seed)
         let pad = (0..<AudioFormat.sampleRate).map { _ in Int16.random(in: -60...60, using: &rng) }
-        let samples = pad + phrase.samples + pad
-        var data = Data()
-        func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        func le16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); le32(UInt32(36 + samples.count * 2)); data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); le32(16); le16(1); le16(1); le32(UInt32(AudioFormat.sampleRate))
-        le32(UInt32(AudioFormat.sampleRate * 2)); le16(2); le16(16)
-        data.append(contentsOf: Array("data".utf8)); le32(UInt32(samples.count * 2))
-        for sample in samples { le16(UInt16(bitPattern: sample)) }
         let path = NSTemporaryDirectory() + "rb-voice-\(UUID().uuidString).wav"
-        try data.write(to: URL(fileURLWithPath: path))
+        try WAVFile(samples: pad + phrase.samples + pad).encoded().write(to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -9,7 +9,9 @@ struct HandsFreeCLITests {
     /// espeak-ng's `text` as a WAV, after `lead` seconds of quiet.
     static func wav(_ text: String, lead: Double) throws -> String {
         let phrase = try EspeakSpeech.shared().synthesize(text, voice: .standard)
-        var rng = SystemRandomNumberGenerator()
+        // Seeded: the same file on every run (PocketSphinx's answer on marginal audio must not
+        // change from one run to the next).
+        var rng = SplitMix64(seed: 1)
         let quiet = { (seconds: Double) in (0..<Int(seconds * Double(AudioFormat.sampleRate))).map { _ in Int16.random(in: -60...60, using: &rng) } }
         let samples = quiet(lead) + phrase.samples + quiet(2)
         let data = WAVFile(samples: samples).encoded()
