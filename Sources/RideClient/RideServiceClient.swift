@@ -70,6 +70,13 @@ public final class RideServiceClient: Sendable {
         try? await http.shutdown()
     }
 
+    /// A client dropped without `shutdown()` (its task cancelled or thrown out early) still
+    /// closes its pool, in the background; AsyncHTTPClient would otherwise stop the process
+    /// in a debug build. The pool keeps itself alive until it has closed.
+    deinit {
+        http.shutdown(queue: .global()) { _ in }
+    }
+
     // MARK: ride requests
 
     /// Asks for a ride (passengers).

@@ -8,19 +8,12 @@ import Testing
 /// unit, most coverage on the worst; the held-out unit never moves it) are pinned by its self-test,
 /// which needs no shared data.
 @Suite(.tags(.process)) struct ClaimScoringTests {
-    @Test func leaveOneOutScoringChoosesOnTheTrainingFoldsOnly() throws {
+    @Test func leaveOneOutScoringChoosesOnTheTrainingFoldsOnly() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = root.appendingPathComponent("Benchmarks/CarriedRanging/claims.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "selftest"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, "selftest"])
+        let text = run.stdout + run.stderr
+        #expect(run.status == 0, "\(text)")
         #expect(text.contains("selftest: scoring and leave-one-out choice as specified"), "\(text)")
     }
 }

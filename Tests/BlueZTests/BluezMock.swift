@@ -78,7 +78,7 @@ final class BluezMock: @unchecked Sendable {
     private func launchDaemon(within limit: Duration) async throws -> String? {
         if let stale = daemonProcess, stale.isRunning {
             Glibc.kill(stale.processIdentifier, SIGKILL)
-            stale.waitUntilExit()
+            ChildExit.waitBlocking(for: stale, seconds: 10)
         }
         try? FileManager.default.removeItem(atPath: "\(directory.path)/bus")
         let daemon = try privateBus.launchDaemon()
@@ -101,7 +101,7 @@ final class BluezMock: @unchecked Sendable {
         let log = (try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8)) ?? ""
         let directoryThere = FileManager.default.fileExists(atPath: directory.path)
         Glibc.kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
+        ChildExit.waitBlocking(for: daemon, seconds: 10)
         return "last: \(lastError); state \(stat), wchan \(wchan), directory there: \(directoryThere); log: \(log.prefix(300))"
     }
 
@@ -110,7 +110,7 @@ final class BluezMock: @unchecked Sendable {
         killMock()
         for process in replacedMocks where process.isRunning {
             Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            ChildExit.waitBlocking(for: process, seconds: 10)
         }
         replacedMocks = []
         await killDaemon()
@@ -120,7 +120,7 @@ final class BluezMock: @unchecked Sendable {
     func killDaemon() async {
         await control?.close()
         control = nil
-        if let daemonProcess { Glibc.kill(daemonProcess.processIdentifier, SIGKILL); daemonProcess.waitUntilExit() }
+        if let daemonProcess { Glibc.kill(daemonProcess.processIdentifier, SIGKILL); ChildExit.waitBlocking(for: daemonProcess, seconds: 10) }
         daemonProcess = nil
     }
 
@@ -149,7 +149,7 @@ final class BluezMock: @unchecked Sendable {
                 .split(separator: " ").dropFirst(2).first ?? "?"
             failures.append("state \(stat), log: \(log("dbusmock.log").prefix(300))")
             Glibc.kill(mock.processIdentifier, SIGKILL)
-            mock.waitUntilExit()
+            ChildExit.waitBlocking(for: mock, seconds: 10)
         }
         throw BumbleControllers.PeerMissing(message: "dbusmock did not claim \(name): " + failures.joined(separator: " | "))
     }
@@ -165,7 +165,7 @@ final class BluezMock: @unchecked Sendable {
     func killMock() {
         guard let mockProcess else { return }
         Glibc.kill(mockProcess.processIdentifier, SIGKILL)
-        mockProcess.waitUntilExit()
+        ChildExit.waitBlocking(for: mockProcess, seconds: 10)
         self.mockProcess = nil
     }
 

@@ -43,7 +43,7 @@ struct BumbleHostPeerTests {
 
         func stop() {
             if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            ChildExit.waitBlocking(for: process, seconds: 10)
             try? FileManager.default.removeItem(at: output)
         }
     }

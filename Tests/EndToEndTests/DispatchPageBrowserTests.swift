@@ -23,11 +23,11 @@ struct DispatchPageBrowserTests {
         let server = try await LiveServer()
         defer { server.stop() }
         let tokens = [
-            "dispatcher": try server.createAccount(role: "dispatcher", name: "Dot"),
-            "passenger": try server.createAccount(role: "passenger", name: "Ana"),
+            "dispatcher": try await server.createAccount(role: "dispatcher", name: "Dot"),
+            "passenger": try await server.createAccount(role: "passenger", name: "Ana"),
             // A waiting request beside Ana's active ride: one ride at a time, so another passenger's.
-            "otherPassenger": try server.createAccount(role: "passenger", name: "Bea"),
-            "driver": try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
+            "otherPassenger": try await server.createAccount(role: "passenger", name: "Bea"),
+            "driver": try await server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
         ]
         let config: [String: Any] = [
             "base": server.baseURL, "chromium": Browser.chromium, "out": Browser.outputDirectory.path,
@@ -64,22 +64,7 @@ struct DispatchPageBrowserTests {
         }
     }
 
-    /// Runs the Python peer; output goes to files so neither pipe can fill and block it.
     private func runPeer(input: Data) async throws -> (Int32, String, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-peer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let files = ["in", "out", "err"].map { dir.appendingPathComponent($0) }
-        try input.write(to: files[0])
-        for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Browser.python)
-        process.arguments = [Repository.root.appendingPathComponent("Tests/EndToEndTests/dispatch_page.py").path]
-        process.standardInput = try FileHandle(forReadingFrom: files[0])
-        process.standardOutput = try FileHandle(forWritingTo: files[1])
-        process.standardError = try FileHandle(forWritingTo: files[2])
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
-        return (process.terminationStatus, read(files[1]), read(files[2]))
+        try await PythonPeer.run("Tests/EndToEndTests/dispatch_page.py", input: input)
     }
 }

@@ -14,8 +14,8 @@ struct GuideOverBumbleTests {
     static func acceptedRide() async throws -> (LiveServer, TestAPI, String, String, String) {
         let server = try await LiveServer()
         let api = TestAPI(base: server.baseURL)
-        let passenger = try server.createAccount(role: "passenger", name: "Ana")
-        let driver = try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
+        let passenger = try await server.createAccount(role: "passenger", name: "Ana")
+        let driver = try await server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
         let request = try await api.call(.POST, "/v1/ride-requests", token: passenger,
                                           json: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}"#)
         let requestID = try #require(request.json["id"] as? String)

@@ -12,11 +12,11 @@ struct PagesBrowserTests {
         let server = try await LiveServer()
         defer { server.stop() }
         let tokens = [
-            "admin": try server.createAccount(role: "admin", name: "Root"),
-            "dispatcher": try server.createAccount(role: "dispatcher", name: "Dot"),
-            "passenger": try server.createAccount(role: "passenger", name: "Ana"),
-            "passenger2": try server.createAccount(role: "passenger", name: "Cleo"),
-            "driver": try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
+            "admin": try await server.createAccount(role: "admin", name: "Root"),
+            "dispatcher": try await server.createAccount(role: "dispatcher", name: "Dot"),
+            "passenger": try await server.createAccount(role: "passenger", name: "Ana"),
+            "passenger2": try await server.createAccount(role: "passenger", name: "Cleo"),
+            "driver": try await server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
         ]
         let config: [String: Any] = [
             "base": server.baseURL, "chromium": Browser.chromium, "out": Browser.outputDirectory.path, "tokens": tokens,
@@ -119,20 +119,8 @@ struct PagesBrowserTests {
 /// can fill and block it.
 enum PythonPeer {
     static func run(_ script: String, input: Data) async throws -> (Int32, String, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-peer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let files = ["in", "out", "err"].map { dir.appendingPathComponent($0) }
-        try input.write(to: files[0])
-        for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Browser.python)
-        process.arguments = [Repository.root.appendingPathComponent(script).path]
-        process.standardInput = try FileHandle(forReadingFrom: files[0])
-        process.standardOutput = try FileHandle(forWritingTo: files[1])
-        process.standardError = try FileHandle(forWritingTo: files[2])
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
-        return (process.terminationStatus, read(files[1]), read(files[2]))
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: Browser.python), [Repository.root.appendingPathComponent(script).path],
+                                                 input: input, limit: .seconds(600))
+        return (result.status, result.stdout, result.stderr)
     }
 }

@@ -18,9 +18,9 @@ struct TouchChainTests {
         let server = try await LiveServer()
         defer { server.stop() }
         let api = TestAPI(base: server.baseURL)
-        let passenger = try server.createAccount(role: "passenger", name: "Ana")
-        let driver = try server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
-        let dispatcher = try server.createAccount(role: "dispatcher", name: "Dot")
+        let passenger = try await server.createAccount(role: "passenger", name: "Ana")
+        let driver = try await server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius")
+        let dispatcher = try await server.createAccount(role: "dispatcher", name: "Dot")
 
         let request = try await api.call(.POST, "/v1/ride-requests", token: passenger,
                                           json: #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Station"}"#)

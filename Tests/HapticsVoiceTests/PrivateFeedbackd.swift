@@ -1,4 +1,5 @@
 import Foundation
+import RideBeaconTesting
 
 /// A private session bus (dbus-daemon) with Debian's real feedbackd on it, started with
 /// RideBeacon's theme (deploy/feedbackd/ridebeacon.json, `FEEDBACK_THEME`) and its debug log
@@ -84,7 +85,7 @@ final class PrivateFeedbackd {
         // SIGKILL: dbus-daemon started from a test process does not always leave on SIGTERM.
         for process in [feedbackd, bus].compactMap({ $0 }) where process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            ChildExit.waitBlocking(for: process, seconds: 10)
         }
         try? FileManager.default.removeItem(atPath: directory)
     }

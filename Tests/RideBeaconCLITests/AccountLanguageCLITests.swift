@@ -14,13 +14,13 @@ struct AccountLanguageCLITests {
         // The driver chooses Spanish on another device of his (its own settings directory).
         var elsewhere = service.environment(token: service.driverToken)
         elsewhere["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
-        let chosen = try CLI.run(["settings", "set", "--language", "es"], environment: elsewhere)
+        let chosen = try await CLI.run(["settings", "set", "--language", "es"], environment: elsewhere)
         #expect(chosen.status == 0, "\(chosen.stderr)")
         #expect(chosen.stdout.contains("Your account's language is now es"), "\(chosen.stdout)")
 
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off"],
                                           environment: service.environment(token: service.passengerToken), interactive: true)
         defer { guide.stop() }
@@ -33,19 +33,19 @@ struct AccountLanguageCLITests {
         #expect(!guide.stdout.contains("Has llegado") && !guide.stdout.contains("Tu conductor"), "\(guide.stdout)")
     }
 
-    @Test func offlineTheLocalSettingStillAppliesAndSaysSo() throws {
+    @Test func offlineTheLocalSettingStillAppliesAndSaysSo() async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
         // Signed in to a service that is not there (nothing listens on the discard port).
         environment["RIDEBEACON_SERVER"] = "http://127.0.0.1:9"
         environment["RIDEBEACON_TOKEN"] = "rbt_notused"
-        let set = try CLI.run(["settings", "set", "--language", "fr"], environment: environment)
+        let set = try await CLI.run(["settings", "set", "--language", "fr"], environment: environment)
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout.contains("Cannot reach the ride service") && set.stdout.contains("this device speaks fr anyway"), "\(set.stdout)")
-        #expect(try CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
+        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
         // Not signed in: nothing is said about an account.
         environment.removeValue(forKey: "RIDEBEACON_TOKEN")
-        let local = try CLI.run(["settings", "set", "--language", "es"], environment: environment)
+        let local = try await CLI.run(["settings", "set", "--language", "es"], environment: environment)
         #expect(local.status == 0 && !local.stdout.contains("account"), "\(local.stdout)\n\(local.stderr)")
     }
 }

@@ -10,7 +10,7 @@ import Testing
 struct AdminAndServeCLITests {
     @Test func createAccountPrintsOnlyTheTokenAndItWorks() async throws {
         let database = try temporaryDatabase()
-        let created = try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "blue Prius", "--database", database])
+        let created = try await CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "blue Prius", "--database", database])
         #expect(created.status == 0)
         let lines = created.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -23,10 +23,10 @@ struct AdminAndServeCLITests {
         let account = try #require(try await store.authenticate(secretHash: secret.hash))
         #expect(account.role == .driver && account.displayName == "Ben" && account.vehicle == "blue Prius")
 
-        let listed = try CLI.run(["admin", "list-accounts", "--database", database])
+        let listed = try await CLI.run(["admin", "list-accounts", "--database", database])
         #expect(listed.stdout.split(separator: "\n").dropFirst().map(String.init) == ["\(account.id)\tdriver\tBen\tblue Prius"])
 
-        let revoked = try CLI.run(["admin", "revoke-tokens", account.id, "--database", database])
+        let revoked = try await CLI.run(["admin", "revoke-tokens", account.id, "--database", database])
         #expect(revoked.status == 0 && revoked.stdout == "1\n")
         #expect(try await store.authenticate(secretHash: secret.hash) == nil)
         await store.close()
@@ -34,34 +34,34 @@ struct AdminAndServeCLITests {
 
     @Test func tokensCanBeMadeToExpire() async throws {
         let database = try temporaryDatabase()
-        let created = try CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--expires-in-days", "2", "--database", database])
+        let created = try await CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--expires-in-days", "2", "--database", database])
         #expect(created.status == 0)
         let store = try await StoreLocation.open(database)
         let secret = try #require(APITokenSecret(presented: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let account = try #require(try await store.authenticate(secretHash: secret.hash))
         #expect(account.role == .dispatcher)
         // Expiry semantics are the store contract's (expired = refused); here: the option's bounds.
-        let again = try CLI.run(["admin", "create-token", account.id, "--expires-in-days", "0", "--database", database])
+        let again = try await CLI.run(["admin", "create-token", account.id, "--expires-in-days", "0", "--database", database])
         #expect(again.status != 0 && again.stderr.contains("--expires-in-days must be 1 to 3650"))
         await store.close()
     }
 
-    @Test func badInputIsOneLineAndNonZero() throws {
+    @Test func badInputIsOneLineAndNonZero() async throws {
         let database = try temporaryDatabase()
-        let role = try CLI.run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])
+        let role = try await CLI.run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])
         #expect(role.status != 0 && role.stdout.isEmpty && role.stderr.contains("--role must be one of"))
-        let vehicle = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "X", "--vehicle", "van", "--database", database])
+        let vehicle = try await CLI.run(["admin", "create-account", "--role", "passenger", "--name", "X", "--vehicle", "van", "--database", database])
         #expect(vehicle.status != 0 && vehicle.stderr.contains("--vehicle is for drivers only"))
-        let unknown = try CLI.run(["admin", "revoke-tokens", "nobody", "--database", database])
+        let unknown = try await CLI.run(["admin", "revoke-tokens", "nobody", "--database", database])
         #expect(unknown.status != 0 && unknown.stderr.contains("There is no account called nobody"))
-        let badDatabase = try CLI.run(["admin", "list-accounts", "--database", "mysql://x"])
+        let badDatabase = try await CLI.run(["admin", "list-accounts", "--database", "mysql://x"])
         #expect(badDatabase.status != 0 && badDatabase.stderr.contains("sqlite:PATH or postgres://"))
     }
 
     /// The real server: starts, answers, and on SIGTERM ends its open event stream and exits 0.
     @Test func serveAnswersAndStopsGracefullyOnSIGTERM() async throws {
         let database = try temporaryDatabase()
-        let token = try CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
+        let token = try await CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--database", database])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try await ServeProcess(database: database)
         let port = server.port

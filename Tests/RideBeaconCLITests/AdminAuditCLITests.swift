@@ -6,12 +6,12 @@ import Testing
 /// (issue 25); never the token secret. `RIDEBEACON_AUDIT_LOG=-` puts them on stderr.
 @Suite("ridebeacon admin audit trail", .tags(.process), .timeLimit(.minutes(2)))
 struct AdminAuditCLITests {
-    @Test func adminActionsWriteAuditLinesToTheLogWithoutSecrets() throws {
+    @Test func adminActionsWriteAuditLinesToTheLogWithoutSecrets() async throws {
         let database = try temporaryDatabase()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)/audit.log")
         var environment = ProcessInfo.processInfo.environment
         environment["RIDEBEACON_AUDIT_LOG"] = log.path
-        let created = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--database", database], environment: environment)
+        let created = try await CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--database", database], environment: environment)
         #expect(created.status == 0)
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!created.stderr.contains(#""audit""#), "no audit line on the terminal: \(created.stderr)")
@@ -19,13 +19,13 @@ struct AdminAuditCLITests {
         #expect(lines.contains(#""audit":"admin""#) && lines.contains(#""action":"account.create""#))
         #expect(lines.contains(#""via":"cli""#) && lines.contains(#""actor":"operator:"#))
         #expect(!lines.contains(token) && !created.stderr.contains(token))
-        let purged = try CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database], environment: environment)
+        let purged = try await CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database], environment: environment)
         #expect(purged.status == 0 && purged.stdout == "0\n" && !purged.stderr.contains(#""audit""#))
         lines = try String(contentsOf: log, encoding: .utf8)
         #expect(lines.split(separator: "\n").count == 2 && lines.contains(#""action":"locations.purge""#))
 
         environment["RIDEBEACON_AUDIT_LOG"] = "-"
-        let journal = try CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database], environment: environment)
+        let journal = try await CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database], environment: environment)
         #expect(journal.status == 0 && journal.stderr.contains(#""action":"locations.purge""#))
     }
 }
@@ -34,12 +34,12 @@ struct AdminAuditCLITests {
 /// not a database, so serve stops right after the warning instead of running.
 @Suite("ridebeacon serve file-mode warning", .tags(.process), .timeLimit(.minutes(1)))
 struct ServeFileModeCLITests {
-    @Test func serveWarnsWhenTheDatabaseIsReadableByOthers() throws {
+    @Test func serveWarnsWhenTheDatabaseIsReadableByOthers() async throws {
         let database = try temporaryDatabase()
         let path = String(database.dropFirst("sqlite:".count))
         try Data("not a database, but readable by everyone".utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        let run = try CLI.run(["serve", "--port", "0", "--database", database])
+        let run = try await CLI.run(["serve", "--port", "0", "--database", database])
         #expect(run.status != 0)
         #expect(run.stderr.contains("database file is readable by other users") && run.stderr.contains(#""mode":"644""#))
     }

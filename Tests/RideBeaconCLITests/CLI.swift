@@ -10,8 +10,8 @@ enum CLI {
     static let binary = Repository.ridebeaconBinary
 
     /// `environment` replaces the child's environment when given (role commands read RIDEBEACON_* and XDG_CONFIG_HOME).
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        try ProcessRunner.ridebeacon(arguments, environment: environment)
+    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+        try await ProcessRunner.ridebeacon(arguments, environment: environment)
     }
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }

@@ -6,8 +6,8 @@ import Testing
 /// guided walk and the audio file.
 @Suite(.tags(.process)) struct DemoCLITests {
     @Test(arguments: [3, 4, 13] as [UInt64])
-    func demoEndsConfirmedWithItsSummary(seed: UInt64) throws {
-        let result = try CLI.run(["demo", "--seed", String(seed), "--json", "--audio-out", "none"])
+    func demoEndsConfirmedWithItsSummary(seed: UInt64) async throws {
+        let result = try await CLI.run(["demo", "--seed", String(seed), "--json", "--audio-out", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(summary["confirmed"] as? Bool == true)
@@ -25,11 +25,11 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 1, "--json prints only the summary")
     }
 
-    @Test func transcriptShowsTheRideAndTheWavHoldsTheWalk() throws {
+    @Test func transcriptShowsTheRideAndTheWavHoldsTheWalk() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("walk.wav").path
-        let result = try CLI.run(["demo", "--audio-out", wav])
+        let result = try await CLI.run(["demo", "--audio-out", wav])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("event stream says the driver arrived") })
@@ -50,8 +50,8 @@ import Testing
     /// transcript shows each step: the request through the real server, the driver's
     /// instruction and ticks, and the passenger's phrase only once the tick played; without the
     /// locator aid, none of them.
-    @Test func theLocatorAidShowsItsCuesInTheTranscript() throws {
-        let with = try CLI.run(["demo", "--aids", "locator", "--world", "open", "--driver", "legacy", "--seed", "9", "--audio-out", "none"])
+    @Test func theLocatorAidShowsItsCuesInTheTranscript() async throws {
+        let with = try await CLI.run(["demo", "--aids", "locator", "--world", "open", "--driver", "legacy", "--seed", "9", "--audio-out", "none"])
         let lines = with.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("passenger: asked the car to sound its locator: ticking") }, "\(with.stdout)")
         #expect(lines.contains { $0.contains("driver's device: Ana is looking for the car. Open the window: this device is ticking.") })
@@ -60,14 +60,14 @@ import Testing
         let summary = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
         #expect((summary["locator_requests"] as? Int ?? 0) >= 1 && (summary["locator_ticks_played"] as? Int ?? 0) >= 1)
 
-        let without = try CLI.run(["demo", "--aids", "none", "--world", "open", "--driver", "legacy", "--seed", "9", "--audio-out", "none"])
+        let without = try await CLI.run(["demo", "--aids", "none", "--world", "open", "--driver", "legacy", "--seed", "9", "--audio-out", "none"])
         #expect(!without.stdout.contains("asked the car to sound") && !without.stdout.contains("ticking"))
     }
 
     /// On the street with a helpful driver, the transcript shows the driver's side of the
     /// meeting: what the driver's device says, the driver's answer or walk over.
-    @Test func theDemoShowsTheDriversSideOfTheMeeting() throws {
-        let result = try CLI.run(["demo", "--audio-out", "none"])
+    @Test func theDemoShowsTheDriversSideOfTheMeeting() async throws {
+        let result = try await CLI.run(["demo", "--audio-out", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("street: the car stopped") })
@@ -77,9 +77,9 @@ import Testing
         #expect(summary["confirmed"] as? Bool == true)
     }
 
-    @Test func sameSeedSameWalk() throws {
-        let a = try CLI.run(["demo", "--seed", "11", "--json", "--audio-out", "none"])
-        let b = try CLI.run(["demo", "--seed", "11", "--json", "--audio-out", "none"])
+    @Test func sameSeedSameWalk() async throws {
+        let a = try await CLI.run(["demo", "--seed", "11", "--json", "--audio-out", "none"])
+        let b = try await CLI.run(["demo", "--seed", "11", "--json", "--audio-out", "none"])
         #expect(a.stdout == b.stdout)
     }
 
@@ -89,8 +89,8 @@ import Testing
         (["demo", "--audio-out", "demo.mp3"], "--audio-out must be FILE.wav"),
         (["demo", "--aids", "sonar"], "--aids must be one of none, turn, locator, all"),
     ])
-    func badFlagsAreRefusedWithTheirRule(arguments: [String], message: String) throws {
-        let result = try CLI.run(arguments)
+    func badFlagsAreRefusedWithTheirRule(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }

@@ -37,9 +37,9 @@ struct DriverArriveBumbleTests {
 
     @Test func advertisesTheRotatingIdentityReplacingItEachSlotAndProvesTheTouch() async throws {
         let service = try await RideServiceFixture()
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
         let bumble = try BumbleControllers()
         let peer = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())

@@ -18,10 +18,10 @@ struct DriverLocatorCLITests {
         return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code
     }
 
-    static func acceptedRide(_ service: RideServiceFixture) throws -> String {
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+    static func acceptedRide(_ service: RideServiceFixture) async throws -> String {
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The `locator_answered` events' sounds, in order.
@@ -42,7 +42,7 @@ struct DriverLocatorCLITests {
     /// the answer `device`; the ticks end with the ride.
     @Test func theDevicesTickIsAnsweredOnlyOnceItPlayed() async throws {
         let service = try await RideServiceFixture()
-        let rideID = try Self.acceptedRide(service)
+        let rideID = try await Self.acceptedRide(service)
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("car.wav").path
@@ -64,7 +64,7 @@ struct DriverLocatorCLITests {
             if size > 44 + 2 * AudioFormat.sampleRate * 12 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let cancelled = try service.run(["passenger", "cancel", rideID], as: service.passengerToken)
+        let cancelled = try await service.run(["passenger", "cancel", rideID], as: service.passengerToken)
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(await arrive.exitStatus() == 1, "\(arrive.stderr)")
 
@@ -79,7 +79,7 @@ struct DriverLocatorCLITests {
     /// No audio output: the tick does not play, so the answer is `none`, never `device`.
     @Test func silenceIsNeverAnnouncedAsASound() async throws {
         let service = try await RideServiceFixture()
-        let rideID = try Self.acceptedRide(service)
+        let rideID = try await Self.acceptedRide(service)
         let arrive = try BackgroundProcess(["driver", "arrive", "--verbose", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none",
                                             "--locator-sounds", "device"],
                                            environment: service.environment(token: service.driverToken))
@@ -97,7 +97,7 @@ struct DriverLocatorCLITests {
     @Test(arguments: StoreKind.available)
     func requestAnswerSentenceAndTheCannotAndNoAnswerPaths(kind: StoreKind) async throws {
         let service = try await RideServiceFixture(kind: kind)
-        let rideID = try Self.acceptedRide(service)
+        let rideID = try await Self.acceptedRide(service)
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off"],
                                           environment: service.environment(token: service.passengerToken), interactive: true)
         defer { guide.stop() }

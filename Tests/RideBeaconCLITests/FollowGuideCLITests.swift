@@ -11,8 +11,8 @@ import Testing
 /// the driver for a sound.
 @Suite("passenger follow: the guide starts by itself", .tags(.process), .timeLimit(.minutes(3)))
 struct FollowGuideCLITests {
-    static func acceptedRide(_ service: RideServiceFixture) throws -> String {
-        try DriverLocatorCLITests.acceptedRide(service)
+    static func acceptedRide(_ service: RideServiceFixture) async throws -> String {
+        try await DriverLocatorCLITests.acceptedRide(service)
     }
 
     static func kinds(_ service: RideServiceFixture, _ rideID: String) async throws -> [RideEventKind] {
@@ -29,7 +29,7 @@ struct FollowGuideCLITests {
 
     @Test func startsOnArrivalReportsInAndStopsWhenTheRideWordConfirms() async throws {
         let service = try await RideServiceFixture()
-        let rideID = try Self.acceptedRide(service)
+        let rideID = try await Self.acceptedRide(service)
         let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications",
                                             "--rate", "200"],
                                            environment: service.environment(token: service.passengerToken), interactive: true)
@@ -63,14 +63,14 @@ struct FollowGuideCLITests {
 
     @Test func theGuideStopsWhenTheRideIsCancelled() async throws {
         let service = try await RideServiceFixture()
-        let rideID = try Self.acceptedRide(service)
+        let rideID = try await Self.acceptedRide(service)
         let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications"],
                                            environment: service.environment(token: service.passengerToken))
         defer { follow.stop() }
         #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
         #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
         #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
-        let cancelled = try service.run(["passenger", "cancel", rideID], as: service.passengerToken)
+        let cancelled = try await service.run(["passenger", "cancel", rideID], as: service.passengerToken)
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(await follow.wait { out, _ in out.contains("Your ride was cancelled.") }, "\(follow.stdout)")
         #expect(await follow.exitStatus() != nil, "follow ends with the ride: \(follow.stderr)")
@@ -78,7 +78,7 @@ struct FollowGuideCLITests {
 
     @Test func withoutARadioOneSentenceAndTheDriverIsAskedForASound() async throws {
         let service = try await RideServiceFixture()
-        let rideID = try Self.acceptedRide(service)
+        let rideID = try await Self.acceptedRide(service)
         let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "none", "--audio-out", "none", "--no-notifications"],
                                            environment: service.environment(token: service.passengerToken))
         defer { follow.stop() }

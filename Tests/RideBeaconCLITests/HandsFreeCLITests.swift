@@ -25,9 +25,9 @@ struct HandsFreeCLITests {
     /// guide says once, plainly, that vibration is off, and goes on.
     @Test func whereIsTheCarIsAnsweredAndAMissingFeedbackdIsSaidOnce() async throws {
         let service = try await RideServiceFixture()
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try service.run(["driver", "accept", requestID], as: service.driverToken)
+        _ = try await service.run(["driver", "accept", requestID], as: service.driverToken)
         let input = try Self.wav("where is my car", lead: 5)
         defer { try? FileManager.default.removeItem(atPath: input) }
         var environment = service.environment(token: service.passengerToken)
@@ -43,15 +43,15 @@ struct HandsFreeCLITests {
         guide.stop()
     }
 
-    @Test func aWrongHapticsValueIsRefusedByName() throws {
+    @Test func aWrongHapticsValueIsRefusedByName() async throws {
         let config = try CLI.temporaryDirectory().path
-        let result = try CLI.run(["settings", "set", "--haptics", "loud"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
+        let result = try await CLI.run(["settings", "set", "--haptics", "loud"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
         #expect(result.status != 0)
         #expect(result.stderr.contains(#"haptics must be one of on, off, only, not "loud""#), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: config + "/ridebeacon/settings.json"), "nothing saved")
-        let saved = try CLI.run(["settings", "set", "--haptics", "only"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
+        let saved = try await CLI.run(["settings", "set", "--haptics", "only"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
         #expect(saved.status == 0, "\(saved.stderr)")
-        let shown = try CLI.run(["settings", "show"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
+        let shown = try await CLI.run(["settings", "show"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
         #expect(shown.stdout.contains("haptics: only"), "\(shown.stdout)")
     }
 }

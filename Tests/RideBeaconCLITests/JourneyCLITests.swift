@@ -11,16 +11,16 @@ import Testing
 /// the driver's ETA, saved places and history, dispatchers assigning and cancelling.
 @Suite("ridebeacon journeys", .tags(.process), .timeLimit(.minutes(5)))
 struct JourneyCLITests {
-    func accountID(_ name: String, in service: RideServiceFixture) throws -> String {
-        let listed = try CLI.run(["admin", "list-accounts", "--database", service.database])
+    func accountID(_ name: String, in service: RideServiceFixture) async throws -> String {
+        let listed = try await CLI.run(["admin", "list-accounts", "--database", service.database])
         let row = try #require(listed.stdout.split(separator: "\n").first { $0.split(separator: "\t").dropFirst(2).first == Substring(name) })
         return String(row.split(separator: "\t")[0])
     }
 
     @Test func aSignInCodeSavesATokenOnlyTheUserCanRead() async throws {
         let service = try await RideServiceFixture()
-        let ana = try accountID("Ana", in: service)
-        let invited = try CLI.run(["admin", "invite", ana, "--database", service.database])
+        let ana = try await accountID("Ana", in: service)
+        let invited = try await CLI.run(["admin", "invite", ana, "--database", service.database])
         #expect(invited.status == 0, "\(invited.stderr)")
         let code = invited.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(code.count == 9 && code.filter(\.isNumber).count == 8, "eight digits, two groups: \(code)")
@@ -28,12 +28,12 @@ struct JourneyCLITests {
         let environment = service.environment(token: nil)
         // The code never goes on the command line (ps shows it to every user): refused, and
         // nothing is sent, so the code still works afterwards.
-        let inArgv = try CLI.run(["sign-in"] + code.split(separator: " ").map(String.init), environment: environment)
+        let inArgv = try await CLI.run(["sign-in"] + code.split(separator: " ").map(String.init), environment: environment)
         #expect(inArgv.status != 0 && inArgv.stderrLines.count == 1 && inArgv.stderr.contains("not put the sign-in code on the command line"))
         let directory = try CLI.temporaryDirectory()
         let badFile = directory.appendingPathComponent("bad-code").path
         try "1234\n".write(toFile: badFile, atomically: true, encoding: .utf8)
-        let bad = try CLI.run(["sign-in", "--code-file", badFile], environment: environment)
+        let bad = try await CLI.run(["sign-in", "--code-file", badFile], environment: environment)
         #expect(bad.status != 0 && bad.stderrLines.count == 1 && bad.stderr.contains("eight digits"))
         // Typed on standard input.
         let typing = try BackgroundProcess(["sign-in"], environment: environment, interactive: true)
@@ -46,30 +46,30 @@ struct JourneyCLITests {
 
         let codeFile = directory.appendingPathComponent("code").path
         try (code + "\n").write(toFile: codeFile, atomically: true, encoding: .utf8)
-        let reused = try CLI.run(["sign-in", "--code-file", codeFile], environment: environment)
+        let reused = try await CLI.run(["sign-in", "--code-file", codeFile], environment: environment)
         #expect(reused.status != 0 && reused.stderrLines.count == 1 && reused.stderr.contains("This sign-in code was already used"))
 
         // The saved token works without --token; its own listing marks it.
-        let listed = try CLI.run(["tokens", "list"], environment: environment)
+        let listed = try await CLI.run(["tokens", "list"], environment: environment)
         #expect(listed.status == 0 && listed.stdout.contains("this one"), "\(listed.stderr)")
-        #expect(try CLI.run(["passenger", "places", "add", "home", "Main St 1"], environment: environment).status == 0)
-        #expect(try CLI.run(["passenger", "places", "list"], environment: environment).stdout == "home: Main St 1\n")
+        #expect(try await CLI.run(["passenger", "places", "add", "home", "Main St 1"], environment: environment).status == 0)
+        #expect(try await CLI.run(["passenger", "places", "list"], environment: environment).stdout == "home: Main St 1\n")
 
         // An operator revokes exactly that device's token; the account's other token still works.
-        let tokens = try CLI.run(["admin", "list-tokens", ana, "--database", service.database]).stdout.split(separator: "\n").dropFirst()
+        let tokens = try await CLI.run(["admin", "list-tokens", ana, "--database", service.database]).stdout.split(separator: "\n").dropFirst()
         #expect(tokens.count == 2 && tokens.allSatisfy { $0.hasSuffix("\tactive") }, "\(tokens)")
         let newest = try #require(tokens.first?.split(separator: "\t").first.map(String.init))
-        #expect(try CLI.run(["admin", "revoke-token", ana, newest, "--database", service.database]).stdout == "revoked \(newest)\n")
+        #expect(try await CLI.run(["admin", "revoke-token", ana, newest, "--database", service.database]).stdout == "revoked \(newest)\n")
         // Written to the database by the CLI, not through the server: the server honours it once
         // its second of token reuse has passed (serve --token-cache-seconds, SECURITY.md).
-        var refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+        var refused = try await CLI.run(["passenger", "places", "list"], environment: environment)
         let patience = ContinuousClock.now + .seconds(30)
         while refused.status == 0, ContinuousClock.now < patience {
             try await Task.sleep(for: .milliseconds(200))
-            refused = try CLI.run(["passenger", "places", "list"], environment: environment)
+            refused = try await CLI.run(["passenger", "places", "list"], environment: environment)
         }
         #expect(refused.status != 0 && refused.stderr.contains("does not know your sign-in"))
-        #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
+        await #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
     }
 
     @Test(.enabled(if: NotificationDaemonMock.available))
@@ -77,12 +77,12 @@ struct JourneyCLITests {
         let service = try await RideServiceFixture()
         let bus = try await NotificationDaemonMock()
         defer { bus.stop() }
-        #expect(try service.run(["passenger", "places", "add", "home", "Main St 1"], as: service.passengerToken).status == 0)
-        let requested = try service.run(["passenger", "request", "--from", "home", "--to", "Station"], as: service.passengerToken)
+        await #expect(try service.run(["passenger", "places", "add", "home", "Main St 1"], as: service.passengerToken).status == 0)
+        let requested = try await service.run(["passenger", "request", "--from", "home", "--to", "Station"], as: service.passengerToken)
         #expect(requested.status == 0, "\(requested.stderr)")
         let code = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(requested.stderr.contains("from Main St 1 to Station"), "a saved place's name stands for its address")
-        let twice = try service.run(["passenger", "request", "--from", "home", "--to", "Station"], as: service.passengerToken)
+        let twice = try await service.run(["passenger", "request", "--from", "home", "--to", "Station"], as: service.passengerToken)
         #expect(twice.status != 0 && twice.stderrLines.count == 1 && twice.stderr.contains("You already have ride \(code)"))
 
         let wav = try CLI.temporaryDirectory().appendingPathComponent("follow.wav").path
@@ -91,10 +91,10 @@ struct JourneyCLITests {
         let follow = try BackgroundProcess(["passenger", "follow", "--audio-out", wav, "--rate", "300"], environment: environment,
                                            interactive: true)
         #expect(await follow.wait { out, _ in out.contains("Waiting for a driver") }, "\(follow.stderr)")
-        let accepted = try service.run(["driver", "accept", code], as: service.driverToken)
+        let accepted = try await service.run(["driver", "accept", code], as: service.driverToken)
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(await follow.wait { out, _ in out.contains("Ben is on the way. Ben, blue Prius.") }, "\(follow.stdout)\n\(follow.stderr)")
-        let eta = try service.run(["driver", "eta", "7"], as: service.driverToken)
+        let eta = try await service.run(["driver", "eta", "7"], as: service.driverToken)
         #expect(eta.status == 0 && eta.stdout.contains("Told Ana: 7 minutes"), "\(eta.stderr)")
         #expect(await follow.wait { out, _ in out.contains("Ben will be there in 7 minutes.") }, "\(follow.stdout)\n\(follow.stderr)")
         follow.type("r\n")
@@ -111,7 +111,7 @@ struct JourneyCLITests {
 
     @Test func theGuideQuitsWhileWaitingAndWritesItsAudioOnCtrlC() async throws {
         let service = try await RideServiceFixture()
-        let code = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let code = try await service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let environment = service.environment(token: service.passengerToken)
         let waiting = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none"], environment: environment,
@@ -124,7 +124,7 @@ struct JourneyCLITests {
         #expect(await waiting.exitStatus(within: 60) == 130, "q ends the wait: \(waiting.stdout) \(waiting.stderr)")
         #expect(waiting.stdout.contains("Stopped waiting."))
 
-        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        await #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
         let wav = try CLI.temporaryDirectory().appendingPathComponent("guide.wav").path
         let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", wav, "--rate", "300"],
                                           environment: environment, interactive: true)
@@ -154,27 +154,27 @@ struct JourneyCLITests {
 
     @Test func dispatchersSeeWaitingRequestsAssignAndCancelWithAReason() async throws {
         let service = try await RideServiceFixture()
-        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station", "--notes", "guide dog"],
+        let code = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station", "--notes", "guide dog"],
                                    as: service.passengerToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let board = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
+        let board = try await service.run(["dispatcher", "rides"], as: service.dispatcherToken)
         #expect(board.stdout.hasPrefix("Waiting requests:\nPASSENGER  REQUEST  "), "\(board.stdout)")
         #expect(board.stdout.split(separator: "\n").contains { PlainTableCells.of($0).starts(with: ["Ana", code, "Main St 1", "Station", "guide dog"]) })
 
-        let ben = try accountID("Ben", in: service)
-        let assigned = try service.run(["dispatcher", "assign", code, ben], as: service.dispatcherToken)
+        let ben = try await accountID("Ben", in: service)
+        let assigned = try await service.run(["dispatcher", "assign", code, ben], as: service.dispatcherToken)
         #expect(assigned.status == 0 && assigned.stdout == "Ana's ride \(code) is assigned to Ben, blue Prius.\n", "\(assigned.stderr)")
-        let active = try service.run(["dispatcher", "rides"], as: service.dispatcherToken).stdout
+        let active = try await service.run(["dispatcher", "rides"], as: service.dispatcherToken).stdout
         #expect(active.contains("No waiting requests."))
         #expect(active.split(separator: "\n").contains {
             PlainTableCells.of($0).starts(with: ["Ana", "Ben", "blue Prius", "accepted", code, "Main St 1", "guide dog"])
         }, "\(active)")
 
-        let reasonless = try service.run(["dispatcher", "cancel", code], as: service.dispatcherToken)
+        let reasonless = try await service.run(["dispatcher", "cancel", code], as: service.dispatcherToken)
         #expect(reasonless.status != 0 && reasonless.stderr.contains("--reason"))
-        let cancelled = try service.run(["dispatcher", "cancel", code, "--reason", "passenger phoned"], as: service.dispatcherToken)
+        let cancelled = try await service.run(["dispatcher", "cancel", code, "--reason", "passenger phoned"], as: service.dispatcherToken)
         #expect(cancelled.status == 0 && cancelled.stdout.contains("cancelled: passenger phoned"), "\(cancelled.stderr)")
 
-        let history = try service.run(["passenger", "rides"], as: service.passengerToken)
+        let history = try await service.run(["passenger", "rides"], as: service.passengerToken)
         #expect(history.status == 0 && history.stdout.hasSuffix(": from Main St 1 to Station with Ben, blue Prius; cancelled by a dispatcher (passenger phoned).\n"), "\(history.stdout)")
     }
 }

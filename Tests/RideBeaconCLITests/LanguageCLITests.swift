@@ -17,7 +17,7 @@ struct LanguageCLITests {
         let service = try await RideServiceFixture()
         let bus = try await NotificationDaemonMock()
         defer { bus.stop() }
-        let requested = try service.run(["passenger", "request", "--from", "Main St 1", "--to", "Station"], as: service.passengerToken)
+        let requested = try await service.run(["passenger", "request", "--from", "Main St 1", "--to", "Station"], as: service.passengerToken)
         #expect(requested.status == 0, "\(requested.stderr)")
         let code = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         var environment = service.environment(token: service.passengerToken)
@@ -27,11 +27,11 @@ struct LanguageCLITests {
         #expect(await follow.wait { out, _ in out.contains(waiting) }, "\(follow.stdout)\n\(follow.stderr)")
         // The ride code is spelled one character at a time in every language.
         #expect(follow.stdout.contains(code.map(String.init).joined(separator: " ")) || follow.stdout.contains("i gr"), "\(follow.stdout)")
-        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        await #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
         #expect(await follow.wait { out, _ in out.contains(onTheWay) }, "\(follow.stdout)\n\(follow.stderr)")
-        #expect(try service.run(["driver", "eta", "1"], as: service.driverToken).status == 0)
+        await #expect(try service.run(["driver", "eta", "1"], as: service.driverToken).status == 0)
         #expect(await follow.wait { out, _ in out.contains(one) }, "\(follow.stdout)\n\(follow.stderr)")
-        #expect(try service.run(["driver", "eta", "7"], as: service.driverToken).status == 0)
+        await #expect(try service.run(["driver", "eta", "7"], as: service.driverToken).status == 0)
         #expect(await follow.wait { out, _ in out.contains(seven) }, "\(follow.stdout)\n\(follow.stderr)")
         // Printed first, then notified: the notification may follow the printed line by a moment.
         var shown = bus.notifications().map(\.summary)
@@ -46,28 +46,28 @@ struct LanguageCLITests {
         #expect(follow.stdout.contains(stopped), "\(follow.stdout)")
     }
 
-    @Test func settingsKeepTheLanguageAndRefuseOneWithoutAPhrasebook() throws {
+    @Test func settingsKeepTheLanguageAndRefuseOneWithoutAPhrasebook() async throws {
         let home = try CLI.temporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.path
-        let set = try CLI.run(["settings", "set", "--language", "fr"], environment: environment)
+        let set = try await CLI.run(["settings", "set", "--language", "fr"], environment: environment)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(try CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
-        let refused = try CLI.run(["settings", "set", "--language", "de"], environment: environment)
+        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
+        let refused = try await CLI.run(["settings", "set", "--language", "de"], environment: environment)
         #expect(refused.status != 0 && refused.stderr.contains("language must be one of en, es, fr, not \"de\""), "\(refused.stderr)")
-        #expect(try CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"), "nothing saved")
+        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"), "nothing saved")
     }
 
     @Test func addingASavedNameAgainIsRefusedUnlessReplace() async throws {
         let service = try await RideServiceFixture()
-        #expect(try service.run(["passenger", "places", "add", "home", "Main St 1"], as: service.passengerToken).status == 0)
-        let again = try service.run(["passenger", "places", "add", "Home", "Elm St 9"], as: service.passengerToken)
+        await #expect(try service.run(["passenger", "places", "add", "home", "Main St 1"], as: service.passengerToken).status == 0)
+        let again = try await service.run(["passenger", "places", "add", "Home", "Elm St 9"], as: service.passengerToken)
         #expect(again.status != 0 && again.stderrLines.count == 1, "\(again.stderr)")
         #expect(again.stderr.lowercased().contains("you already have a place called home (main st 1); nothing was changed."), "\(again.stderr)")
         #expect(again.stderr.contains("--replace"))
-        #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).stdout == "home: Main St 1\n")
-        let replaced = try service.run(["passenger", "places", "add", "home", "Elm St 9", "--replace"], as: service.passengerToken)
+        await #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).stdout == "home: Main St 1\n")
+        let replaced = try await service.run(["passenger", "places", "add", "home", "Elm St 9", "--replace"], as: service.passengerToken)
         #expect(replaced.status == 0 && replaced.stdout.contains("Saved home: Elm St 9."), "\(replaced.stderr)")
-        #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).stdout == "home: Elm St 9\n")
+        await #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).stdout == "home: Elm St 9\n")
     }
 }

@@ -15,30 +15,30 @@ struct PlainWordsCLITests {
         #expect(!result.stderr.contains("Usage:") && !result.stderr.contains("CommandLineFailure"), sourceLocation: sourceLocation)
     }
 
-    @Test func argumentMistakesNameTheRealProblem() throws {
+    @Test func argumentMistakesNameTheRealProblem() async throws {
         let environment = ["PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
-        Self.expectSentence(try CLI.run(["driver", "eta", "-3"], environment: environment),
+        Self.expectSentence(try await CLI.run(["driver", "eta", "-3"], environment: environment),
                             "MINUTES cannot be negative (you gave -3).", status: 64)
-        Self.expectSentence(try CLI.run(["passenger", "request", "--form", "Main St 1", "--dropoff", "Station"], environment: environment),
+        Self.expectSentence(try await CLI.run(["passenger", "request", "--form", "Main St 1", "--dropoff", "Station"], environment: environment),
                             "There is no option --form; did you mean --from?", status: 64)
-        Self.expectSentence(try CLI.run(["demo", "--start-distance", "-5"], environment: environment),
+        Self.expectSentence(try await CLI.run(["demo", "--start-distance", "-5"], environment: environment),
                             "--start-distance cannot be negative (you gave -5).", status: 64)
-        Self.expectSentence(try CLI.run(["passenger", "request", "--dropoff", "Station"], environment: environment),
+        Self.expectSentence(try await CLI.run(["passenger", "request", "--dropoff", "Station"], environment: environment),
                             "This command needs --pickup PLACE; run it with --help to see what it takes.", status: 64)
-        Self.expectSentence(try CLI.run(["driver", "eta", "soon"], environment: environment),
+        Self.expectSentence(try await CLI.run(["driver", "eta", "soon"], environment: environment),
                             "'soon' is not a valid MINUTES; run the command with --help to see what it takes.", status: 64)
-        Self.expectSentence(try CLI.run(["driver", "eta", "300"], environment: environment), "MINUTES must be 0 to 240, not 300.", status: 64)
-        Self.expectSentence(try CLI.run(["passenger", "nosuch"], environment: environment),
+        Self.expectSentence(try await CLI.run(["driver", "eta", "300"], environment: environment), "MINUTES must be 0 to 240, not 300.", status: 64)
+        Self.expectSentence(try await CLI.run(["passenger", "nosuch"], environment: environment),
                             "'nosuch' is not something this command takes; run it with --help to see what it takes.", status: 64)
-        let audio = try CLI.run(["demo", "--audio-out", "/nonexistent/x.wav"], environment: environment)
+        let audio = try await CLI.run(["demo", "--audio-out", "/nonexistent/x.wav"], environment: environment)
         #expect(audio.status == 1 && audio.stderrLines.count == 1 && audio.stderr.hasPrefix("ridebeacon: /nonexistent/x.wav"), "\(audio.stderr)")
         #expect(!audio.stderr.contains("CommandLineFailure") && !audio.stderr.contains("Error:"))
-        Self.expectSentence(try CLI.run(["passenger", "message", "--preset", "nope"], environment: environment),
+        Self.expectSentence(try await CLI.run(["passenger", "message", "--preset", "nope"], environment: environment),
                             "There is no ready message called \"nope\"; choose one of at_main_entrance, guide_dog, hard_of_hearing, "
                                 + "waiting_outside, need_more_time, please_call_out, wheelchair.", status: 64)
-        Self.expectSentence(try CLI.run(["passenger", "message", String(repeating: "a", count: 161)], environment: environment),
+        Self.expectSentence(try await CLI.run(["passenger", "message", String(repeating: "a", count: 161)], environment: environment),
                             "The message is 161 characters long; keep it to 160.", status: 64)
-        Self.expectSentence(try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--model", "Prius",
+        Self.expectSentence(try await CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--model", "Prius",
                                          "--plate", "AB_12", "--database", try StoreKind.sqliteDatabase()], environment: environment),
                             "--plate must be 1 to 12 letters, digits, spaces and hyphens, e.g. \"AB12 CDE\".", status: 64)
     }
@@ -49,11 +49,11 @@ struct PlainWordsCLITests {
         let service = try await RideServiceFixture()
         var environment = service.environment(token: service.passengerToken, server: "http://127.0.0.1:1")
         for command in [["passenger", "rides"], ["passenger", "request", "--pickup", "A", "--dropoff", "B"]] {
-            Self.expectSentence(try CLI.run(command, environment: environment),
+            Self.expectSentence(try await CLI.run(command, environment: environment),
                                 "The ride service at http://127.0.0.1:1 is not answering. Check your connection; nothing was sent.", status: 1)
         }
         environment["RIDEBEACON_SERVER"] = service.url
-        #expect(try CLI.run(["passenger", "rides"], environment: environment).stdout == "No rides yet.\n", "nothing was written")
+        #expect(try await CLI.run(["passenger", "rides"], environment: environment).stdout == "No rides yet.\n", "nothing was written")
     }
 
     /// No notification service: one plain sentence, not the D-Bus error (which --verbose adds).
@@ -61,7 +61,7 @@ struct PlainWordsCLITests {
         let service = try await RideServiceFixture()
         var environment = service.environment(token: service.passengerToken)
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-session-bus"
-        _ = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        _ = try await service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
         let follow = try BackgroundProcess(["passenger", "follow", "--radio", "none", "--audio-out", "none"], environment: environment)
         defer { follow.stop() }
         #expect(await follow.wait { out, _ in out.contains("Waiting for a driver") }, "\(follow.stderr)")
@@ -74,21 +74,21 @@ struct PlainWordsCLITests {
     @Test func theServicesRefusalsAreSentencesWithTheCodeOnlyWhenVerbose() async throws {
         let service = try await RideServiceFixture()
         let notes = String(repeating: "n", count: 501)
-        let refused = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes], as: service.passengerToken)
+        let refused = try await service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes], as: service.passengerToken)
         #expect(refused.status == 1 && refused.stderrLines.count == 1, "\(refused.stderr)")
         #expect(refused.stderr.hasPrefix("ridebeacon: The notes for the driver must be at most 500 characters"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("invalid_field") && !refused.stderr.contains("accessibilityNotes"))
-        let verbose = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes, "--verbose"],
+        let verbose = try await service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes, "--verbose"],
                                       as: service.passengerToken)
         #expect(verbose.status == 1 && verbose.stderrLines.count == 1)
         #expect(verbose.stderr.contains("(invalid_field, field accessibilityNotes, HTTP 400)"), "\(verbose.stderr)")
-        let json = try service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes, "--json-errors"],
+        let json = try await service.run(["passenger", "request", "--pickup", "A", "--dropoff", "B", "--notes", notes, "--json-errors"],
                                    as: service.passengerToken)
         let object = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: [String: Any]]
         #expect(json.status == 1 && object?["error"]?["code"] as? String == "invalid_field" && object?["error"]?["field"] as? String == "accessibilityNotes"
                 && object?["error"]?["status"] as? Int == 400, "\(json.stderr)")
         #expect((object?["error"]?["sentence"] as? String)?.hasPrefix("The notes for the driver must be at most 500 characters") == true)
-        let missing = try service.run(["driver", "accept", "KKKK"], as: service.driverToken)
+        let missing = try await service.run(["driver", "accept", "KKKK"], as: service.driverToken)
         #expect(missing.status == 1 && missing.stderrLines.count == 1 && !missing.stderr.contains("not_found"), "\(missing.stderr)")
         #expect(missing.stderr.hasPrefix("ridebeacon: ") && missing.stderr.contains("Check the code"))
     }
@@ -96,14 +96,14 @@ struct PlainWordsCLITests {
     /// A passenger tells her driver something once he accepted; before that, one sentence.
     @Test func messagesReachTheDriversStreamOnlyAfterAcceptance() async throws {
         let service = try await RideServiceFixture()
-        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
+        let code = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        Self.expectSentence(try service.run(["passenger", "message", "--preset", "guide_dog"], as: service.passengerToken),
+        await Self.expectSentence(try service.run(["passenger", "message", "--preset", "guide_dog"], as: service.passengerToken),
                             "You have no ride a driver has accepted yet; messages can be sent once one has.", status: 1)
-        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
-        let sent = try service.run(["passenger", "message", "--preset", "hard_of_hearing"], as: service.passengerToken)
+        await #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        let sent = try await service.run(["passenger", "message", "--preset", "hard_of_hearing"], as: service.passengerToken)
         #expect(sent.status == 0 && sent.stdout == "Sent to your driver: I'm hard of hearing, please text.\n", "\(sent.stderr)")
-        let own = try service.run(["passenger", "message", "By the blue door"], as: service.passengerToken)
+        let own = try await service.run(["passenger", "message", "By the blue door"], as: service.passengerToken)
         #expect(own.status == 0 && own.stdout == "Sent to your driver: By the blue door\n")
         let messages = try await service.events(code).filter { $0.kind == .passengerMessage }
         #expect(messages.map(\.detail) == ["I'm hard of hearing, please text.", "By the blue door"])
@@ -116,7 +116,7 @@ struct PlainWordsCLITests {
         let (controls, _) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"text":"a\u0007b"}"#, as: service.passengerToken)
         let (byDriver, _) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"preset":"guide_dog"}"#, as: service.driverToken)
         #expect(both == 400 && controls == 400 && byDriver == 403)
-        #expect(try service.run(["passenger", "cancel"], as: service.passengerToken).status == 0)
+        await #expect(try service.run(["passenger", "cancel"], as: service.passengerToken).status == 0)
         let (late, body) = try await service.post("/v1/rides/\(rideID)/messages", json: #"{"preset":"guide_dog"}"#, as: service.passengerToken)
         #expect(late == 409 && (body["error"] as? [String: Any])?["state"] as? String == "cancelled")
         #expect(try await service.events(code).filter { $0.kind == .passengerMessage }.count == 2, "refused messages change nothing")
@@ -126,14 +126,14 @@ struct PlainWordsCLITests {
     /// and follow goes on with the new request.
     @Test func followSaysWhoCancelledAndAsksAgainOnEnter() async throws {
         let service = try await RideServiceFixture()
-        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station", "--notes", "guide dog"],
+        let code = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station", "--notes", "guide dog"],
                                    as: service.passengerToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        await #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
         let follow = try BackgroundProcess(["passenger", "follow", "--radio", "none", "--audio-out", "none", "--no-notifications"],
                                            environment: service.environment(token: service.passengerToken), interactive: true)
         defer { follow.stop() }
         #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
-        #expect(try service.run(["dispatcher", "cancel", code, "--reason", "driver unwell"], as: service.dispatcherToken).status == 0)
+        await #expect(try service.run(["dispatcher", "cancel", code, "--reason", "driver unwell"], as: service.dispatcherToken).status == 0)
         #expect(await follow.wait { out, _ in
             out.contains("Cancelled by a dispatcher: driver unwell.") && out.contains("Press Enter to ask for the same ride again, or q to stop.")
         }, "\(follow.stdout)\n\(follow.stderr)")
@@ -152,14 +152,14 @@ struct PlainWordsCLITests {
     /// `passenger rides` says who cancelled and why.
     @Test func historySaysWhoCancelledAndWhy() async throws {
         let service = try await RideServiceFixture()
-        let code = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
+        let code = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try service.run(["dispatcher", "cancel", code, "--reason", "no drivers tonight"], as: service.dispatcherToken).status == 0)
-        let second = try service.run(["passenger", "request", "--pickup", "Elm 2", "--dropoff", "Park"], as: service.passengerToken)
+        await #expect(try service.run(["dispatcher", "cancel", code, "--reason", "no drivers tonight"], as: service.dispatcherToken).status == 0)
+        let second = try await service.run(["passenger", "request", "--pickup", "Elm 2", "--dropoff", "Park"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try service.run(["driver", "accept", second], as: service.driverToken).status == 0)
-        #expect(try service.run(["passenger", "cancel"], as: service.passengerToken).status == 0)
-        let history = try service.run(["passenger", "rides"], as: service.passengerToken)
+        await #expect(try service.run(["driver", "accept", second], as: service.driverToken).status == 0)
+        await #expect(try service.run(["passenger", "cancel"], as: service.passengerToken).status == 0)
+        let history = try await service.run(["passenger", "rides"], as: service.passengerToken)
         #expect(history.status == 0)
         let lines = history.stdout.split(separator: "\n")
         #expect(lines.count == 2, "\(history.stdout)")

@@ -13,7 +13,7 @@ struct RadioCLITests {
 
     @Test("advertise on one controller, scan on the other: one CSV line per sighting, columns as scan --btsnoop",
           .enabled(if: BumbleControllers.shouldRun))
-    func advertiseThenScan() throws {
+    func advertiseThenScan() async throws {
         let bumble = try BumbleControllers()
         let advertiser = try BackgroundProcess(["advertise", "--radio", bumble.radioArgument(0), "--interval-ms", "50", "--seconds", "30"] + Self.beacon)
         defer {
@@ -21,7 +21,7 @@ struct RadioCLITests {
             advertiser.stop()
         }
 
-        let scan = try CLI.run(["scan", "--radio", "h4:tcp:127.0.0.1:\(bumble.ports[1])", "--seconds", "4",
+        let scan = try await CLI.run(["scan", "--radio", "h4:tcp:127.0.0.1:\(bumble.ports[1])", "--seconds", "4",
                                 "--uuid", "e2c56db5-dffb-48d2-b060-d0f5a71096e0"])
         #expect(scan.status == 0, "stderr: \(scan.stderr)")
         let lines = scan.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -40,8 +40,8 @@ struct RadioCLITests {
     @Test("a bad --radio is one line naming it, exit status non-zero, nothing on stdout",
           arguments: [["scan", "--radio", "bogus"], ["scan", "--radio", "h4:tcp:localhost"], ["scan", "--radio", "bluez:usb0"],
                       ["advertise", "--radio", "h4:tty:ttyUSB0"] + beacon])
-    func badRadio(arguments: [String]) throws {
-        let result = try CLI.run(arguments)
+    func badRadio(arguments: [String]) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
@@ -49,8 +49,8 @@ struct RadioCLITests {
     }
 
     @Test("bluez with no bus at DBUS_SYSTEM_BUS_ADDRESS: one line naming the radio and the address")
-    func bluezWithoutBus() throws {
-        let result = try CLI.run(["scan", "--radio", "bluez", "--seconds", "1"],
+    func bluezWithoutBus() async throws {
+        let result = try await CLI.run(["scan", "--radio", "bluez", "--seconds", "1"],
                                  environment: ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/ridebeacon-bus"]) { $1 })
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)

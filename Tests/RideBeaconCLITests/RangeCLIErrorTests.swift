@@ -19,13 +19,13 @@ import Testing
     ]
 
     @Test(arguments: 0..<badTraces.count)
-    func rangeRejectsABadTraceInOneLine(index: Int) throws {
+    func rangeRejectsABadTraceInOneLine(index: Int) async throws {
         let c = Self.badTraces[index]
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(c.name)
         try Data(c.text.utf8).write(to: file)
-        let result = try CLI.run(["range", "--trace", file.path])
+        let result = try await CLI.run(["range", "--trace", file.path])
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
@@ -33,8 +33,8 @@ import Testing
         #expect(result.stderr.contains(c.expected), "\(result.stderr)")
     }
 
-    @Test func unreadableFilesAreNamed() throws {
-        let result = try CLI.run(["range", "--trace", "/nonexistent/trace.csv"])
+    @Test func unreadableFilesAreNamed() async throws {
+        let result = try await CLI.run(["range", "--trace", "/nonexistent/trace.csv"])
         #expect(result.status != 0)
         #expect(result.stderrLines == ["ridebeacon: /nonexistent/trace.csv: cannot read: No such file or directory"])
     }
@@ -48,39 +48,39 @@ import Testing
     ]
 
     @Test(arguments: 0..<badCalibrations.count)
-    func rangeRejectsABadCalibrationNamingTheField(index: Int) throws {
+    func rangeRejectsABadCalibrationNamingTheField(index: Int) async throws {
         let c = Self.badCalibrations[index]
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("cal.json")
         try Data(c.json.utf8).write(to: file)
-        let result = try CLI.run(["range", "--trace", CLI.fixture("herald-test12B-positions.csv"), "--calibration", file.path])
+        let result = try await CLI.run(["range", "--trace", CLI.fixture("herald-test12B-positions.csv"), "--calibration", file.path])
         #expect(result.status != 0)
         #expect(result.stderrLines == ["ridebeacon: \(file.path): \(c.expected)"])
     }
 
-    @Test func rangeRejectsAbsurdModelOptions() throws {
+    @Test func rangeRejectsAbsurdModelOptions() async throws {
         let trace = CLI.fixture("herald-test12B-positions.csv")
-        let power = try CLI.run(["range", "--trace", trace, "--tx-power", "40"])
+        let power = try await CLI.run(["range", "--trace", trace, "--tx-power", "40"])
         #expect(power.status != 0 && power.stderrLines.count == 1 && power.stderr.contains("--tx-power"))
-        let exponent = try CLI.run(["range", "--trace", trace, "--exponent", "9"])
+        let exponent = try await CLI.run(["range", "--trace", trace, "--exponent", "9"])
         #expect(exponent.status != 0 && exponent.stderrLines.count == 1 && exponent.stderr.contains("--exponent"))
-        let both = try CLI.run(["range", "--trace", trace, "--exponent", "2", "--calibration", CLI.fixture("herald-test22A.calibration.json")])
+        let both = try await CLI.run(["range", "--trace", trace, "--exponent", "2", "--calibration", CLI.fixture("herald-test22A.calibration.json")])
         #expect(both.status != 0 && both.stderrLines.count == 1)
     }
 
-    @Test func calibrateNeedsTrueDistances() throws {
+    @Test func calibrateNeedsTrueDistances() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let plain = directory.appendingPathComponent("plain.csv")
         try Data("t_s,rssi_dbm\n0,-60\n1,-61\n".utf8).write(to: plain)
-        let result = try CLI.run(["calibrate", "--trace", plain.path])
+        let result = try await CLI.run(["calibrate", "--trace", plain.path])
         #expect(result.status != 0)
         #expect(result.stderrLines == ["ridebeacon: \(plain.path): no true_distance_m values: calibration needs traces recorded at known distances"])
 
         let one = directory.appendingPathComponent("one.csv")
         try Data("t_s,rssi_dbm,true_distance_m\n0,-60,1\n1,-61,1\n".utf8).write(to: one)
-        let single = try CLI.run(["calibrate", "--trace", one.path])
+        let single = try await CLI.run(["calibrate", "--trace", one.path])
         #expect(single.status != 0)
         #expect(single.stderrLines.count == 1 && single.stderr.contains("2 or more distinct distances"))
         #expect(single.stderr.contains(one.path))

@@ -14,9 +14,9 @@ import FoundationXML
                          "herald-test22A-contact-and-30cm.csv"]
 
     @Test(arguments: traces)
-    func printsOneRowPerInputRowDeterministically(trace: String) throws {
+    func printsOneRowPerInputRowDeterministically(trace: String) async throws {
         let path = CLI.fixture(trace)
-        let first = try CLI.run(["range", "--trace", path])
+        let first = try await CLI.run(["range", "--trace", path])
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.first.map(String.init) == Self.header)
@@ -33,15 +33,15 @@ import FoundationXML
             if fields[7].isEmpty { #expect(fields[8].isEmpty) }
             if let low = Double(fields[7]), let high = Double(fields[8]) { #expect(low < high) }
         }
-        let second = try CLI.run(["range", "--trace", path])
+        let second = try await CLI.run(["range", "--trace", path])
         #expect(second.stdout == first.stdout)
     }
 
-    @Test func modelOptionsAndCalibrationFileChangeTheDistance() throws {
+    @Test func modelOptionsAndCalibrationFileChangeTheDistance() async throws {
         let path = CLI.fixture("herald-test12B-positions.csv")
-        let byDefault = try CLI.run(["range", "--trace", path])
-        let byOptions = try CLI.run(["range", "--trace", path, "--tx-power", "-45", "--exponent", "3"])
-        let byFile = try CLI.run(["range", "--trace", path, "--calibration", CLI.fixture("herald-test22A.calibration.json")])
+        let byDefault = try await CLI.run(["range", "--trace", path])
+        let byOptions = try await CLI.run(["range", "--trace", path, "--tx-power", "-45", "--exponent", "3"])
+        let byFile = try await CLI.run(["range", "--trace", path, "--calibration", CLI.fixture("herald-test22A.calibration.json")])
         #expect(byDefault.status == 0 && byOptions.status == 0 && byFile.status == 0)
         let distances = [byDefault, byOptions, byFile].map { $0.stdout.split(separator: "\n")[1].split(separator: ",")[3] }
         #expect(Set(distances).count == 3)
@@ -49,8 +49,8 @@ import FoundationXML
         #expect(byOptions.stdout.split(separator: "\n")[1].hasPrefix("2412.000,-45.000,-45.000,1.000,near,unknown,0,,"))
     }
 
-    @Test func touchIsFlaggedOnTheContactFixture() throws {
-        let result = try CLI.run(["range", "--trace", CLI.fixture("herald-test22A-contact-and-30cm.csv"),
+    @Test func touchIsFlaggedOnTheContactFixture() async throws {
+        let result = try await CLI.run(["range", "--trace", CLI.fixture("herald-test22A-contact-and-30cm.csv"),
                                   "--calibration", CLI.fixture("herald-test22A.calibration.json")])
         let touches = result.stdout.split(separator: "\n").dropFirst().filter {
             $0.split(separator: ",", omittingEmptySubsequences: false)[6] == "1"
@@ -58,11 +58,11 @@ import FoundationXML
         #expect(touches.count > 100)
     }
 
-    @Test func plotWritesAReadableSVG() throws {
+    @Test func plotWritesAReadableSVG() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let svg = directory.appendingPathComponent("plot.svg")
-        let result = try CLI.run(["range", "--trace", CLI.fixture("herald-test12B-step-2.5m-to-0.3m.csv"), "--plot", svg.path])
+        let result = try await CLI.run(["range", "--trace", CLI.fixture("herald-test12B-step-2.5m-to-0.3m.csv"), "--plot", svg.path])
         #expect(result.status == 0)
         let data = try Data(contentsOf: svg)
         let text = String(decoding: data, as: UTF8.self)
@@ -76,8 +76,8 @@ import FoundationXML
         #expect(text.components(separatedBy: "<circle").count > 300)  // a dot per sample, plus legend
     }
 
-    @Test func calibratePrintsJSONAndTheResidual() throws {
-        let result = try CLI.run(["calibrate", "--trace", CLI.fixture("herald-test10A-positions.csv"),
+    @Test func calibratePrintsJSONAndTheResidual() async throws {
+        let result = try await CLI.run(["calibrate", "--trace", CLI.fixture("herald-test10A-positions.csv"),
                                   CLI.fixture("herald-test12B-positions.csv")])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -91,6 +91,6 @@ import FoundationXML
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("cal.json")
         try Data(result.stdout.utf8).write(to: file)
-        #expect(try CLI.run(["range", "--trace", CLI.fixture("herald-test12B-positions.csv"), "--calibration", file.path]).status == 0)
+        #expect(try await CLI.run(["range", "--trace", CLI.fixture("herald-test12B-positions.csv"), "--calibration", file.path]).status == 0)
     }
 }

@@ -28,7 +28,7 @@ struct ReadmeJourneyCLITests {
         let binary = try #require(CLI.binary, "build ridebeacon first")
         let directory = try CLI.temporaryDirectory()
         let database = "sqlite:\(directory.path)/ridebeacon.sqlite"   // what the script's commands default to there
-        _ = try LiveServer.run(["admin", "list-accounts", "--database", database])
+        _ = try await LiveServer.run(["admin", "list-accounts", "--database", database])
         let server = try await ServeProcess(database: database)
         defer { server.stop() }
 
@@ -44,7 +44,7 @@ struct ReadmeJourneyCLITests {
         for name in ["RIDEBEACON_DATABASE", "RIDEBEACON_TOKEN", "RIDEBEACON_SERVER", "DBUS_SESSION_BUS_ADDRESS"] { environment.removeValue(forKey: name) }
         environment["HOME"] = directory.path
         environment["RIDEBEACON_AUDIT_LOG"] = directory.appendingPathComponent("audit.log").path
-        let run = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["120", "/bin/bash", "-c", script], environment: environment)
+        let run = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["120", "/bin/bash", "-c", script], environment: environment)
         let out = run.stdout
         #expect(run.status == 0, "\(run.stderr)")
         for line in ["Signed in as Ana, passenger.", "Signed in as Ben, driver.", "Signed in as Dot, dispatcher.", "confirmed",

@@ -20,9 +20,9 @@ final class RideServiceFixture: Sendable {
     /// `kind`: the store `serve` runs on (PostgreSQL when the suite's fixture gives one).
     init(kind: StoreKind = .sqlite) async throws {
         live = try await LiveServer(kind: kind, prefix: "cli")
-        passengerToken = try live.createAccount(role: "passenger", name: "Ana")
-        driverToken = try live.createAccount(role: "driver", name: "Ben", vehicle: "blue Prius")
-        dispatcherToken = try live.createAccount(role: "dispatcher", name: "Dot")
+        passengerToken = try await live.createAccount(role: "passenger", name: "Ana")
+        driverToken = try await live.createAccount(role: "driver", name: "Ben", vehicle: "blue Prius")
+        dispatcherToken = try await live.createAccount(role: "dispatcher", name: "Dot")
         configHome = try CLI.temporaryDirectory()
     }
 
@@ -48,8 +48,8 @@ final class RideServiceFixture: Sendable {
         return environment
     }
 
-    func run(_ arguments: [String], as token: String?) throws -> CLI.Result {
-        try CLI.run(arguments, environment: environment(token: token))
+    func run(_ arguments: [String], as token: String?) async throws -> CLI.Result {
+        try await CLI.run(arguments, environment: environment(token: token))
     }
 
     /// POSTs `json` to `path` as `token`; the status and the body decoded loosely.

@@ -13,13 +13,13 @@ struct RoleCLITests {
 
     @Test func requestAcceptArriveConfirmCompleteOnTheSimRadio() async throws {
         let service = try await RideServiceFixture()
-        let requested = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "Main St 1", "--dropoff", "Station"],
+        let requested = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "Main St 1", "--dropoff", "Station"],
                                         as: service.passengerToken)
         #expect(requested.status == 0, "\(requested.stderr)")
         let requestID = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(ShortCode.normalized(requestID) == requestID, "the request's short code, not a UUID: \(requestID)")
 
-        let open = try service.run(["driver", "requests"], as: service.driverToken)
+        let open = try await service.run(["driver", "requests"], as: service.driverToken)
         #expect(open.status == 0)
         let lines = open.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("PASSENGER  REQUEST  ") == true)
@@ -27,12 +27,12 @@ struct RoleCLITests {
         #expect(row.contains("  \(requestID)  ") && row.contains("  Main St 1  ") && row.contains("  Station  "))
         #expect(Self.isPlain(open.stdout))
 
-        let accepted = try service.run(["driver", "accept", requestID], as: service.driverToken)
+        let accepted = try await service.run(["driver", "accept", requestID], as: service.driverToken)
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let rideID = accepted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(rideID == requestID, "a ride keeps its request's code")
         #expect(accepted.stderr.contains("driver arrive \(rideID) --radio"), "the hint is a command that works")
-        let again = try service.run(["driver", "accept", requestID], as: service.driverToken)
+        let again = try await service.run(["driver", "accept", requestID], as: service.driverToken)
         #expect(again.status == 0 && again.stdout == accepted.stdout, "re-accepting gives the same ride back: \(again.stderr)")
 
         let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--auto-confirm"],
@@ -42,21 +42,21 @@ struct RoleCLITests {
         #expect(!arrive.stderr.contains("advertising driver identity") && !arrive.stderr.contains("major"))
         #expect(arrive.stdout.contains("Arrived. Ride \(rideID) for Ana."))
 
-        let board = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
+        let board = try await service.run(["dispatcher", "rides"], as: service.dispatcherToken)
         #expect(board.status == 0 && Self.isPlain(board.stdout))
         let boardRow = try #require(board.stdout.split(separator: "\n").first { $0.hasPrefix("Ana  ") && $0.contains("  \(rideID)  ") })
         #expect(boardRow.contains("  arrived  ") && boardRow.contains("  Ben  ") && boardRow.contains("  blue Prius  "))
         #expect(boardRow.contains("  Main St 1  "), "active rides show their pickup")
 
         // The operator's confirmation reaches the driver's event stream and ends `arrive`.
-        let confirmed = try CLI.run(["admin", "confirm-ride", rideID, "--database", service.database])
+        let confirmed = try await CLI.run(["admin", "confirm-ride", rideID, "--database", service.database])
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
         #expect(await arrive.exitStatus() == 0, "\(arrive.stderr)")
         #expect(arrive.stdout.contains("Ride confirmed."))
 
-        let completed = try service.run(["driver", "complete", rideID], as: service.driverToken)
+        let completed = try await service.run(["driver", "complete", rideID], as: service.driverToken)
         #expect(completed.status == 0 && completed.stdout.contains("completed"))
-        let empty = try service.run(["dispatcher", "rides"], as: service.dispatcherToken)
+        let empty = try await service.run(["dispatcher", "rides"], as: service.dispatcherToken)
         #expect(empty.stdout == "No waiting requests.\n\nNo active rides.\n")
     }
 
@@ -64,10 +64,10 @@ struct RoleCLITests {
         let service = try await RideServiceFixture()
         let watch = try BackgroundProcess(["dispatcher", "rides", "--watch"], environment: service.environment(token: service.dispatcherToken))
         #expect(await watch.wait { out, _ in out.contains("No active rides.") })
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(await watch.wait { out, _ in out.contains("new request: Ana's request \(requestID) from A to B") }, "\(watch.stdout)")
-        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(await watch.wait { out, _ in out.contains("Ana's ride \(rideID) with Ben is now accepted") }, "\(watch.stdout)")
         #expect(await watch.wait { out, _ in out.split(separator: "\n").contains { PlainTableCells.of($0).starts(with: ["Ana", "Ben", "blue Prius", "accepted", rideID]) } })
         let uuid = try #require(try await service.rideJSON(rideID)["id"] as? String)
@@ -78,9 +78,9 @@ struct RoleCLITests {
 
     @Test func passengerGuideAnnouncesTheRideAndStartsGuidingWhenTheDriverArrives() async throws {
         let service = try await RideServiceFixture()
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rideID = try service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         // No system bus here, so `--compass auto` (the default) says it times the turn.
         var environment = service.environment(token: service.passengerToken)
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
@@ -104,12 +104,12 @@ struct RoleCLITests {
 
     @Test func cancelWithdrawsTheOpenRequest() async throws {
         let service = try await RideServiceFixture()
-        let requestID = try service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let cancelled = try service.run(["passenger", "cancel"], as: service.passengerToken)
+        let cancelled = try await service.run(["passenger", "cancel"], as: service.passengerToken)
         #expect(cancelled.status == 0 && cancelled.stdout.contains("Request \(requestID) cancelled."))
-        #expect(try service.run(["driver", "requests"], as: service.driverToken).stdout == "No open ride requests.\n")
-        let nothing = try service.run(["passenger", "cancel"], as: service.passengerToken)
+        await #expect(try service.run(["driver", "requests"], as: service.driverToken).stdout == "No open ride requests.\n")
+        let nothing = try await service.run(["passenger", "cancel"], as: service.passengerToken)
         #expect(nothing.status != 0 && nothing.stderrLines == ["ridebeacon: You have no open request or active ride to cancel."])
     }
 
@@ -118,44 +118,44 @@ struct RoleCLITests {
         // Settings file only.
         var environment = service.environment(token: nil)
         environment.removeValue(forKey: "RIDEBEACON_SERVER")
-        let saved = try CLI.run(["settings", "set", "--server", service.url, "--token", service.driverToken], environment: environment)
+        let saved = try await CLI.run(["settings", "set", "--server", service.url, "--token", service.driverToken], environment: environment)
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(try CLI.run(["driver", "requests"], environment: environment).status == 0)
+        #expect(try await CLI.run(["driver", "requests"], environment: environment).status == 0)
         // The environment beats the file: a wrong token there is used, and refused.
         environment["RIDEBEACON_TOKEN"] = "rb_wrong"
-        let refused = try CLI.run(["driver", "requests"], environment: environment)
+        let refused = try await CLI.run(["driver", "requests"], environment: environment)
         #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains("does not know your sign-in"))
         // The flag beats the environment.
-        #expect(try CLI.run(["driver", "requests", "--token", service.driverToken], environment: environment).status == 0)
+        #expect(try await CLI.run(["driver", "requests", "--token", service.driverToken], environment: environment).status == 0)
         environment["RIDEBEACON_SERVER"] = "http://127.0.0.1:1"
-        let unreachable = try CLI.run(["driver", "requests", "--token", service.driverToken], environment: environment)
+        let unreachable = try await CLI.run(["driver", "requests", "--token", service.driverToken], environment: environment)
         #expect(unreachable.status != 0 && unreachable.stderrLines == ["ridebeacon: The ride service at http://127.0.0.1:1 is not answering. Check your connection; nothing was sent."])
-        let flagged = try CLI.run(["driver", "requests", "--server", service.url, "--token", service.driverToken], environment: environment)
+        let flagged = try await CLI.run(["driver", "requests", "--server", service.url, "--token", service.driverToken], environment: environment)
         #expect(flagged.status == 0)
     }
 
     @Test func serverErrorsAreOneLineWithTheServersReason() async throws {
         let service = try await RideServiceFixture()
-        let missing = try service.run(["driver", "accept", "no-such-request"], as: service.driverToken)
+        let missing = try await service.run(["driver", "accept", "no-such-request"], as: service.driverToken)
         #expect(missing.status != 0 && missing.stdout.isEmpty && missing.stderrLines.count == 1)
         #expect(missing.stderr.hasPrefix("ridebeacon: ") && missing.stderr.contains("not found. Check the code"))
-        let wrongRole = try service.run(["driver", "requests"], as: service.passengerToken)
+        let wrongRole = try await service.run(["driver", "requests"], as: service.passengerToken)
         #expect(wrongRole.status == 0, "passengers list their own requests")
-        let forbidden = try service.run(["driver", "accept", "x"], as: service.passengerToken)
+        let forbidden = try await service.run(["driver", "accept", "x"], as: service.passengerToken)
         #expect(forbidden.status != 0 && forbidden.stderr.contains("Your account cannot do that"))
-        let noServer = try CLI.run(["driver", "requests"], environment: ["XDG_CONFIG_HOME": service.configHome.path, "PATH": "/usr/bin:/bin"])
+        let noServer = try await CLI.run(["driver", "requests"], environment: ["XDG_CONFIG_HOME": service.configHome.path, "PATH": "/usr/bin:/bin"])
         #expect(noServer.status != 0 && noServer.stderrLines == ["ridebeacon: No ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`."])
     }
 }
 
 extension RoleCLITests {
     /// The role commands refuse plain http:// to another machine unless told --insecure-http.
-    @Test func plainHTTPToAnotherMachineNeedsTheFlag() throws {
+    @Test func plainHTTPToAnotherMachineNeedsTheFlag() async throws {
         let home = try CLI.temporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"]
-        let refused = try CLI.run(["driver", "requests", "--server", "http://rides.invalid", "--token", "rb_x"], environment: environment)
+        let refused = try await CLI.run(["driver", "requests", "--server", "http://rides.invalid", "--token", "rb_x"], environment: environment)
         #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains("--insecure-http"))
-        let allowed = try CLI.run(["driver", "requests", "--server", "http://rides.invalid", "--token", "rb_x", "--insecure-http"], environment: environment)
+        let allowed = try await CLI.run(["driver", "requests", "--server", "http://rides.invalid", "--token", "rb_x", "--insecure-http"], environment: environment)
         #expect(allowed.status != 0 && !allowed.stderr.contains("refusing plain http"), "allowed, then the (nonexistent) host fails")
     }
 }

@@ -18,34 +18,34 @@ struct SecretsOffTheCommandLineCLITests {
     }
 
     /// Commands find the database in RIDEBEACON_DATABASE when --database is not given.
-    @Test func commandsTakeTheDatabaseFromTheEnvironment() throws {
+    @Test func commandsTakeTheDatabaseFromTheEnvironment() async throws {
         let directory = try CLI.temporaryDirectory()
         let database = "sqlite:" + directory.appendingPathComponent("env.sqlite").path
         var environment = ProcessInfo.processInfo.environment
         environment["RIDEBEACON_DATABASE"] = database
-        let created = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Eve"], environment: environment)
+        let created = try await CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Eve"], environment: environment)
         #expect(created.status == 0, "\(created.stderr)")
-        let listed = try CLI.run(["admin", "list-accounts", "--database", database])
+        let listed = try await CLI.run(["admin", "list-accounts", "--database", database])
         #expect(listed.stdout.contains("Eve"), "created in the database the variable names: \(listed.stdout)")
     }
 
     /// The sign-in key: a 0600 file beside the database, rotated by a command; a code issued
     /// before the rotation no longer matches.
-    @Test func inviteUsesTheKeyFileAndRotationReplacesIt() throws {
+    @Test func inviteUsesTheKeyFileAndRotationReplacesIt() async throws {
         let directory = try CLI.temporaryDirectory()
         let path = directory.appendingPathComponent("rides.sqlite").path
         let database = "sqlite:" + path
-        let created = try CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--database", database])
+        let created = try await CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--database", database])
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(created.status == 0 && !token.isEmpty)
-        let accounts = try CLI.run(["admin", "list-accounts", "--database", database]).stdout
+        let accounts = try await CLI.run(["admin", "list-accounts", "--database", database]).stdout
         let id = try #require(accounts.split(separator: "\n").first { $0.contains("Ana") }?.split(separator: "\t").first.map(String.init))
-        #expect(try CLI.run(["admin", "invite", id, "--database", database]).status == 0)
+        #expect(try await CLI.run(["admin", "invite", id, "--database", database]).status == 0)
         let keyFile = path + ".sign-in-key"
         let before = try String(contentsOfFile: keyFile, encoding: .utf8)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int)
         #expect(mode == 0o600 && before.trimmingCharacters(in: .whitespacesAndNewlines).count == 64)
-        let rotated = try CLI.run(["admin", "rotate-sign-in-key", "--database", database])
+        let rotated = try await CLI.run(["admin", "rotate-sign-in-key", "--database", database])
         #expect(rotated.status == 0 && rotated.stderr.contains("codes issued before no longer work"), "\(rotated.stderr)")
         #expect(try String(contentsOfFile: keyFile, encoding: .utf8) != before)
     }

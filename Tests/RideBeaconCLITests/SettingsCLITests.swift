@@ -10,16 +10,16 @@ struct SettingsCLITests {
         return environment
     }
 
-    @Test func setSavesAndShowReadsBackWithoutTheToken() throws {
+    @Test func setSavesAndShowReadsBackWithoutTheToken() async throws {
         let home = try CLI.temporaryDirectory()
-        let set = try CLI.run(["settings", "set", "--voice", "en-us", "--rate", "220", "--pitch", "40", "--volume", "150",
+        let set = try await CLI.run(["settings", "set", "--voice", "en-us", "--rate", "220", "--pitch", "40", "--volume", "150",
                                "--verbosity", "full", "--server", "http://127.0.0.1:8080", "--token", "rb_secret"],
                               environment: Self.environment(home))
         #expect(set.status == 0, "\(set.stderr)")
         let file = home.appendingPathComponent("ridebeacon/settings.json")
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "the file holds a token")
-        let show = try CLI.run(["settings", "show"], environment: Self.environment(home))
+        let show = try await CLI.run(["settings", "show"], environment: Self.environment(home))
         #expect(show.status == 0)
         for line in ["voice: en-us", "rate: 220 words per minute", "pitch: 40", "volume: 150 percent", "verbosity: full",
                      "language: en", "server: http://127.0.0.1:8080", "token: set"] {
@@ -37,23 +37,23 @@ struct SettingsCLITests {
         (["--server", "ftp://x"], "server must be an http:// or https:// URL, not \"ftp://x\""),
         (["--voice", "en us"], "voice must be an espeak-ng voice name"),
     ])
-    func invalidValuesNameTheFieldAndRangeAndSaveNothing(arguments: [String], message: String) throws {
+    func invalidValuesNameTheFieldAndRangeAndSaveNothing(arguments: [String], message: String) async throws {
         let home = try CLI.temporaryDirectory()
-        _ = try CLI.run(["settings", "set", "--rate", "300"], environment: Self.environment(home))
+        _ = try await CLI.run(["settings", "set", "--rate", "300"], environment: Self.environment(home))
         let file = home.appendingPathComponent("ridebeacon/settings.json")
         let before = try Data(contentsOf: file)
-        let result = try CLI.run(["settings", "set", "--pitch", "10"] + arguments, environment: Self.environment(home))
+        let result = try await CLI.run(["settings", "set", "--pitch", "10"] + arguments, environment: Self.environment(home))
         #expect(result.status != 0)
         #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("ridebeacon: ") && result.stderr.contains(message), "\(result.stderr)")
         #expect(try Data(contentsOf: file) == before, "a rejected change saves nothing, not even the valid --pitch")
     }
 
-    @Test func aBrokenSettingsFileIsNamed() throws {
+    @Test func aBrokenSettingsFileIsNamed() async throws {
         let home = try CLI.temporaryDirectory()
         let directory = home.appendingPathComponent("ridebeacon")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(#"{"rate": "fast"}"#.utf8).write(to: directory.appendingPathComponent("settings.json"))
-        let result = try CLI.run(["settings", "show"], environment: Self.environment(home))
+        let result = try await CLI.run(["settings", "show"], environment: Self.environment(home))
         #expect(result.status != 0 && result.stderrLines.count == 1)
         #expect(result.stderr.contains("settings.json: rate must be a whole number"))
     }
@@ -63,8 +63,8 @@ struct SettingsCLITests {
         ["driver"], ["driver", "requests"], ["driver", "accept"], ["driver", "arrive"], ["driver", "complete"],
         ["dispatcher"], ["dispatcher", "rides"], ["settings"], ["settings", "show"], ["settings", "set"],
     ])
-    func helpIsPlainTextForScreenReaders(command: [String]) throws {
-        let result = try CLI.run(command + ["--help"])
+    func helpIsPlainTextForScreenReaders(command: [String]) async throws {
+        let result = try await CLI.run(command + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE:"))
         #expect(!result.stdout.unicodeScalars.contains { (0x2500...0x259F).contains($0.value) || $0.value == 0x1B },

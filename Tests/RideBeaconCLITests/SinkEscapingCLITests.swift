@@ -15,10 +15,10 @@ struct SinkEscapingCLITests {
         let notifying = NotificationDaemonMock.available
         let bus = notifying ? try await NotificationDaemonMock() : nil
         defer { bus?.stop() }
-        let requested = try service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
+        let requested = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
         #expect(requested.status == 0, "\(requested.stderr)")
         let code = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
+        await #expect(try service.run(["driver", "accept", code], as: service.driverToken).status == 0)
 
         var environment = service.environment(token: service.passengerToken)
         if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
@@ -48,13 +48,13 @@ struct SinkEscapingCLITests {
 /// "driver names and vehicle text go in unescaped").
 @Suite("Admin text at the edge", .tags(.process))
 struct AdminTextEdgeCLITests {
-    @Test func namesAndVehiclesWithControlCharactersAreRefused() throws {
+    @Test func namesAndVehiclesWithControlCharactersAreRefused() async throws {
         let directory = try CLI.temporaryDirectory()
         let database = "sqlite:" + directory.appendingPathComponent("edge.sqlite").path
-        let name = try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben\u{1B}[2J", "--vehicle", "van", "--database", database])
+        let name = try await CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben\u{1B}[2J", "--vehicle", "van", "--database", database])
         #expect(name.status != 0 && name.stderr.contains("--name must not contain control characters"), "\(name.stderr)")
-        let vehicle = try CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "van\u{07}", "--database", database])
+        let vehicle = try await CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "van\u{07}", "--database", database])
         #expect(vehicle.status != 0 && vehicle.stderr.contains("--vehicle must not contain control characters"), "\(vehicle.stderr)")
-        #expect(!(try CLI.run(["admin", "list-accounts", "--database", database]).stdout.contains("Ben")), "nothing was created")
+        #expect(!(try await CLI.run(["admin", "list-accounts", "--database", database]).stdout.contains("Ben")), "nothing was created")
     }
 }

@@ -55,7 +55,7 @@ public final class BumbleControllers: @unchecked Sendable {
     public func kill() {
         guard let process else { return }
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        ChildExit.waitBlocking(for: process, seconds: 10)
         self.process = nil
     }
 

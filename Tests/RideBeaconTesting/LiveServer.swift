@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let server = try await LiveServer()
-/// let token = try server.createAccount(role: "passenger", name: "Ana")
+/// let token = try await server.createAccount(role: "passenger", name: "Ana")
 /// // … talk to server.baseURL as that passenger …
 /// server.stop()
 /// ```
@@ -20,23 +20,23 @@ public final class LiveServer: Sendable {
     /// `kind`: the store `serve` runs on; `prefix` names the database.
     public init(kind: StoreKind = .sqlite, prefix: String = "e2e") async throws {
         let database = try await kind.makeDatabase(prefix: prefix)
-        _ = try Self.run(["admin", "list-accounts", "--database", database])  // creates the schema first
+        _ = try await Self.run(["admin", "list-accounts", "--database", database])  // creates the schema first
         server = try await ServeProcess(database: database)
     }
 
     public func stop() { server.stop() }
 
     /// A new account's token, from `ridebeacon admin create-account`.
-    public func createAccount(role: String, name: String, vehicle: String? = nil) throws -> String {
+    public func createAccount(role: String, name: String, vehicle: String? = nil) async throws -> String {
         var arguments = ["admin", "create-account", "--role", role, "--name", name, "--database", database]
         if let vehicle { arguments += ["--vehicle", vehicle] }
-        return try Self.run(arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await Self.run(arguments).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Runs the binary; stdout, or an error carrying stderr when it fails.
     @discardableResult
-    public static func run(_ arguments: [String]) throws -> String {
-        let result = try ProcessRunner.ridebeacon(arguments)
+    public static func run(_ arguments: [String]) async throws -> String {
+        let result = try await ProcessRunner.ridebeacon(arguments)
         guard result.status == 0 else { throw FixtureError("ridebeacon \(arguments.first ?? ""): \(result.stderr)") }
         return result.stdout
     }

@@ -58,7 +58,7 @@ public final class NotificationDaemonMock: @unchecked Sendable {
         probe.standardOutput = output
         probe.standardError = FileHandle.nullDevice
         guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
+        ChildExit.waitBlocking(for: probe, seconds: 10)
         let reply = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return reply.contains("boolean true")
     }

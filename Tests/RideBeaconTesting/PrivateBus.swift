@@ -73,6 +73,6 @@ public struct PrivateBus: Sendable {
     public static func kill(_ process: Process) {
         guard process.isRunning else { return }
         _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.waitBlocking(for: process, seconds: 10)
     }
 }

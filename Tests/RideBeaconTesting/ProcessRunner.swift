@@ -12,16 +12,21 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs processes to completion. Output goes to files, not pipes, so neither stream can fill
-/// up and block the child.
+/// up and block the child; the wait suspends (`ChildExit`), so a running child never holds a
+/// thread of the test pool.
 public enum ProcessRunner {
-    /// Runs `executable` and waits for it.
+    /// Runs `executable` and waits for it (a child still running after `limit` is killed and
+    /// this throws).
     /// - Parameter environment: replaces the child's environment when given.
+    /// - Parameter input: the child's stdin (else /dev/null).
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                           currentDirectory: URL? = nil) throws -> ProcessResult {
+                           currentDirectory: URL? = nil, input: Data? = nil, limit: Duration = .seconds(300)) async throws -> ProcessResult {
         try FastLane.refuse("starting \(executable.lastPathComponent)", tag: "process")
         let directory = try Repository.temporaryDirectory("ridebeacon-run")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+        let inURL = directory.appendingPathComponent("stdin")
+        if let input { try input.write(to: inURL) }
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
@@ -31,21 +36,21 @@ public enum ProcessRunner {
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: inURL)
         if let environment { process.environment = environment }
         try process.run()
-        process.waitUntilExit()
+        let exit = try await ChildExit.wait(for: process, limit: limit)
         try out.close()
         try err.close()
-        return ProcessResult(status: process.terminationStatus,
+        return ProcessResult(status: exit.status,
                              stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
                              stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
     /// Runs the built `ridebeacon` from the repository root.
-    public static func ridebeacon(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+    public static func ridebeacon(_ arguments: [String], environment: [String: String]? = nil) async throws -> ProcessResult {
         guard let binary = Repository.ridebeaconBinary else { throw FixtureError("ridebeacon binary not found next to the tests") }
-        return try run(binary, arguments, environment: environment, currentDirectory: Repository.root)
+        return try await run(binary, arguments, environment: environment, currentDirectory: Repository.root)
     }
 }
 
@@ -94,10 +99,11 @@ public final class BackgroundProcess: @unchecked Sendable {
     public var stderrURL: URL { directory.appendingPathComponent("stderr") }
     public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
-    public var isRunning: Bool { process.isRunning }
+    /// From the kernel (`ChildExit`), not Foundation, which can miss an exit.
+    public var isRunning: Bool { ChildExit.peek(process) == nil }
     public var processIdentifier: Int32 { process.processIdentifier }
-    /// Valid once the process has exited.
-    public var terminationStatus: Int32 { process.terminationStatus }
+    /// How it ended; nil while it runs.
+    public var exit: ChildExit? { ChildExit.peek(process) }
 
     /// Waits (up to `seconds`) until `condition` holds for (stdout, stderr).
     @discardableResult
@@ -113,27 +119,25 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Waits for the process to exit; nil if it did not within `seconds`.
     public func exitStatus(within seconds: Double = 30) async -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        return process.isRunning ? nil : process.terminationStatus
+        while isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        return exit?.status
     }
 
     /// Sends `signal` without waiting.
     public func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        if isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// SIGTERM, then waits for the exit; a process still running a minute later is killed and
     /// said so on stderr, so one that ignores SIGTERM (or hangs while exiting) cannot hang the
     /// suite. Tests that care how a command exits check `exitStatus(within:)` themselves.
     public func stop() {
-        guard process.isRunning else { return }
+        guard isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        guard process.isRunning else { return }
+        guard ChildExit.waitBlocking(for: process, seconds: 60) == nil else { return }
         FileHandle.standardError.write(Data("BackgroundProcess: \(process.arguments?.joined(separator: " ") ?? "") did not exit within 60 s of SIGTERM; killed\n".utf8))
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.waitBlocking(for: process, seconds: 10)
     }
 }
 

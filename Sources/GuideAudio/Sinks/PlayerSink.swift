@@ -85,7 +85,7 @@ public final class PlayerSink: AudioSink {
 
     public func write(_ samples: [Int16]) throws {
         guard !closed else { throw AudioSinkError("\(name): written after close") }
-        if !process.isRunning { throw fail(errno: 0) }
+        if howItEnded() != nil { throw fail(errno: 0) }
         let bytes = pcmBytes(samples)
         let problem = bytes.withUnsafeBytes { raw -> Int32? in
             var offset = 0
@@ -116,12 +116,37 @@ public final class PlayerSink: AudioSink {
         closed = true
         try? input.close()
         let deadline = ContinuousClock.now + .milliseconds(Int(Self.drainTimeout * 1000))
-        while process.isRunning && !broken && ContinuousClock.now < deadline { usleep(10_000) }
+        while howItEnded() == nil && !broken && ContinuousClock.now < deadline { usleep(10_000) }
         // SIGKILL: a stalled player has nothing to save, and SIGTERM was seen not to stop one here.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if howItEnded() == nil { kill(process.processIdentifier, SIGKILL) }
+        var ended = howItEnded()
+        while ended == nil { usleep(10_000); ended = howItEnded() }
         if broken { return }
-        if process.terminationReason != .exit || process.terminationStatus != 0 { throw fail(errno: 0) }
+        if ended != .exited(0) { throw fail(errno: 0) }
+    }
+
+    private enum Exit: Equatable {
+        case exited(Int32)
+        case killed(Int32)
+    }
+
+    /// How the player ended, or nil while it runs. Read from the kernel without reaping it
+    /// (`waitid` with WNOWAIT), not from `Process`, whose `waitUntilExit()` and `isRunning` on
+    /// Linux wait for Foundation's monitor to notice the exit, which it was seen to miss.
+    private func howItEnded() -> Exit? {
+        var info = siginfo_t()
+        let pid = process.processIdentifier
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 {
+            guard errno == EINTR else {
+                // ECHILD: Foundation has reaped it, so it knows.
+                if process.isRunning { return nil }
+                let status = process.terminationStatus
+                return process.terminationReason == .exit ? .exited(status) : .killed(status)
+            }
+        }
+        guard info._sifields._sigchld.si_pid == pid else { return nil }
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == Int32(CLD_EXITED) ? .exited(status) : .killed(status)
     }
 
     /// Marks the player broken and describes why, with the first line it printed.
@@ -130,10 +155,12 @@ public final class PlayerSink: AudioSink {
         if code == ETIMEDOUT {
             return AudioSinkError("\(name) accepted no audio for \(Self.stallTimeout) s (device busy or stalled)")
         }
-        if process.isRunning {
-            return AudioSinkError("\(name): stopped reading audio (\(String(cString: strerror(code))))")
+        let status: String
+        switch howItEnded() {
+        case nil: return AudioSinkError("\(name): stopped reading audio (\(String(cString: strerror(code))))")
+        case .exited(let value)?: status = "exited with status \(value)"
+        case .killed(let signal)?: status = "was killed by signal \(signal)"
         }
-        let status = process.terminationReason == .exit ? "exited with status \(process.terminationStatus)" : "was killed by signal \(process.terminationStatus)"
         let said = String(decoding: (try? errors.read(upToCount: 2048)) ?? Data(), as: UTF8.self)
             .split(whereSeparator: \.isNewline).first.map { ": \($0)" } ?? ""
         return AudioSinkError("\(name) \(status)\(said)")

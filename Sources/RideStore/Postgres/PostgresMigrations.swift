@@ -188,6 +188,10 @@ enum PostgresMigrations {
         ("v11-account-language", [
             "CREATE TABLE account_language (account_id text PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE, language text NOT NULL)",
         ]),
+        // Issue 28: each transition function called by a procedure that commits before it
+        // answers, so an answer never precedes its durable commit (TransitionProcedures; a
+        // no-op step of the same name on SQLite).
+        ("transition-functions-2", TransitionProcedures.v2),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

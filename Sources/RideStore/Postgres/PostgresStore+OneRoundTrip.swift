@@ -1,31 +1,17 @@
 import Foundation
 import PostgresNIO
 
-/// The statements that call the transition functions (TransitionFunctions), prepared once per
-/// connection. Each is one round trip; the write's sequencing run is another, shared by every
-/// write that finishes while it is queued (EventSequencing).
+/// The statements that call the transitions, prepared once per connection: each a `CALL` of a
+/// procedure (TransitionProcedures) that runs the transition function (TransitionFunctions) and
+/// commits before it answers. Each is one round trip; the write's sequencing run is another,
+/// shared by every write that finishes while it is queued (EventSequencing).
 enum TransitionSQL {
-    enum CreateRequest: PreparedSQL {
-        static let sql = "SELECT outcome_, info_, result_ FROM rb_create_request_1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-    }
-    enum CancelRequest: PreparedSQL {
-        static let sql = "SELECT outcome_, info_, result_ FROM rb_cancel_request_1($1, $2, $3, $4, $5, $6, $7)"
-    }
-    enum Accept: PreparedSQL {
-        static let sql = "SELECT outcome_, info_, result_ FROM rb_accept_1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-    }
-    enum MoveRide: PreparedSQL {
-        static let sql = "SELECT outcome_, info_, result_ FROM rb_move_ride_1($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-    }
-    enum TouchProof: PreparedSQL {
-        static let sql = """
-            SELECT outcome_, info_, result_ FROM rb_touch_proof_1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24, $25)
-            """
-    }
-    enum RequestLocator: PreparedSQL {
-        static let sql = "SELECT outcome_, info_, at_ FROM rb_request_locator_1($1, $2, $3, $4)"
-    }
+    enum CreateRequest: PreparedSQL { static let sql = TransitionProcedures.call("create_request", arguments: 12) }
+    enum CancelRequest: PreparedSQL { static let sql = TransitionProcedures.call("cancel_request", arguments: 7) }
+    enum Accept: PreparedSQL { static let sql = TransitionProcedures.call("accept", arguments: 11) }
+    enum MoveRide: PreparedSQL { static let sql = TransitionProcedures.call("move_ride", arguments: 9) }
+    enum TouchProof: PreparedSQL { static let sql = TransitionProcedures.call("touch_proof", arguments: 25) }
+    enum RequestLocator: PreparedSQL { static let sql = TransitionProcedures.call("request_locator", arguments: 4) }
     enum SequenceEvents: PreparedSQL { static let sql = "SELECT rb_sequence_events_1($1)" }
 }
 
@@ -51,19 +37,16 @@ extension PostgresStore {
         return try decoder.decode(T.self, from: data)
     }
 
-    /// One call of a transition function. A keyed write racing the same key's first attempt
-    /// loses on the key's primary key (the statement, so its whole transaction, rolls back) and
-    /// is asked once more, when it finds the winner's result.
+    /// One call of a transition, one round trip: the procedure has committed (durably) before
+    /// its row arrives (TransitionProcedures says why not a lone function call, nor BEGIN …
+    /// COMMIT around it). A keyed write racing the same key's first attempt loses on the key's
+    /// primary key (the statement, so its whole transaction, rolls back) and is asked once
+    /// more, when it finds the winner's result.
     func callTransition<SQL>(_ key: IdempotencyScope?, _ statement: @escaping @Sendable () throws -> Prepared<SQL>) async throws -> TransitionAnswer {
         for attempt in 0..<2 {
             do {
                 let prepared = try statement()
-                // Inside BEGIN … COMMIT, not as a lone statement: PostgresNIO hands back a lone
-                // statement's rows at CommandComplete, before the implicit commit at Sync is
-                // flushed, so an answer could reach the client for a write a power cut then
-                // undid (make power-loss-smoke lost an acknowledged arrival that way). COMMIT's
-                // own answer comes after the flush. Two round trips more (BENCHMARKS, issue 28).
-                let rows = try await transaction { conn in try await conn.rows(prepared, logger: self.logger, TransitionAnswer.init(row:)) }
+                let rows = try await mapped { try await self.db.rows(prepared, logger: self.logger, TransitionAnswer.init(row:)) }
                 guard let answer = rows.first else { throw StoreError.unavailable("the transition function answered nothing") }
                 if answer.outcome == "key-reused" { throw StoreError.idempotencyKeyReused(key?.key ?? "") }
                 return answer
