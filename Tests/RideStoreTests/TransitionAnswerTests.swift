@@ -119,7 +119,10 @@ struct TransitionAnswerTests {
         let request = try await cast.request(opened)
         let ride = try await opened.accept(requestID: request.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
         await opened.close()
-        // As the database was before `transition-functions-1`: no function, no record of it.
+        // As the database was before `transition-functions-1` and `-2`: no function, no
+        // procedure, no record of either.
+        for procedure in TransitionProcedures.names { try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location) }
+        try await TestPostgres.execute("DELETE FROM schema_migration WHERE name = 'transition-functions-2'", at: location)
         let functions = ["rb_stage_event_1", "rb_json_time_1", "rb_ride_json_1", "rb_request_json_1", "rb_stored_result_1", "rb_store_result_1",
                          "rb_create_request_1", "rb_cancel_request_1", "rb_accept_1", "rb_move_ride_1", "rb_touch_proof_1",
                          "rb_request_locator_1", "rb_sequence_events_1"]
@@ -138,8 +141,8 @@ struct TransitionAnswerTests {
     func newerFunctionsAreRefusedLikeANewerSchema() async throws {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_fn_newer")
         await store.close()
-        try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-2')", at: location)
+        try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-3')", at: location)
         let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location) }
-        #expect(error?.unknownMigrations == ["transition-functions-2"])
+        #expect(error?.unknownMigrations == ["transition-functions-3"])
     }
 }

@@ -1,6 +1,7 @@
 /// Issue 28: each ride transition is one statement, a PL/pgSQL function that takes the locks,
 /// checks the state, writes the row, stages the event and stores the keyed write's result,
-/// returning the answer or the refusal's reason in the same round trip. Installed by the
+/// returning the answer or the refusal's reason in the same round trip (called through the
+/// procedures of TransitionProcedures, which commit before answering). Installed by the
 /// migration `transition-functions-1` (PostgresMigrations); the `_1` in every name is that
 /// migration's: a later change adds `_2` functions in a new migration (old servers keep calling
 /// theirs until they stop, and a database with a migration this binary does not know is
