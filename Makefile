@@ -63,6 +63,10 @@ check: deps-build
 		-u RIDEBEACON_REQUIRE_BROWSER RIDEBEACON_FAST_LANE=1 $(SWIFT) test --skip-build --skip "$$skips" $(CHECK_ARGS)
 
 # The whole suite, as CI runs it (`make check` is its fast part).
+# A hung suite is stopped after TEST_LIMIT with SIGQUIT, which makes the Swift runtime print
+# every thread's backtrace, so a hang fails with its cause rather than running out CI's clock
+# (the suite takes 12–25 minutes here).
+TEST_LIMIT ?= 50m
 # The PostgreSQL halves of the store and server suites run against a private server (own port
 # and data dir under /tmp); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS and
 # RIDEBEACON_REQUIRE_BROWSER make the radio and Chromium suites fail, not skip, when Bumble,
@@ -70,7 +74,7 @@ check: deps-build
 test: deps venv test-venv
 	$(SWIFT) build --build-tests
 	RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh)" && export RIDEBEACON_TEST_POSTGRES_URL && \
-		RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build
+		RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 timeout --signal=QUIT --kill-after=2m $(TEST_LIMIT) $(SWIFT) test --skip-build
 	$(MAKE) schemathesis
 	$(MAKE) fuzz-smoke
 	$(MAKE) reliability-smoke

@@ -122,13 +122,13 @@ let package = Package(
         // The guide's vibrations through feedbackd (BlueZ's D-Bus wrapper, FeedbackClient).
         .target(
             name: "FeedbackHaptics",
-            dependencies: ["BlueZ", "Guide", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["BlueZ", "Guide"]
         ),
-        // Hands-free commands ("where is the car"): PocketSphinx keyword spotting (CPocketSphinx),
+        // Hands-free commands ("where is my car"): PocketSphinx keyword spotting (CPocketSphinx),
         // microphone capture and the small dialogue that never cancels without a spoken yes.
         .target(
             name: "VoiceCommands",
-            dependencies: ["CPocketSphinx", "Guide", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["CPocketSphinx", "Guide"]
         ),
         .executableTarget(
             name: "ridebeacon",

@@ -13,51 +13,24 @@ final class PrivateFeedbackd {
             .appendingPathComponent("deploy/feedbackd/ridebeacon.json").path
     }
 
-    let directory: String
-    let address: String
-    let logPath: String
-    private let bus: Process
+    let bus: PrivateBus
+    var address: String { bus.address }
+    var logPath: String { bus.directory.appendingPathComponent("feedbackd.log").path }
+    private let daemon: Process
     private var feedbackd: Process?
 
     init(startDaemon: Bool = true) throws {
-        directory = NSTemporaryDirectory() + "rb-feedbackd-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        logPath = directory + "/feedbackd.log"
+        bus = PrivateBus(directory: try Repository.temporaryDirectory("rb-feedbackd"), variable: "DBUS_SESSION_BUS_ADDRESS")
         // No service directories: nothing but the daemon started here answers for feedbackd.
-        let config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig><type>session</type><listen>unix:path=\(directory)/bus</listen>
-            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-            </busconfig>
-            """
-        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
-        bus = Process()
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--config-file=\(directory)/bus.conf", "--nofork"]
-        bus.standardOutput = FileHandle.nullDevice
-        try bus.run()
-        address = "unix:path=\(directory)/bus"
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory + "/bus") { Thread.sleep(forTimeInterval: 0.05) }
+        daemon = try bus.launchDaemon(activating: false)
+        bus.waitUntilListening()
         if startDaemon { try start() }
     }
 
     private func start() throws {
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.daemon)
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        environment["FEEDBACK_THEME"] = Self.theme
-        environment["G_MESSAGES_DEBUG"] = "all"
         // Its profile setting stays in memory, not in the user's dconf database.
-        environment["GSETTINGS_BACKEND"] = "memory"
-        process.environment = environment
-        let log = FileHandle(forWritingAtPath: logPath)
-        process.standardError = log
-        process.standardOutput = log
-        try process.run()
-        feedbackd = process
+        feedbackd = try bus.launch(Self.daemon, [], log: "feedbackd.log",
+                                   environment: ["FEEDBACK_THEME": Self.theme, "G_MESSAGES_DEBUG": "all", "GSETTINGS_BACKEND": "memory"])
         for _ in 0..<100 where !log_.contains("was acquired") { Thread.sleep(forTimeInterval: 0.05) }
     }
 
@@ -82,11 +55,7 @@ final class PrivateFeedbackd {
     var startedWithoutVibra: Bool { log_.contains("No vibra capable device found") }
 
     func stop() {
-        // SIGKILL: dbus-daemon started from a test process does not always leave on SIGTERM.
-        for process in [feedbackd, bus].compactMap({ $0 }) where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            ChildExit.waitBlocking(for: process, seconds: 10)
-        }
-        try? FileManager.default.removeItem(atPath: directory)
+        for process in [feedbackd, daemon].compactMap({ $0 }) { PrivateBus.kill(process) }
+        try? FileManager.default.removeItem(at: bus.directory)
     }
 }

@@ -35,8 +35,26 @@ public struct PrivateBus: Sendable {
 
     /// Starts `dbus-daemon` on `address` (the `--session` policy lets anyone own any name,
     /// whichever bus it stands for).
-    public func launchDaemon(log: String = "dbus-daemon.log") throws -> Process {
-        try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: log)
+    /// - Parameter activating: false leaves out the session bus's service directories, so a
+    ///   service the test did not start (feedbackd, say) is missing, not started on demand.
+    public func launchDaemon(log: String = "dbus-daemon.log", activating: Bool = true) throws -> Process {
+        guard !activating else {
+            return try launch(Self.daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"], log: log)
+        }
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><type>session</type><listen>\(address)</listen>
+            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        return try launch(Self.daemon, ["--config-file=\(config.path)", "--nofork", "--nopidfile"], log: log)
+    }
+
+    /// Waits (up to 5 s) until the daemon's socket exists.
+    public func waitUntilListening() {
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socketPath) { usleep(50_000) }
     }
 
     /// Starts `executable` with this bus in its environment (plus `environment`), its output
