@@ -41,7 +41,7 @@ struct Serve: AsyncParsableCommand {
     var touchPolicy = "mutual"
 
     @Option(help: "Rotating beacon identity slot period in seconds (10 to 900); every client of this deployment must use the same.")
-    var identityPeriod = 30
+    var identityPeriod = RotatingIdentity.defaultPeriod
 
     @Option(help: "Days after a ride ends (completed, cancelled, or request withdrawn) before its pickup, drop-off and notes are erased (1 to 3650); checked hourly.")
     var locationRetentionDays = 30

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Guide
 import GuideAudio
+import Phrasebook
 import RideClient
 
 /// `ridebeacon settings show|set`: the persistent voice, verbosity, language, server and token.
@@ -13,16 +14,20 @@ struct SettingsCommand: AsyncParsableCommand {
         subcommands: [Show.self, Set.self]
     )
 
-    struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the settings, one per line. The token is not shown.")
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the settings, one per line. The token is not shown.",
+            discussion: "When signed in, also your account's language and which language this device speaks.")
 
-        func run() throws {
+        func run() async throws {
+            var saved = Settings.standard
             try reportingFailures {
                 let path = Settings.defaultPath()
-                let settings = try loadSettings()
-                for line in SettingsCommand.lines(settings) { Say.line(line) }
+                saved = try loadSettings()
+                for line in SettingsCommand.lines(saved) { Say.line(line) }
                 Say.line("file: \(path)\(FileManager.default.fileExists(atPath: path) ? "" : " (not created yet; these are the defaults)")")
             }
+            for line in await SettingsCommand.accountLines(saved) { Say.line(line) }
         }
     }
 
@@ -73,6 +78,27 @@ struct SettingsCommand: AsyncParsableCommand {
             }
         }
         await client.shutdown()
+    }
+
+    /// The signed-in account's language and the one this device speaks (`DeviceLanguage`'s
+    /// order: the saved setting, else the account's, else English); nothing when not signed in.
+    static func accountLines(_ settings: Settings) async -> [String] {
+        guard let client = try? ServiceOptions.parse([]).client(waits: false) else { return [] }
+        let answer: String??
+        do { answer = try await client.accountLanguage() } catch { answer = nil }
+        await client.shutdown()
+        guard let code = answer else {
+            return ["account language: unknown (cannot reach the ride service at \(client.server))"]
+        }
+        let speaks: String
+        if DeviceLanguage.decidedHere(flag: nil, settings: settings) {
+            speaks = "\(settings.language) (saved on this device)"
+        } else if let account = code.flatMap(Language.init(rawValue:)) {
+            speaks = "\(account.rawValue) (your account's)"
+        } else {
+            speaks = "\(settings.language) (the default)"
+        }
+        return ["account language: \(code ?? "not set")", "this device speaks: \(speaks)"]
     }
 
     static func lines(_ settings: Settings) -> [String] {

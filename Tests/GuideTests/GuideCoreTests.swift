@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func rotationKeepsGuidingWithTheSameFilterAndAReplayFromTwoSlotsAgoIsIgnored() {
-        // Starts 10 s into a 30 s slot; 40 s of walking crosses a rotation.
+        // Starts on a 30 s slot boundary; 40 s of walking crosses the next rotation.
         var guide = ScriptedGuide(calibration: ScriptedGuide.matchedLine)
         guide.walk(seconds: 40) { t in max(0.5, 30 - 0.7 * t) }
         #expect(!guide.cues.contains("[signal_lost]"))

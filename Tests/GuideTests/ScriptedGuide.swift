@@ -7,7 +7,7 @@ import GuideAudio
 /// Drives a `GuideCore` through a scripted walk: true distance as a function of time, turned
 /// into 10 Hz sightings by the mean path loss plus seeded noise, with ticks every 50 ms.
 struct ScriptedGuide {
-    static let base = 1_700_000_010.0  // 10 s into a 30 s slot
+    static let base = 1_700_000_010.0  // a 30 s slot boundary (1_700_000_010 = 30 × 56_666_667)
     static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 42, count: 32))
     static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: identity)
 

@@ -17,6 +17,11 @@ struct AccountLanguageCLITests {
         let chosen = try await CLI.run(["settings", "set", "--language", "es"], environment: elsewhere)
         #expect(chosen.status == 0, "\(chosen.stderr)")
         #expect(chosen.stdout.contains("Your account's language is now es"), "\(chosen.stdout)")
+        // His phone has saved nothing: `settings show` there says the account's Spanish is what it speaks.
+        var phone = service.environment(token: service.driverToken)
+        phone["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+        let shown = try await CLI.run(["settings", "show"], environment: phone).stdout
+        #expect(shown.contains("account language: es\n") && shown.contains("this device speaks: es (your account's)\n"), "\(shown)")
 
         let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -42,10 +47,12 @@ struct AccountLanguageCLITests {
         let set = try await CLI.run(["settings", "set", "--language", "fr"], environment: environment)
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout.contains("Cannot reach the ride service") && set.stdout.contains("this device speaks fr anyway"), "\(set.stdout)")
-        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
+        let shown = try await CLI.run(["settings", "show"], environment: environment).stdout
+        #expect(shown.contains("language: fr\n") && shown.contains("account language: unknown (cannot reach the ride service"), "\(shown)")
         // Not signed in: nothing is said about an account.
         environment.removeValue(forKey: "RIDEBEACON_TOKEN")
         let local = try await CLI.run(["settings", "set", "--language", "es"], environment: environment)
         #expect(local.status == 0 && !local.stdout.contains("account"), "\(local.stdout)\n\(local.stderr)")
+        #expect(try await !CLI.run(["settings", "show"], environment: environment).stdout.contains("account"))
     }
 }

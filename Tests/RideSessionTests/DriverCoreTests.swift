@@ -6,7 +6,7 @@ import Testing
 /// The driver's side at the kerb, scripted in virtual time: no radio, no clock, no server.
 @Suite("DriverCore")
 struct DriverCoreTests {
-    static let base = 1_700_000_010.0  // 10 s into a 30 s slot
+    static let base = 1_700_000_010.0  // a 30 s slot boundary (1_700_000_010 = 30 × 56_666_667)
     static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 7, count: 32))
     static let calibration = Calibration(model: .default, touchRSSI: -40)
 

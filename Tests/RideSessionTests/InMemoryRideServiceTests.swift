@@ -8,7 +8,7 @@ import Testing
 /// session tests that run on it would prove nothing.
 @Suite("InMemoryRideService")
 struct InMemoryRideServiceTests {
-    static let start = 1_700_000_010.0  // 10 s into a 30 s slot
+    static let start = 1_700_000_010.0  // a 30 s slot boundary (1_700_000_010 = 30 × 56_666_667)
     static let identity = try! RotatingIdentity(rideKey: [UInt8](repeating: 5, count: 32))
 
     /// What `side` saw of the other's beacon, its window `from...until` in virtual seconds.

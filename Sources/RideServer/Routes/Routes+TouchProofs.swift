@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 import Hummingbird
 import RideStore
@@ -110,9 +111,9 @@ extension TouchSide {
 public struct TouchProofConfiguration: Sendable {
     public var policy: TouchPolicy = .mutual
     /// The rotating identity's slot period in seconds (10...900).
-    public var identityPeriod = 30
+    public var identityPeriod = RotatingIdentity.defaultPeriod
 
-    public init(policy: TouchPolicy = .mutual, identityPeriod: Int = 30) {
+    public init(policy: TouchPolicy = .mutual, identityPeriod: Int = RotatingIdentity.defaultPeriod) {
         self.policy = policy
         self.identityPeriod = identityPeriod
     }
