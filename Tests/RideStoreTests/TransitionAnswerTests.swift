@@ -111,6 +111,25 @@ struct TransitionAnswerTests {
         }
     }
 
+    /// A ride note (one procedure on PostgreSQL since issue 28) refuses and records alike on
+    /// both stores.
+    @Test(arguments: StoreKind.available)
+    func notesRefuseAndRecordAlikeOnBothStores(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        func note(_ rideID: String, _ kind: RideEventKind = .passengerMessage, requiresEarlier: RideEventKind? = nil) -> RideNote {
+            RideNote(rideID: rideID, kind: kind, actorID: cast.driver.id, at: Date(), detail: "none", requiresEarlier: requiresEarlier)
+        }
+        await #expect(throws: StoreError.notFound("ride nope")) { try await store.recordRideNote(note("nope")) }
+        let ride = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        #expect(try await store.recordRideNote(note(ride.id)) == .wrongState(.accepted))
+        _ = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
+        #expect(try await store.recordRideNote(note(ride.id, .locatorAnswered, requiresEarlier: .locatorRequested)) == .nothingToAnswer)
+        guard case .recorded(let event) = try await store.recordRideNote(note(ride.id)) else { Issue.record("not recorded"); return }
+        #expect(event.kind == .passengerMessage && event.state == .arrived && event.detail == "none")
+        #expect(try await store.events(rideID: ride.id, after: 0).last == event)
+    }
+
     /// A database migrated before the functions existed gets them, and its rides move on.
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func anUpgradedDatabaseGetsTheFunctions() async throws {
@@ -122,7 +141,8 @@ struct TransitionAnswerTests {
         // As the database was before `transition-functions-1` and `-2`: no function, no
         // procedure, no record of either.
         for procedure in TransitionProcedures.names { try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location) }
-        try await TestPostgres.execute("DELETE FROM schema_migration WHERE name = 'transition-functions-2'", at: location)
+        for procedure in ["rb_sequence_events_3", "rb_record_note_3"] { try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location) }
+        try await TestPostgres.execute("DELETE FROM schema_migration WHERE name IN ('transition-functions-2', 'transition-functions-3')", at: location)
         let functions = ["rb_stage_event_1", "rb_json_time_1", "rb_ride_json_1", "rb_request_json_1", "rb_stored_result_1", "rb_store_result_1",
                          "rb_create_request_1", "rb_cancel_request_1", "rb_accept_1", "rb_move_ride_1", "rb_touch_proof_1",
                          "rb_request_locator_1", "rb_sequence_events_1"]
@@ -141,8 +161,8 @@ struct TransitionAnswerTests {
     func newerFunctionsAreRefusedLikeANewerSchema() async throws {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_fn_newer")
         await store.close()
-        try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-3')", at: location)
+        try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-4')", at: location)
         let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location) }
-        #expect(error?.unknownMigrations == ["transition-functions-3"])
+        #expect(error?.unknownMigrations == ["transition-functions-4"])
     }
 }

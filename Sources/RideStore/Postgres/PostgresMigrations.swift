@@ -192,6 +192,8 @@ enum PostgresMigrations {
         // answers, so an answer never precedes its durable commit (TransitionProcedures; a
         // no-op step of the same name on SQLite).
         ("transition-functions-2", TransitionProcedures.v2),
+        // Issue 28: the sequencing run as a procedure that commits before it answers.
+        ("transition-functions-3", TransitionProcedures.v3),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

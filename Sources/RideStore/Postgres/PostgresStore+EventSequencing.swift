@@ -17,10 +17,11 @@ extension PostgresStore {
         try await sequencingRuns.runStartingAfterNow { try await self.moveStagedEvents() }
     }
 
-    /// One statement (`rb_sequence_events_1`, TransitionFunctions): it takes the sequencing lock,
-    /// then moves; its statements' snapshots are taken after the lock, so it sees everything
-    /// committed before, and the previous run's moves. NOTIFY is delivered at commit, so other
-    /// servers re-read the history exactly when the events become visible to them.
+    /// One statement (`CALL rb_sequence_events_3`, which runs `rb_sequence_events_1` and commits
+    /// before answering: TransitionProcedures): it takes the sequencing lock, then moves; its
+    /// statements' snapshots are taken after the lock, so it sees everything committed before,
+    /// and the previous run's moves. NOTIFY is delivered at commit, so other servers re-read the
+    /// history exactly when the events become visible to them.
     private func moveStagedEvents() async throws {
         _ = try await mapped {
             try await self.db.rows(Prepared<TransitionSQL.SequenceEvents>(Self.eventChannel), logger: self.logger) { _ in () }

@@ -111,10 +111,12 @@ extension PostgresStore {
         }
     }
 
+    // This and removePlace are single statements, yet inside BEGIN … COMMIT: a lone statement's
+    // answer reaches the client before its implicit commit is flushed (TransitionProcedures).
     public func nameTokenDevice(id: String, accountID: String, deviceName: String) async throws {
-        let named = try await mapped {
-            try await self.client.query("UPDATE api_token SET device_name = \(deviceName) WHERE id = \(id) AND account_id = \(accountID) RETURNING id",
-                                        logger: self.logger).all { $0 }.count
+        let named = try await transaction { conn in
+            try await conn.query("UPDATE api_token SET device_name = \(deviceName) WHERE id = \(id) AND account_id = \(accountID) RETURNING id",
+                                 logger: self.logger).all { $0 }.count
         }
         guard named == 1 else { throw StoreError.notFound("token \(id)") }
     }
@@ -145,8 +147,8 @@ extension PostgresStore {
     }
 
     public func removePlace(accountID: String, name: String) async throws -> Bool {
-        try await mapped {
-            try await self.db.query("DELETE FROM saved_place WHERE account_id = \(accountID) AND name = \(name) RETURNING name", logger: self.logger).all({ $0 }).count == 1
+        try await transaction { conn in
+            try await conn.query("DELETE FROM saved_place WHERE account_id = \(accountID) AND name = \(name) RETURNING name", logger: self.logger).all({ $0 }).count == 1
         }
     }
 }

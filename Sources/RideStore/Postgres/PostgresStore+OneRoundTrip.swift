@@ -12,7 +12,8 @@ enum TransitionSQL {
     enum MoveRide: PreparedSQL { static let sql = TransitionProcedures.call("move_ride", arguments: 9) }
     enum TouchProof: PreparedSQL { static let sql = TransitionProcedures.call("touch_proof", arguments: 25) }
     enum RequestLocator: PreparedSQL { static let sql = TransitionProcedures.call("request_locator", arguments: 4) }
-    enum SequenceEvents: PreparedSQL { static let sql = "SELECT rb_sequence_events_1($1)" }
+    enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
+    enum RecordNote: PreparedSQL { static let sql = "CALL rb_record_note_3($1, $2, $3, $4, $5, $6, $7, NULL, NULL)" }
 }
 
 /// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`).

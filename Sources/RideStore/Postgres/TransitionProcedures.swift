@@ -55,6 +55,44 @@ enum TransitionProcedures {
             """
     }
 
+    /// Migration `transition-functions-3`: the sequencing run (`rb_sequence_events_1`) the same
+    /// way, and a ride note in one procedure. A write answers once its run has answered, saying its event is in the history; a
+    /// lone run's answer preceded its commit, so a client reading the history at once could
+    /// miss the event (not yet visible), and a power cut could undo the move (the event then
+    /// moved again later, under another id than a listener had seen).
+    static let v3: [String] = [
+        """
+        CREATE PROCEDURE rb_sequence_events_3(p_channel text) LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM rb_sequence_events_1(p_channel);
+            COMMIT;
+        END $$
+        """,
+        // A ride note (a message to the ride, the locator's answers: PostgresStore+Notes), one
+        // round trip instead of a transaction of four to five: the ride's row lock, its state
+        // among p_states, an earlier event of p_earlier (staged counts) when given, the staged
+        // event. Answers 'ok' (info_: the request's id, to read the event back by),
+        // 'not-found', 'illegal' (info_: the state) or 'nothing-to-answer'; only 'ok' wrote.
+        """
+        CREATE PROCEDURE rb_record_note_3(p_ride text, p_kind text, p_states text[], p_earlier text, p_actor text, p_at timestamptz,
+            p_detail text, OUT outcome_ text, OUT info_ text) LANGUAGE plpgsql AS $$
+        DECLARE
+            r ride;
+        BEGIN
+            SELECT * INTO r FROM ride WHERE id = p_ride FOR UPDATE;
+            IF NOT FOUND THEN outcome_ := 'not-found'; RETURN; END IF;
+            IF NOT r.state = ANY(p_states) THEN outcome_ := 'illegal'; info_ := r.state; RETURN; END IF;
+            IF p_earlier IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ride_event WHERE ride_id = p_ride AND kind = p_earlier)
+                AND NOT EXISTS (SELECT 1 FROM ride_event_pending WHERE ride_id = p_ride AND kind = p_earlier) THEN
+                outcome_ := 'nothing-to-answer'; RETURN;
+            END IF;
+            PERFORM rb_stage_event_1(r.request_id, p_ride, p_kind, r.state, p_actor, p_at, p_detail);
+            COMMIT;
+            outcome_ := 'ok'; info_ := r.request_id;
+        END $$
+        """,
+    ]
+
     /// The procedures' names, for the tests.
     static let names = transitions.map { "rb_\($0.name)_2" }
 
