@@ -1,0 +1,79 @@
+import BeaconCore
+import Foundation
+import Guide
+import GuideAudio
+import Phrasebook
+import RadioCore
+import RideClient
+import Synchronization
+import VoiceCommands
+
+/// `passenger follow`'s guide on arrival: the radio opened then (none, or one that fails: the
+/// no-radio sentence and a sound asked of the driver), the guide run with the follow's own
+/// player, and the keys routed to it while it runs.
+///
+/// @unchecked Sendable: `voiceInput` is set once, before `run`, by the task that owns the follow;
+/// the keys, which another task reads, are in a `Mutex`.
+final class FollowGuide: @unchecked Sendable {
+    let radio: RadioSelection?
+    let settings: Settings
+    let audioOut: String
+    let identityPeriod: Int
+    let player: LiveCuePlayer
+    /// `--voice-commands`: heard while the guide runs.
+    var voiceInput: VoiceInput?
+    /// The running guide's keys.
+    private let keys = Mutex<AsyncStream<GuideKey>.Continuation?>(nil)
+
+    init(radio: RadioSelection?, settings: Settings, audioOut: String, identityPeriod: Int, player: LiveCuePlayer) {
+        self.radio = radio
+        self.settings = settings
+        self.audioOut = audioOut
+        self.identityPeriod = identityPeriod
+        self.player = player
+    }
+
+    /// Whether a radio is configured (it may still fail to open: then the no-radio words follow).
+    var canGuide: Bool { radio != nil }
+
+    /// Passes `key` to the running guide; false when none runs.
+    func forward(_ key: GuideKey) -> Bool {
+        guard let keys = keys.withLock({ $0 }) else { return false }
+        keys.yield(key)
+        return true
+    }
+
+    /// Runs the guide; false when no radio could be opened (then the words and the request).
+    func run(ride: Ride, client: RideServiceClient, announcer: RideAnnouncer) async -> Bool {
+        let opened: (any Radio)?
+        if let radio {
+            do { opened = try await openRadio(radio) } catch { opened = nil }
+        } else {
+            opened = nil
+        }
+        guard let opened else {
+            if radio != nil {
+                let name: [String: PhraseValue] = ["name": .text(ride.driver.name)]
+                await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followArrivedSummary, name),
+                                                                body: announcer.book(.rideNoGuide, name)))
+            }
+            // The driver is asked for a sound, and told the passenger waits (the answer is the driver's).
+            do { _ = try await client.requestLocator(ride.id) } catch {
+                StandardError.writeLine("ridebeacon: asking the driver for a sound: \(error)")
+            }
+            return false
+        }
+        let (stream, feed) = AsyncStream<GuideKey>.makeStream()
+        keys.withLock { $0 = feed }
+        defer { keys.withLock { $0 = nil } }
+        let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: radio ?? .sim, audioOut: audioOut,
+                                 fallbackIdentityPeriod: identityPeriod, calibration: Calibration(model: .default), keys: stream,
+                                 compass: .auto, openedRadio: opened, sharedPlayer: player, voiceInput: voiceInput)
+        do { try await launch.run() } catch let failure as CommandLineFailure {
+            StandardError.writeLine("ridebeacon: guide: \(failure.message)")
+        } catch {
+            // Quit or cancelled: following goes on, and says how the ride ends.
+        }
+        return true
+    }
+}
