@@ -51,8 +51,8 @@ public final class KeywordSpotter: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: keyphraseFile, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
             throw VoiceError("cannot write the keyphrase file \(keyphraseFile)")
         }
-        let opened = mode == .keywords ? rb_ps_open_kws(hmm, dict, keyphraseFile, "/dev/null")
-            : rb_ps_open_lm(hmm, dict, model + "/en-us.lm.bin", "/dev/null")
+        let opened = mode == .keywords ? rb_ps_open(hmm, dict, "-kws", keyphraseFile, "/dev/null")
+            : rb_ps_open(hmm, dict, "-lm", model + "/en-us.lm.bin", "/dev/null")
         guard let decoder = opened else {
             try? FileManager.default.removeItem(atPath: keyphraseFile)
             throw VoiceError("PocketSphinx could not load its model from \(model)")
