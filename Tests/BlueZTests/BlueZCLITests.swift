@@ -29,11 +29,15 @@ struct BlueZCLITests {
         #expect(await advertise.exitStatus(within: 60) == 0, "stderr: \(advertise.stderr)")
         #expect(try await mock.advertisingLog().last?["event"] as? String == "unregister")
 
-        let scan = try BackgroundProcess(["scan", "--radio", "bluez:hci0", "--seconds", "4"], environment: Self.environment(mock))
+        // Stopped by Ctrl-C once the three rows are out, not by a --seconds window: on a loaded
+        // machine a 4 s window once closed before the mock's reports reached it (no rows).
+        let scan = try BackgroundProcess(["scan", "--radio", "bluez:hci0", "--seconds", "120"], environment: Self.environment(mock))
         #expect(await mock.wait { try await mock.discoveryFilter().discovering }, "stderr: \(scan.stderr)")
         for rssi: Int16 in [-51, -62, -73] {
             try await mock.report("C0:FF:EE:00:00:09", Beacons.rotated.manufacturerData, rssi: rssi)
         }
+        #expect(await scan.wait(seconds: 60) { out, _ in out.split(separator: "\n").count >= 4 }, "stderr: \(scan.stderr)")
+        scan.signal(SIGINT)
         #expect(await scan.exitStatus(within: 60) == 0, "stderr: \(scan.stderr)")
         let lines = scan.stdout.split(separator: "\n")
         #expect(lines.first == "t_s,address,uuid,major,minor,measured_power_dbm,rssi_dbm")
