@@ -15,6 +15,9 @@
 /// A `CALL` passes NULL for each OUT argument (PostgreSQL 14 and later). A procedure that
 /// raises (a racing idempotency key's 23505) has committed nothing: the statement rolls back
 /// as the function call did.
+///
+/// `v2` and `v3` are shipped migrations' SQL: `v2` is generated from `transitions`, so editing
+/// that list edits the migration; change a transition in a new migration (`_4` names) instead.
 enum TransitionProcedures {
     /// The IN arguments of each `_1` function, as (name, type), in order; the procedure passes
     /// them through unchanged.
