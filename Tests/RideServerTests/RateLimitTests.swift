@@ -84,6 +84,28 @@ struct RateLimitTests {
         }
     }
 
+    /// Messages to the driver: a few in a row go through; past the account's limit each is 429
+    /// with Retry-After and reaches no stream; a minute on, one goes through again.
+    @Test func messagesToTheDriverAreLimitedPerAccount() async throws {
+        let world = try await World.make(.sqlite)
+        let clock = SteppedClock()
+        let ride = try await world.arrivedRide()
+        try await world.app(configure: {
+            $0.now = clock.reading
+            $0.rateLimits.messagesPerAccount = .perMinute(2)
+        }).test(.live) { client in
+            let path = "/v1/rides/\(ride.id)/messages"
+            #expect(try await client.call(.post, path, as: world.passenger, json: #"{"preset":"guide_dog"}"#).status == .created)
+            #expect(try await client.call(.post, path, as: world.passenger, json: #"{"text":"By the main door"}"#).status == .created)
+            let refused = try await client.call(.post, path, as: world.passenger, json: #"{"text":"Hello?"}"#)
+            #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited" && refused.headers[.retryAfter] == "30")
+            let sent = try await world.store.events(rideID: ride.id, after: 0).filter { $0.kind == .passengerMessage }
+            #expect(sent.count == 2 && sent.last?.detail == "By the main door", "the refused one reached no stream")
+            clock.advance(30)
+            #expect(try await client.call(.post, path, as: world.passenger, json: #"{"text":"Hello?"}"#).status == .created)
+        }
+    }
+
     /// The dispatcher sign-in form takes tokens too, so guessing through it is limited alike.
     @Test func dispatcherSignInShareTheFailureLimit() async throws {
         let world = try await World.make(.sqlite)

@@ -20,6 +20,9 @@ public struct RateLimitConfiguration: Sendable {
     public var touchProofsPerToken = RateLimit.perMinute(20)
     /// Touch proofs per client address (several devices can share one address behind NAT).
     public var touchProofsPerAddress = RateLimit.perMinute(120)
+    /// Messages to the driver per passenger account: a few presets in a row are normal; a
+    /// stream of them would only keep his phone talking while he drives.
+    public var messagesPerAccount = RateLimit.perMinute(6)
     /// Behind a reverse proxy every connection comes from the proxy; name the header it sets
     /// (e.g. `X-Forwarded-For`) and its last value, the address the proxy saw, is used instead.
     /// Only set this when clients cannot reach the server except through that proxy.
@@ -41,6 +44,7 @@ final class RateLimits: Sendable {
     private static let knownGoodCapacity = 100_000
     private let proofsByToken: RateLimiter
     private let proofsByAddress: RateLimiter
+    private let messagesByAccount: RateLimiter
     private let addressHeader: HTTPField.Name?
     private let metrics: ServerMetrics
 
@@ -51,6 +55,7 @@ final class RateLimits: Sendable {
         signInsByAccount = RateLimiter(configuration.signInsPerAccount, now: now)
         proofsByToken = RateLimiter(configuration.touchProofsPerToken, now: now)
         proofsByAddress = RateLimiter(configuration.touchProofsPerAddress, now: now)
+        messagesByAccount = RateLimiter(configuration.messagesPerAccount, now: now)
         addressHeader = configuration.clientAddressHeader.flatMap { HTTPField.Name($0) }
         self.metrics = metrics
     }
@@ -194,6 +199,15 @@ final class RateLimits: Sendable {
         }
         _ = proofsByToken.take(token)
         _ = proofsByAddress.take(address)
+    }
+
+    /// Spends one message to the driver for the account; 429 when it is used up.
+    func admitMessage(account: String) throws {
+        if let wait = messagesByAccount.retryAfter(account) {
+            metrics.recordRateLimited(.messages)
+            throw APIError.rateLimited(retryAfter: wait, "too many messages to the driver; wait before sending another")
+        }
+        _ = messagesByAccount.take(account)
     }
 }
 

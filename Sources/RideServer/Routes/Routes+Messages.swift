@@ -10,6 +10,7 @@ import RideStore
 struct MessageRoutes<Context: RideRequestContext>: Sendable {
     let store: any Store
     let rides: RideLookup
+    let limits: RateLimits
     let now: @Sendable () -> Date
 
     /// The states a message may be sent in: from acceptance until the meeting.
@@ -19,7 +20,8 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
         routes.post("/rides/{id}/messages", use: send)
     }
 
-    /// Checks in the order openapi.yaml documents: role, body, the ride's own passenger, state.
+    /// Checks in the order openapi.yaml documents: role, body, the ride's own passenger, the
+    /// account's message limit, state.
     @Sendable func send(_ request: Request, context: Context) async throws -> EditedResponse<PassengerMessage> {
         let account = try context.caller(in: [.passenger], to: "send the driver a message")
         let body = try await request.decodeStrict(PassengerMessageBody.self, context: context)
@@ -31,6 +33,7 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
         } else {
             text = try FreeText.clean(body.text ?? "", field: "text", maxLength: PassengerMessage.maxTextLength, multiline: false)
         }
+        try limits.admitMessage(account: account.id)
         let note = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text, states: Self.states)
         let recording: RideNoteRecording
         do { recording = try await store.recordRideNote(note) } catch let error as StoreError { throw APIError(error) }
