@@ -141,8 +141,12 @@ struct TransitionAnswerTests {
         // As the database was before `transition-functions-1` and `-2`: no function, no
         // procedure, no record of either.
         for procedure in TransitionProcedures.names { try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location) }
-        for procedure in ["rb_sequence_events_3", "rb_record_note_3"] { try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location) }
-        try await TestPostgres.execute("DELETE FROM schema_migration WHERE name IN ('transition-functions-2', 'transition-functions-3')", at: location)
+        for procedure in ["rb_sequence_events_3", "rb_record_note_3", "rb_request_locator_4", "rb_record_note_4"] {
+            try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location)
+        }
+        try await TestPostgres.execute("""
+            DELETE FROM schema_migration WHERE name IN ('transition-functions-2', 'transition-functions-3', 'transition-functions-4')
+            """, at: location)
         let functions = ["rb_stage_event_1", "rb_json_time_1", "rb_ride_json_1", "rb_request_json_1", "rb_stored_result_1", "rb_store_result_1",
                          "rb_create_request_1", "rb_cancel_request_1", "rb_accept_1", "rb_move_ride_1", "rb_touch_proof_1",
                          "rb_request_locator_1", "rb_sequence_events_1"]
@@ -161,8 +165,8 @@ struct TransitionAnswerTests {
     func newerFunctionsAreRefusedLikeANewerSchema() async throws {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_fn_newer")
         await store.close()
-        try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-4')", at: location)
+        try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-5')", at: location)
         let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location) }
-        #expect(error?.unknownMigrations == ["transition-functions-4"])
+        #expect(error?.unknownMigrations == ["transition-functions-5"])
     }
 }

@@ -194,6 +194,8 @@ enum PostgresMigrations {
         ("transition-functions-2", TransitionProcedures.v2),
         // Issue 28: the sequencing run as a procedure that commits before it answers.
         ("transition-functions-3", TransitionProcedures.v3),
+        // Issue 28: the locator and a ride note answer their sequenced event in one CALL.
+        ("transition-functions-4", TransitionProcedures.v4),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

@@ -11,9 +11,9 @@ enum TransitionSQL {
     enum Accept: PreparedSQL { static let sql = TransitionProcedures.call("accept", arguments: 11) }
     enum MoveRide: PreparedSQL { static let sql = TransitionProcedures.call("move_ride", arguments: 9) }
     enum TouchProof: PreparedSQL { static let sql = TransitionProcedures.call("touch_proof", arguments: 25) }
-    enum RequestLocator: PreparedSQL { static let sql = TransitionProcedures.call("request_locator", arguments: 4) }
+    enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
-    enum RecordNote: PreparedSQL { static let sql = "CALL rb_record_note_3($1, $2, $3, $4, $5, $6, $7, NULL, NULL)" }
+    enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_4", arguments: 8) }
 }
 
 /// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`).
@@ -24,6 +24,36 @@ struct TransitionAnswer: Sendable {
 
     init(row: PostgresRow) throws {
         (outcome, info, result) = try row.decode((String, String?, Data?).self)
+    }
+}
+
+/// The answer of a procedure that writes an event and sequences it in the same CALL (the
+/// locator, a ride note: TransitionProcedures.v4): the outcome, then on 'ok' the event.
+struct SequencedEventAnswer: Sendable {
+    var outcome: String
+    var info: String?
+    var at: Date?
+    var event: RideEvent?
+
+    init(row: PostgresRow) throws {
+        let (outcome, info, at, id, request, ride, sequence, kind, state, actor, eventAt, detail) =
+            try row.decode((String, String?, Date?, Int64?, String?, String?, Int?, String?, String?, String?, Date?, String?).self)
+        (self.outcome, self.info, self.at) = (outcome, info, at)
+        if let id, let request, let sequence, let kind, let state, let actor, let eventAt {
+            event = RideEvent(id: id, requestID: request, rideID: ride, sequence: sequence, kind: RideEventKind(rawValue: kind),
+                              state: try stored(state), actorID: actor, at: eventAt.wholeMilliseconds, detail: detail)
+        }
+    }
+
+    /// `CALL name($1, …, $n, NULL × 12)`: the arguments (the events channel last), then the OUT ones.
+    static func call(_ name: String, arguments n: Int) -> String {
+        "CALL \(name)(" + ((1...n).map { "$\($0)" } + Array(repeating: "NULL", count: 12)).joined(separator: ", ") + ")"
+    }
+
+    /// The event of an 'ok' answer.
+    func recorded() throws -> RideEvent {
+        guard let event else { throw StoreError.unavailable("the event just written is not in the history") }
+        return event
     }
 }
 
@@ -146,22 +176,22 @@ extension PostgresStore {
 
     func requestLocatorInOneTrip(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording {
         let at = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
-        let (outcome, info, latest) = try await mapped {
-            try await self.db.rows(Prepared<TransitionSQL.RequestLocator>(rideID, actorID, at, minimumInterval), logger: self.logger) {
-                try $0.decode((String, String?, Date?).self)
-            }.first ?? ("", nil, nil)
+        let answer = try await mapped {
+            try await self.db.rows(Prepared<TransitionSQL.RequestLocator>(rideID, actorID, at, minimumInterval, Self.eventChannel), logger: self.logger,
+                                   SequencedEventAnswer.init(row:)).first
         }
-        switch outcome {
+        guard let answer else { throw StoreError.unavailable("the locator procedure answered nothing") }
+        switch answer.outcome {
         case "ok":
-            // Only a staged request needs the sequencing run; a refusal wrote nothing.
-            try await sequenced {}
-            return .recorded(try await eventJustWritten(requestID: info ?? "", kind: RideEventKind.locatorRequested.rawValue))
+            // Sequenced in the CALL: this server's event hubs are told as after `sequenced`.
+            commits.announce(.eventsAppended)
+            return .recorded(try answer.recorded())
         case "not-found": throw StoreError.notFound("ride \(rideID)")
-        case "illegal": return .wrongState(try stored(info ?? ""))
+        case "illegal": return .wrongState(try stored(answer.info ?? ""))
         case "too-soon":
-            let last = latest ?? at
+            let last = answer.at ?? at
             return .tooSoon(last: last, retryAfter: minimumInterval - at.timeIntervalSince(last))
-        default: throw StoreError.unavailable("the locator function answered '\(outcome)'")
+        default: throw StoreError.unavailable("the locator procedure answered '\(answer.outcome)'")
         }
     }
 }

@@ -96,6 +96,60 @@ enum TransitionProcedures {
         """,
     ]
 
+    /// Migration `transition-functions-4`: the locator and a ride note in one round trip. Each
+    /// answers with the event it wrote, which needs its id from a sequencing run: after the
+    /// write's COMMIT (durable, and visible to the run that follows), the procedure runs one
+    /// itself (serialised with every other run by the sequencing lock; it moves every waiting
+    /// event, as any run does), commits it (its NOTIFY goes out), and reads the event by the
+    /// (request, sequence) it staged, read before the first COMMIT while the ride's row lock
+    /// still made it the request's newest. Before, the answer took three round trips: the write,
+    /// the server's shared run, and a read of "the request's newest event of this kind", which
+    /// a second note staged in between could have answered instead.
+    /// OUT: (outcome_, info_, at_) as `rb_request_locator_1`'s, then the event's columns.
+    static let v4: [String] = [
+        sequencedEventProcedure("rb_request_locator_4",
+                                arguments: "p_ride text, p_actor text, p_at timestamptz, p_min_interval double precision",
+                                write: "SELECT * INTO outcome_, info_, at_ FROM rb_request_locator_1(p_ride, p_actor, p_at, p_min_interval);"),
+        // rb_record_note_3's steps.
+        sequencedEventProcedure("rb_record_note_4", arguments: """
+            p_ride text, p_kind text, p_states text[], p_earlier text, p_actor text, p_at timestamptz, p_detail text
+            """, write: """
+            SELECT * INTO r FROM ride WHERE id = p_ride FOR UPDATE;
+                IF NOT FOUND THEN outcome_ := 'not-found'; RETURN; END IF;
+                IF NOT r.state = ANY(p_states) THEN outcome_ := 'illegal'; info_ := r.state; RETURN; END IF;
+                IF p_earlier IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ride_event WHERE ride_id = p_ride AND kind = p_earlier)
+                    AND NOT EXISTS (SELECT 1 FROM ride_event_pending WHERE ride_id = p_ride AND kind = p_earlier) THEN
+                    outcome_ := 'nothing-to-answer'; RETURN;
+                END IF;
+                PERFORM rb_stage_event_1(r.request_id, p_ride, p_kind, r.state, p_actor, p_at, p_detail);
+                outcome_ := 'ok'; info_ := r.request_id;
+            """),
+    ]
+
+    /// A procedure that runs `write` (which sets outcome_, and info_ to the request's id when it
+    /// staged an event), then on 'ok' commits, sequences, commits and reads the event back.
+    private static func sequencedEventProcedure(_ name: String, arguments: String, write: String) -> String {
+        """
+        CREATE PROCEDURE \(name)(\(arguments), p_channel text,
+            OUT outcome_ text, OUT info_ text, OUT at_ timestamptz, OUT id_ bigint, OUT request_ text, OUT ride_ text,
+            OUT sequence_ integer, OUT kind_ text, OUT state_ text, OUT actor_ text, OUT event_at_ timestamptz, OUT detail_ text)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            r ride;
+        BEGIN
+            \(write)
+            IF outcome_ <> 'ok' THEN RETURN; END IF;
+            SELECT MAX(sequence) INTO sequence_ FROM ride_event_pending WHERE request_id = info_;
+            COMMIT;
+            PERFORM rb_sequence_events_1(p_channel);
+            COMMIT;
+            SELECT id, request_id, ride_id, kind, state, actor_id, at, detail
+            INTO id_, request_, ride_, kind_, state_, actor_, event_at_, detail_
+            FROM ride_event WHERE request_id = info_ AND sequence = sequence_;
+        END $$
+        """
+    }
+
     /// The procedures' names, for the tests.
     static let names = transitions.map { "rb_\($0.name)_2" }
 

@@ -207,6 +207,7 @@ enum SQLiteMigrations {
         // Issue 28: PostgreSQL's transitions as procedures that commit before answering.
         m.register("transition-functions-2") { _ in }
         m.register("transition-functions-3") { _ in }
+        m.register("transition-functions-4") { _ in }
         return m
     }()
 
