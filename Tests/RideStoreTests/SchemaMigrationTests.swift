@@ -74,6 +74,16 @@ struct SchemaMigrationTests {
         #expect(columns?["observedFromMs"] as Int64? == 1_767_225_600_250 && columns?["observedUntilMs"] as Int64? == 1_767_225_600_250)
     }
 
+    /// The transitions are procedures with OUT parameters (PostgreSQL 14): an older server is
+    /// refused in one sentence before anything is created.
+    @Test func postgresOlderThan14IsRefusedByVersion() throws {
+        #expect(throws: PostgresTooOld(serverVersionNum: 130012)) { try PostgresTooOld.check(serverVersionNum: 130012) }
+        #expect(PostgresTooOld(serverVersionNum: 130012).description
+                == "PostgreSQL 13.12 is too old for ridebeacon, which needs PostgreSQL 14 or later")
+        try PostgresTooOld.check(serverVersionNum: 140000)
+        try PostgresTooOld.check(serverVersionNum: 150014)
+    }
+
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func postgresRefusesASchemaNewerThanItKnows() async throws {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_migrate")

@@ -234,6 +234,9 @@ enum PostgresMigrations {
         try await client.withTransaction(logger: logger) { conn in
             // One migrator at a time, even with several servers starting together.
             try await conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.migration))", logger: logger)
+            let version = try await conn.query("SELECT current_setting('server_version_num')::int", logger: logger)
+                .collect().first?.decode(Int.self) ?? 0
+            try PostgresTooOld.check(serverVersionNum: version)
             try await conn.query("CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
             var applied = Set<String>()
             for try await name in try await conn.query("SELECT name FROM schema_migration", logger: logger).decode(String.self) {
@@ -246,5 +249,22 @@ enum PostgresMigrations {
                 try await conn.query("INSERT INTO schema_migration (name) VALUES (\(step.name))", logger: logger)
             }
         }
+    }
+}
+
+/// The server is older than the schema needs: the ride transitions are procedures with OUT
+/// parameters that commit before they answer (`TransitionProcedures`), which PostgreSQL has
+/// from version 14. Said before anything is created, instead of a syntax error mid-migration.
+public struct PostgresTooOld: Error, Equatable, Sendable, CustomStringConvertible {
+    public static let minimum = 140000
+    /// `server_version_num`, e.g. 130012 for 13.12.
+    public var serverVersionNum: Int
+
+    public var description: String {
+        "PostgreSQL \(serverVersionNum / 10000).\(serverVersionNum % 10000) is too old for ridebeacon, which needs PostgreSQL 14 or later"
+    }
+
+    static func check(serverVersionNum: Int) throws {
+        guard serverVersionNum >= minimum else { throw PostgresTooOld(serverVersionNum: serverVersionNum) }
     }
 }

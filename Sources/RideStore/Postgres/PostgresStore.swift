@@ -65,6 +65,7 @@ public final class PostgresStore: Store {
             } catch let error as PostgresTransactionError {
                 // The refusal of a newer schema, not a failure to reach the database.
                 if let tooNew = error.closureError as? SchemaTooNew { throw tooNew }
+                if let tooOld = error.closureError as? PostgresTooOld { throw tooOld }
                 throw error
             }
         }
