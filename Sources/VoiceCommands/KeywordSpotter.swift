@@ -1,5 +1,6 @@
 import CPocketSphinx
 import Foundation
+import Synchronization
 
 public struct VoiceError: Error, Equatable, CustomStringConvertible {
     public var description: String
@@ -33,6 +34,12 @@ public final class KeywordSpotter: @unchecked Sendable {
     /// when its words are the whole of what was said (compared in BENCHMARKS.md).
     public enum Mode: String, Sendable { case keywords, sentences }
 
+    /// PocketSphinx 0.8 and sphinxbase keep process-wide state (the log file, the feature
+    /// front end's tables and random generator), so decoders in one process take turns: in a
+    /// test run with other recognisers decoding at once, a clear command was once not heard at
+    /// all. The guide runs one decoder, so it never waits.
+    private static let library = Mutex(())
+
     public let mode: Mode
     private let decoder: OpaquePointer
     private let keyphraseFile: String
@@ -51,24 +58,33 @@ public final class KeywordSpotter: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: keyphraseFile, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
             throw VoiceError("cannot write the keyphrase file \(keyphraseFile)")
         }
-        let opened = mode == .keywords ? rb_ps_open(hmm, dict, "-kws", keyphraseFile, "/dev/null")
-            : rb_ps_open(hmm, dict, "-lm", model + "/en-us.lm.bin", "/dev/null")
+        let file = keyphraseFile
+        let opened = Self.library.withLock { _ in
+            mode == .keywords ? rb_ps_open(hmm, dict, "-kws", file, "/dev/null")
+                : rb_ps_open(hmm, dict, "-lm", model + "/en-us.lm.bin", "/dev/null")
+        }
         guard let decoder = opened else {
             try? FileManager.default.removeItem(atPath: keyphraseFile)
             throw VoiceError("PocketSphinx could not load its model from \(model)")
         }
         self.decoder = decoder
-        ps_start_utt(decoder)
+        Self.library.withLock { _ in _ = ps_start_utt(decoder) }
     }
 
     deinit {
-        ps_end_utt(decoder)
-        ps_free(decoder)
+        Self.library.withLock { [decoder] _ in
+            ps_end_utt(decoder)
+            ps_free(decoder)
+        }
         try? FileManager.default.removeItem(atPath: keyphraseFile)
     }
 
     /// Feeds samples; returns the phrases spotted in them, in order.
     public func process(_ samples: [Int16]) -> [Detection] {
+        Self.library.withLock { _ in decode(samples) }
+    }
+
+    private func decode(_ samples: [Int16]) -> [Detection] {
         var found: [Detection] = []
         var start = 0
         while start < samples.count {
