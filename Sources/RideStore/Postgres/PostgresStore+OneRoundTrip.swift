@@ -68,6 +68,16 @@ extension PostgresStore {
         return try decoder.decode(T.self, from: data)
     }
 
+    /// One CALL of a procedure that writes an event and sequences it itself (the locator, a
+    /// ride note: TransitionProcedures.v4). On 'ok' the event is in the history, so this
+    /// server's event hubs are told, as after `sequenced`.
+    func callSequencedEvent<SQL>(_ what: String, _ prepared: Prepared<SQL>) async throws -> SequencedEventAnswer {
+        let answer = try await mapped { try await self.db.rows(prepared, logger: self.logger, SequencedEventAnswer.init(row:)).first }
+        guard let answer else { throw StoreError.unavailable("the \(what) procedure answered nothing") }
+        if answer.outcome == "ok" { commits.announce(.eventsAppended) }
+        return answer
+    }
+
     /// One call of a transition, one round trip: the procedure has committed (durably) before
     /// its row arrives (TransitionProcedures says why not a lone function call, nor BEGIN …
     /// COMMIT around it). A keyed write racing the same key's first attempt loses on the key's
@@ -175,17 +185,11 @@ extension PostgresStore {
     }
 
     func requestLocatorInOneTrip(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording {
-        let at = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
-        let answer = try await mapped {
-            try await self.db.rows(Prepared<TransitionSQL.RequestLocator>(rideID, actorID, at, minimumInterval, Self.eventChannel), logger: self.logger,
-                                   SequencedEventAnswer.init(row:)).first
-        }
-        guard let answer else { throw StoreError.unavailable("the locator procedure answered nothing") }
+        let at = now.wholeMillisecondsDown
+        let answer = try await callSequencedEvent("locator", try Prepared<TransitionSQL.RequestLocator>(
+            rideID, actorID, at, minimumInterval, Self.eventChannel))
         switch answer.outcome {
-        case "ok":
-            // Sequenced in the CALL: this server's event hubs are told as after `sequenced`.
-            commits.announce(.eventsAppended)
-            return .recorded(try answer.recorded())
+        case "ok": return .recorded(try answer.recorded())
         case "not-found": throw StoreError.notFound("ride \(rideID)")
         case "illegal": return .wrongState(try stored(answer.info ?? ""))
         case "too-soon":
