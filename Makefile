@@ -75,14 +75,21 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH = $(TEST_WIDTH)
 # every thread's backtrace, so a hang fails with its cause rather than running out CI's clock
 # (the suite takes 12–25 minutes here).
 TEST_LIMIT ?= 50m
-# The PostgreSQL halves of the store and server suites run against a private server (own port
-# and data dir under /tmp); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS and
+# The PostgreSQL halves of the store and server suites run against a private server, started
+# fresh for each run in TEST_PG_DIR on the first free port from 55450 and stopped after it (a
+# cluster kept between runs grew by every run's databases, and after a machine restart synced them
+# all before answering); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS and
 # RIDEBEACON_REQUIRE_BROWSER make the radio and Chromium suites fail, not skip, when Bumble,
-# chromium or .venv are missing.
+# chromium or .venv are missing. The suites' temporary files go to a directory of the run's own
+# (TMPDIR), removed after a run that passes (fixtures leave theirs for a failure to be inspected).
+TEST_PG_DIR ?= $(CURDIR)/.build/test-pg
 test: deps venv test-venv
 	$(SWIFT) build --build-tests
-	RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh)" && export RIDEBEACON_TEST_POSTGRES_URL && \
-		RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 timeout --signal=QUIT --kill-after=2m $(TEST_LIMIT) $(SWIFT) test --skip-build
+	export RIDEBEACON_TEST_PG_DIR=$(TEST_PG_DIR) && RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh fresh)" && \
+		export RIDEBEACON_TEST_POSTGRES_URL && status=0 && scratch="$$(mktemp -d /tmp/rb-test-XXXXXX)" && \
+		{ TMPDIR="$$scratch" RIDEBEACON_REQUIRE_PEERS=1 RIDEBEACON_REQUIRE_BROWSER=1 timeout --signal=QUIT --kill-after=2m $(TEST_LIMIT) \
+			$(SWIFT) test --skip-build || status=$$?; } && \
+		{ [ $$status != 0 ] || rm -rf "$$scratch"; } && scripts/test-postgres.sh stop && exit $$status
 	$(MAKE) schemathesis
 	$(MAKE) fuzz-smoke
 	$(MAKE) reliability-smoke
