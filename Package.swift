@@ -218,6 +218,8 @@ let package = Package(
                 // The in-memory RideService and the scripted radio (DriverSession, LiveGuide tests).
                 "RadioCore",
                 "RideSession",
+                // SpokenFixture: recorded voice commands as WAV files.
+                "GuideAudio",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,6 +2,7 @@ import BeaconCore
 import Foundation
 import Guide
 import GuideAudio
+import RideBeaconTesting
 import Testing
 import VoiceCommands
 
@@ -10,20 +11,6 @@ import VoiceCommands
     static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: identity)
     static let base = 1_700_000_010.0
 
-    /// espeak-ng's `text` as a 16-bit WAV at its own rate (22 050 Hz), with a second of quiet
-    /// room noise before and after, drawn from `seed` (the same file on every run: PocketSphinx's
-    /// answer on marginal audio must not change from one run to the next).
-    static func synthesisedWAV(_ text: String, voice: String = VoiceSettings.standard.voice, seed: UInt64 = 1) throws -> String {
-        var settings = VoiceSettings.standard
-        settings.voice = voice
-        let phrase = try EspeakSpeech.shared().synthesize(text, voice: settings)
-        var rng = SplitMix64(seed: seed)
-        let pad = (0..<AudioFormat.sampleRate).map { _ in Int16.random(in: -60...60, using: &rng) }
-        let path = NSTemporaryDirectory() + "rb-voice-\(UUID().uuidString).wav"
-        try WAVFile(samples: pad + phrase.samples + pad).encoded().write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     static func heard(_ path: String) async throws -> [VoiceCommand] {
         let listener = try VoiceListener(input: .file(path), realTime: false)
         var commands: [VoiceCommand] = []
@@ -31,11 +18,11 @@ import VoiceCommands
         return commands
     }
 
-    /// "Where is my car", spoken by espeak-ng (the guide's own voice, "en") into the recogniser,
-    /// reaches the guide as the "where is my driver" key, and the guide answers with the driver's
-    /// distance.
+    /// "Where is my car", spoken by espeak-ng (recorded in fixtures/voice, whose make.sh says why
+    /// and which voice) into the recogniser, reaches the guide as the "where is my driver" key,
+    /// and the guide answers with the driver's distance.
     @Test func whereIsTheCarSpokenIsAnsweredByTheGuide() async throws {
-        let path = try Self.synthesisedWAV("where is my car")
+        let path = try SpokenFixture.wav("where-is-my-car")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let commands = try await Self.heard(path)
         #expect(commands == [.whereIsCar])
@@ -68,7 +55,7 @@ import VoiceCommands
 
     /// Speech that holds no command (and the quiet around it) triggers nothing.
     @Test func otherSpeechTriggersNothing() async throws {
-        let path = try Self.synthesisedWAV("the bus to the station leaves every twenty minutes from the corner")
+        let path = try SpokenFixture.wav("other-speech")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try await Self.heard(path).isEmpty)
     }

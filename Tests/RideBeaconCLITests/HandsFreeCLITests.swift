@@ -6,20 +6,6 @@ import Testing
 /// `passenger guide --voice-commands` and `--haptics` as a passenger runs them (issue 26).
 @Suite("passenger guide: voice commands and haptics", .tags(.process), .timeLimit(.minutes(3)))
 struct HandsFreeCLITests {
-    /// espeak-ng's `text` as a WAV, after `lead` seconds of quiet.
-    static func wav(_ text: String, lead: Double) throws -> String {
-        let phrase = try EspeakSpeech.shared().synthesize(text, voice: .standard)
-        // Seeded: the same file on every run (PocketSphinx's answer on marginal audio must not
-        // change from one run to the next).
-        var rng = SplitMix64(seed: 1)
-        let quiet = { (seconds: Double) in (0..<Int(seconds * Double(AudioFormat.sampleRate))).map { _ in Int16.random(in: -60...60, using: &rng) } }
-        let samples = quiet(lead) + phrase.samples + quiet(2)
-        let data = WAVFile(samples: samples).encoded()
-        let path = NSTemporaryDirectory() + "rb-voice-cli-\(UUID().uuidString).wav"
-        try data.write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     /// "Where is my car", spoken into the guide's voice input, is answered like the d key (no
     /// signal yet: "Your driver's signal is not heard."); without feedbackd on the session bus the
     /// guide says once, plainly, that vibration is off, and goes on.
@@ -28,7 +14,7 @@ struct HandsFreeCLITests {
         let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await service.run(["driver", "accept", requestID], as: service.driverToken)
-        let input = try Self.wav("where is my car", lead: 5)
+        let input = try SpokenFixture.wav("where-is-my-car", lead: 5, tail: 2)
         defer { try? FileManager.default.removeItem(atPath: input) }
         var environment = service.environment(token: service.passengerToken)
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
