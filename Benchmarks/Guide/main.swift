@@ -277,8 +277,7 @@ struct RunResult: Sendable {
 }
 
 func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
-    let (firstSeed, seeds, startDistance, otherCars, aids) = (settings.firstSeed, settings.seeds, settings.startDistance, settings.otherCars, settings.aids)
-    let (listener, calibratedChannel, simulatedCompass, walkerParameters) = (settings.listener, settings.calibratedChannel, settings.compass, settings.walker)
+    let (firstSeed, seeds) = (settings.firstSeed, settings.seeds)
     let (truthBreakdown, verbose, baselines, ride, base) = (settings.truthBreakdown, settings.verbose, settings.baselines, settings.ride, settings.base)
     var breakdown: [SpokenSample] = []
         var ours = Tally(), handiGo = Tally(), oneSided = Tally()
