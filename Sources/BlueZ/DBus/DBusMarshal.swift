@@ -25,9 +25,13 @@ enum DBusMarshal {
         for value in values { try append(value, &iter) }
     }
 
-    private static func basic<T>(_ type: Int32, _ value: T, _ iter: inout DBusMessageIter) throws {
-        var copy = value
-        guard dbus_message_iter_append_basic(&iter, type, &copy) != 0 else {
+    /// libdbus copies a basic value out of the bytes it is given, so `T` is a plain scalar
+    /// (`BitwiseCopyable`): its bytes are the value, with no reference behind them.
+    private static func basic<T: BitwiseCopyable>(_ type: Int32, _ value: T, _ iter: inout DBusMessageIter) throws {
+        let ok = withUnsafeBytes(of: value) { bytes in
+            dbus_message_iter_append_basic(&iter, type, bytes.baseAddress) != 0
+        }
+        guard ok else {
             throw DBusMarshalError(description: "cannot append \(value)")
         }
     }
@@ -116,9 +120,13 @@ enum DBusMarshal {
         return out
     }
 
-    private static func get<T>(_ iter: inout DBusMessageIter, _ zero: T) -> T {
+    /// libdbus writes a basic value's bytes into the storage it is given, so `T` is a plain
+    /// scalar (`BitwiseCopyable`) of the type the iterator holds.
+    private static func get<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ zero: T) -> T {
         var value = zero
-        dbus_message_iter_get_basic(&iter, &value)
+        withUnsafeMutableBytes(of: &value) { bytes in
+            dbus_message_iter_get_basic(&iter, bytes.baseAddress)
+        }
         return value
     }
 
