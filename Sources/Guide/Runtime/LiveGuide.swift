@@ -260,7 +260,7 @@ actor ScanControl {
             task = Task {
                 while !Task.isCancelled {
                     let ended = await Self.scan(radio, feed, clock, for: nil)
-                    await self.note(ended)
+                    self.note(ended)
                     guard ended.failure != nil else { break }
                     try? await clock.sleep(seconds: Self.retryAfter)
                 }
@@ -268,7 +268,7 @@ actor ScanControl {
         case .dutyCycled:
             task = Task {
                 while !Task.isCancelled {
-                    await self.note(await Self.scan(radio, feed, clock, for: cycle.on))
+                    self.note(await Self.scan(radio, feed, clock, for: cycle.on))
                     try? await clock.sleep(seconds: cycle.off)
                 }
             }

@@ -66,14 +66,14 @@ actor SequencingRuns {
         let previous = current?.task
         let task = Task {
             if let previous { _ = await previous.result }
-            await self.started(id)
+            self.started(id)
             do {
                 try await body()
             } catch {
-                await self.finished(id)
+                self.finished(id)
                 throw error
             }
-            await self.finished(id)
+            self.finished(id)
         }
         // No suspension since `queued` was read: the task cannot reach `started` before this.
         if previous == nil { current = Run(id: id, task: task) } else { queued = Run(id: id, task: task) }
