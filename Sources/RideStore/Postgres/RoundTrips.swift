@@ -49,6 +49,8 @@ struct CountedClient: Sendable {
     let client: PostgresClient
     let roundTrips: RoundTrips
 
+    /// Discardable as PostgresNIO's own `query` is: a statement run for its effect drops its rows.
+    @discardableResult
     func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         roundTrips.count()
         return try await client.query(query, logger: logger)
@@ -66,6 +68,8 @@ struct CountedConnection: Sendable {
     let connection: PostgresConnection
     let roundTrips: RoundTrips
 
+    /// Discardable as PostgresNIO's own `query` is: a statement run for its effect drops its rows.
+    @discardableResult
     func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         roundTrips.count()
         return try await connection.query(query, logger: logger)
