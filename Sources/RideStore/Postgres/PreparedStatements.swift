@@ -7,8 +7,9 @@ import PostgresNIO
 // write's eight to ten statements (BENCHMARKS.md, "Ride server"). Each statement is a type
 // naming its SQL; `Prepared` binds the values of one execution.
 
-/// A statement's text; the type's name is the prepared statement's name.
-protocol PreparedSQL { static var sql: String { get } }
+/// A statement's text; the type's name is the prepared statement's name. A `SendableMetatype`:
+/// a `Prepared<SQL>` is made in one task and run in another (`mapped`), its `SQL.Type` with it.
+protocol PreparedSQL: SendableMetatype { static var sql: String { get } }
 
 /// One execution of `SQL` with its values, rows left undecoded.
 struct Prepared<SQL: PreparedSQL>: PostgresPreparedStatement {
