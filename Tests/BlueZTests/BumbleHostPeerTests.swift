@@ -23,7 +23,9 @@ struct BumbleHostPeerTests {
         init(_ arguments: [String]) throws {
             let python = try #require(BumbleControllers.python)
             output = FileManager.default.temporaryDirectory.appendingPathComponent("bumble-peer-\(UUID().uuidString.prefix(8))")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+                throw FixtureError("cannot create the peer's output \(output.path)")
+            }
             let handle = try FileHandle(forWritingTo: output)
             process.executableURL = URL(fileURLWithPath: python)
             process.arguments = [BumbleHostPeerTests.script] + arguments

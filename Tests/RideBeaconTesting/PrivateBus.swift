@@ -70,8 +70,9 @@ public struct PrivateBus: Sendable {
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let logURL = directory.appendingPathComponent(log)
-        if !FileManager.default.fileExists(atPath: logURL.path) {
-            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        if !FileManager.default.fileExists(atPath: logURL.path),
+           !FileManager.default.createFile(atPath: logURL.path, contents: nil) {
+            throw FixtureError("cannot create the log \(logURL.path)")
         }
         let handle = try FileHandle(forWritingTo: logURL)
         try handle.seekToEnd()
