@@ -30,14 +30,14 @@ struct LocatorGuideTests {
         #expect(guide.core.locator.isTicking(at: guide.time + 12) && !guide.core.locator.isTicking(at: guide.time + 14))
     }
 
-    @Test func theGuideAsksByItselfNearTheCarWhenTheDirectionIsUnsure() {
+    @Test func theGuideAsksByItselfNearTheCarWhenTheDirectionIsUnsure() throws {
         var guide = ScriptedGuide(aids: .locator)
         // Standing 8 m away: distance known, no trend.
         guide.walk(seconds: 12) { _ in 8 }
         let asked = guide.locatorRequests
         #expect(asked.count == 1, "\(asked)")
-        let at = try? #require(asked.first)
-        #expect((1...3).contains(at ?? 0), "asked about a second after the first estimate, with no direction: \(asked)")
+        let at = try #require(asked.first)
+        #expect((1...3).contains(at), "asked about a second after the first estimate, with no direction: \(asked)")
         guide.record(guide.core.handle(.locatorAnswered(time: guide.time, .ticking(seconds: 30))))
         #expect(guide.cues.last == Self.asked)
         guide.record(guide.core.handle(.driverSounded(time: guide.time, .device, age: 0)))

@@ -53,10 +53,9 @@ import Testing
     }
 
     @Test(arguments: [0.0, 1.0, 2.0, 3.0, -1.5, -2.5])
-    func keyFStartsATurnThatStopsFacingTheCar(carBearing: Double) {
+    func keyFStartsATurnThatStopsFacingTheCar(carBearing: Double) throws {
         let result = Self.turn(carBearing: carBearing, aids: .none, pressF: true)
-        let stop = try? #require(result.stopHeading, "no stop: \(result.cues.suffix(5))")
-        guard let stop else { return }
+        let stop = try #require(result.stopHeading, "no stop: \(result.cues.suffix(5))")
         let error = abs(wrapAngle(stop - carBearing)) * 180 / .pi
         #expect(error <= 35, "stopped \(Int(error))° off the car")
         // The tracking tone played, and reached its top step near the best heading.
@@ -67,11 +66,11 @@ import Testing
         #expect(!result.cues[start...].contains("[closer]") && !result.cues[start...].contains("[farther]"))
     }
 
-    @Test func withoutAConfidentDirectionForTenSecondsTheGuideStartsATurnOnlyWhenTheAidsAllow() {
+    @Test func withoutAConfidentDirectionForTenSecondsTheGuideStartsATurnOnlyWhenTheAidsAllow() throws {
         let turned = Self.turn(carBearing: 1.0, aids: .turn, pressF: false)
-        let started = try? #require(turned.turnStartedAt)
+        let started = try #require(turned.turnStartedAt, "no turn started: \(turned.cues.prefix(8))")
         // Ten seconds after the last confident direction (a "closer" as the filter settles, ≤ 2 s in).
-        #expect(started.map { $0 >= 10 && $0 <= 12.5 } == true, "started at \(String(describing: started)): \(turned.cues.prefix(8))")
+        #expect(started >= 10 && started <= 12.5, "started at \(started): \(turned.cues.prefix(8))")
         #expect(turned.stopHeading != nil)
         let quiet = Self.turn(carBearing: 1.0, aids: .none, pressF: false, seconds: 30)
         #expect(quiet.turnStartedAt == nil)
