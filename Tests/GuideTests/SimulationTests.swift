@@ -82,7 +82,6 @@ import Testing
             let rms = (slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, slice.count))).squareRoot()
             #expect(rms > 500, "\(phrase.kind) is near silence (rms \(rms))")
         }
-        let spans = sounded.map { ($0.start!, $0.end!) }.sorted { $0.0 < $1.0 }
         // The pulse is background: a cue cuts a sounding tick (the log keeps the tick's planned
         // end), so only cues are checked against each other.
         let cues = sounded.filter { $0.kind != .earcon(.pulse) }.sorted { $0.start! < $1.start! }
