@@ -119,7 +119,7 @@ struct EventStreamTests {
             }
         }
         // The listener that read nothing was given up on; the reader was not held back by it.
-        #expect(try await eventually { await hub.cutOffListeners == 1 })
+        #expect(await eventually { await hub.cutOffListeners == 1 })
         let stored = try await world.store.events(after: 0, limit: 10)
         #expect(readerEvents == stored)
         var received: [RideEvent] = []
@@ -132,7 +132,7 @@ struct EventStreamTests {
         // It is told why, with the code that says "resume", unlike a revoked token's.
         #expect(last == .ended(.tooSlow))
         reader.end()
-        #expect(try await eventually { await hub.listenerCount == 0 })
+        #expect(await eventually { await hub.listenerCount == 0 })
         #expect(await hub.cutOffListeners == 1)
     }
 
