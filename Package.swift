@@ -173,7 +173,8 @@ let package = Package(
         // Touch per pair and per event, leave one phone pair out (BENCHMARKS.md, "Touch per pair").
         .executableTarget(name: "TouchEventBenchmark", dependencies: ["BeaconCore"], path: "Benchmarks/TouchEvents"),
         // Guided walks over simulator seeds, RideBeacon's guide beside HandiGo's policy.
-        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "GuideSimulation", "BeaconCore", "RideSession"], path: "Benchmarks/Guide"),
+        .executableTarget(name: "GuideBenchmark", dependencies: ["Guide", "GuideSimulation", "BeaconCore", "RideSession"], path: "Benchmarks/Guide",
+                          exclude: ["street.sh", "street_tables.py"]),
         // Voice commands on espeak-ng speech in street noise (BENCHMARKS.md, "Voice commands").
         .executableTarget(
             name: "VoiceCommandBenchmark",
@@ -203,7 +204,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/Load",
-            exclude: ["run.sh", "last-results.jsonl"]
+            exclude: ["run.sh", "last-results.jsonl", "write-ratio.sh", "cpu_seconds.py", "run_figures.py"]
         ),
         // One copy of the tests' fixtures: Bumble controllers, free ports, TCP relays, test
         // databases (SQLite and the private PostgreSQL), process runners, `serve` on port 0.
