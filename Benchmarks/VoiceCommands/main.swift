@@ -36,6 +36,10 @@ if let given = option("--thresholds") {
 }
 let rate = KeywordSpotter.sampleRate
 let mode = KeywordSpotter.Mode(rawValue: option("--mode") ?? "keywords") ?? .keywords
+// The grammar mode's posterior cut (0...1) and garbage-loop weight (`KeywordSpotter.Grammar`).
+var grammar = KeywordSpotter.Grammar.standard
+if let cut = option("--cut").flatMap(Double.init) { grammar.cut = cut }
+if let weight = option("--garbage-weight").flatMap(Double.init) { grammar.garbageWeight = weight }
 // Thresholds were chosen on the first three voices (`--voices tuned`); `--voices held-out` reports
 // on the two the choice never saw.
 let voices: [String] = switch option("--voices") {
@@ -58,7 +62,7 @@ let engine = try EspeakSpeech.shared()
 }
 
 if let text = option("--say") {
-    let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
+    let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode, grammar: grammar)
     for voice in voices {
         let speech = speak(text, voice: voice, wpm: 175)
         var quiet = StreetNoise(seed: 3)
@@ -158,11 +162,20 @@ struct Tally { var spotted = 0; var total = 0; var falseTriggers = 0; var latenc
 var decodeSeconds: [Double] = []
 var lines: [String] = []
 
-@MainActor func run(snr: Double?) throws -> [VoiceCommand: Tally] {
-    let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
+/// What one condition's spotter heard in each clip's stretch (with where the command lay).
+struct Heard { var clip: Clip; var start: Int; var commandEnd: Int; var found: [KeywordSpotter.Detection] }
+
+// In the grammar mode the spotter keeps every command it hears (cut 0) and the cut is applied
+// here, so that one run gives the figures for every cut in `--cuts` (the cut decides nothing
+// else: the decoding is the same).
+var spotterGrammar = grammar
+if mode == .grammar { spotterGrammar.cut = 0 }
+let cuts: [Double] = mode == .grammar ? (option("--cuts")?.split(separator: ",").compactMap { Double($0) } ?? []) : []
+
+@MainActor func run(snr: Double?) throws -> [Heard] {
+    let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode, grammar: spotterGrammar)
     var noise = StreetNoise(seed: 7 + UInt64(snr ?? 99))
-    var tally: [VoiceCommand: Tally] = [:]
-    var extraFalse = 0
+    var heard: [Heard] = []
     for clip in clips {
         let length = 4 * rate
         let offset = rate
@@ -180,23 +193,31 @@ var lines: [String] = []
             found += detections
             piece = end
         }
-        var entry = tally[clip.command, default: Tally()]
+        heard.append(Heard(clip: clip, start: start, commandEnd: commandEnd, found: found))
+    }
+    return heard
+}
+
+/// The tallies of one condition with the detections whose confidence reaches `cut`.
+func tally(_ heard: [Heard], cut: Double) -> [VoiceCommand: Tally] {
+    var tally: [VoiceCommand: Tally] = [:]
+    let offset = rate
+    for record in heard {
+        var entry = tally[record.clip.command, default: Tally()]
         entry.total += 1
         var hit = false
-        for detection in found {
-            if detection.command == clip.command, !hit, detection.sample >= start + offset,
-               detection.sample <= commandEnd + Int(1.5 * Double(rate)) {
+        for detection in record.found where detection.confidence >= cut {
+            if detection.command == record.clip.command, !hit, detection.sample >= record.start + offset,
+               detection.sample <= record.commandEnd + Int(1.5 * Double(rate)) {
                 hit = true
-                entry.latencies.append(Double(max(0, detection.sample - commandEnd)) / Double(rate))
+                entry.latencies.append(Double(max(0, detection.sample - record.commandEnd)) / Double(rate))
             } else {
-                extraFalse += 1
                 entry.falseTriggers += 1
             }
         }
         if hit { entry.spotted += 1 }
-        tally[clip.command] = entry
+        tally[record.clip.command] = entry
     }
-    _ = extraFalse
     return tally
 }
 
@@ -208,14 +229,17 @@ func quantile(_ xs: [Double], _ q: Double) -> Double {
 }
 
 print("clips per condition: \(clips.count) (\(VoiceCommand.allCases.count) commands x \(voices.count) voices x \(rates.count) rates)")
-print("mode: \(mode.rawValue)")
+print("mode: \(mode.rawValue)" + (mode == .grammar ? " (posterior cut \(grammar.cut), garbage weight \(grammar.garbageWeight))" : ""))
 print("thresholds: " + VoiceCommand.allCases.map { "\($0.phrase)=1e-\(thresholds[$0]!)" }.joined(separator: ", "))
 var header = "| command |"
 var rule = "|---|"
 var results: [(String, [VoiceCommand: Tally])] = []
+var raw: [(String, [Heard])] = []
 for snr in snrs {
     let name = snr.map { String(format: "%.0f dB", $0) } ?? "clean"
-    results.append((name, try run(snr: snr)))
+    let heard = try run(snr: snr)
+    raw.append((name, heard))
+    results.append((name, tally(heard, cut: mode == .grammar ? grammar.cut : 0)))
     header += " \(name) |"
     rule += "---|"
 }
@@ -239,6 +263,15 @@ for (_, tally) in results {
     latencies += tally.values.flatMap(\.latencies)
 }
 print(allLine)
+for cut in cuts {
+    var line = String(format: "| all, cut %.2f |", cut)
+    for (_, heard) in raw {
+        let t = tally(heard, cut: cut).values
+        let spotted = t.reduce(0) { $0 + $1.spotted }, total = t.reduce(0) { $0 + $1.total }, wrong = t.reduce(0) { $0 + $1.falseTriggers }
+        line += " \(percent(spotted, total)) (\(spotted)/\(total)), \(wrong) wrong |"
+    }
+    print(line)
+}
 let decodeP50 = quantile(decodeSeconds, 0.5), decodeP95 = quantile(decodeSeconds, 0.95)
 print(String(format: "latency, command end -> spotted (audio): median %.2f s, p90 %.2f s, max %.2f s (n=%d)",
              quantile(latencies, 0.5), quantile(latencies, 0.9), latencies.max() ?? .nan, latencies.count))
@@ -301,8 +334,9 @@ if arguments.contains("--sweep") {
     exit(0)
 }
 
-let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
+let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode, grammar: spotterGrammar)
 var noise = StreetNoise(seed: 1234)
+var triggerConfidences: [Double] = []
 var audioSeconds = 0.0
 var speechSeconds = 0.0
 var falseTriggers: [String] = []
@@ -319,6 +353,8 @@ while audioSeconds < falseAlarmMinutes * 60 {
     let length = max(speech.count, 8 * rate) + rate
     let stretch = mix(speech, into: noise.next(length), at: rate / 2, snr: 10)
     for detection in spotter.process(stretch) {
+        triggerConfidences.append(detection.confidence)
+        guard mode != .grammar || detection.confidence >= grammar.cut else { continue }
         falseTriggers.append("\"\(detection.command.phrase)\" in: \(speech.isEmpty ? "(noise)" : String(sentences[index % sentences.count].prefix(80)))")
     }
     audioSeconds += Double(length) / Double(rate)
@@ -330,3 +366,7 @@ print(String(format: "false triggers: %d in %.1f min of audio (%.1f min speech, 
              falseTriggers.count, audioSeconds / 60, speechSeconds / 60, Double(falseTriggers.count) / hours,
              Double((ContinuousClock.now - began).components.seconds)))
 for trigger in falseTriggers.prefix(30) { print("  " + trigger) }
+for cut in cuts {
+    let count = triggerConfidences.filter { $0 >= cut }.count
+    print(String(format: "false triggers with cut %.2f: %d, %.1f per hour", cut, count, Double(count) / hours))
+}

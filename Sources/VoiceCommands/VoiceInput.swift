@@ -121,8 +121,9 @@ public final class VoiceListener: @unchecked Sendable {
 
     /// Starts listening; throws when the model or a recorder is missing. A file is read at the
     /// pace it would be spoken when `realTime`, else as fast as it decodes.
-    public init(input: VoiceInput, realTime: Bool = true, thresholds: [VoiceCommand: Int] = KeywordSpotter.defaultThresholds) throws(VoiceError) {
-        let spotter = try KeywordSpotter(thresholds: thresholds)
+    public init(input: VoiceInput, realTime: Bool = true, thresholds: [VoiceCommand: Int] = KeywordSpotter.defaultThresholds,
+                mode: KeywordSpotter.Mode = KeywordSpotter.defaultMode) throws(VoiceError) {
+        let spotter = try KeywordSpotter(thresholds: thresholds, mode: mode)
         (commands, continuation) = AsyncStream<Heard>.makeStream()
         let continuation = continuation
         switch input {

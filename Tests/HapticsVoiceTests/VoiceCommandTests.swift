@@ -11,8 +11,8 @@ import VoiceCommands
     static let ride = GuideRide(rideID: "ride-1", driverName: "Ben", vehicle: "blue Toyota Prius", identity: identity)
     static let base = 1_700_000_010.0
 
-    static func heard(_ path: String) async throws -> [VoiceCommand] {
-        let listener = try VoiceListener(input: .file(path), realTime: false)
+    static func heard(_ path: String, mode: KeywordSpotter.Mode = KeywordSpotter.defaultMode) async throws -> [VoiceCommand] {
+        let listener = try VoiceListener(input: .file(path), realTime: false, mode: mode)
         var commands: [VoiceCommand] = []
         for await heard in listener.commands { commands.append(heard.command) }
         return commands
@@ -58,6 +58,45 @@ import VoiceCommands
         let path = try SpokenFixture.wav("other-speech")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try await Self.heard(path).isEmpty)
+    }
+
+    /// Each mode, the default and the others: the recorded "where is my car" is heard as that
+    /// command and nothing else, and the recorded speech holding no command triggers nothing.
+    /// (The grammar mode decodes each stretch of speech against the commands and a garbage loop
+    /// of phones, and takes a command only when it is the whole hypothesis and confident.)
+    @Test(arguments: [KeywordSpotter.Mode.keywords, .grammar])
+    func eachModeHearsTheCommandAndNotOtherSpeech(mode: KeywordSpotter.Mode) async throws {
+        let command = try SpokenFixture.wav("where-is-my-car")
+        defer { try? FileManager.default.removeItem(atPath: command) }
+        #expect(try await Self.heard(command, mode: mode) == [.whereIsCar])
+        let other = try SpokenFixture.wav("other-speech")
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        #expect(try await Self.heard(other, mode: mode).isEmpty)
+    }
+
+    /// The grammar mode's grammar: every command's words lead from the start to the end, and
+    /// once a garbage phone is taken no command word can follow (a command is heard only when it
+    /// is the whole utterance).
+    @Test func theGrammarIsACommandOrGarbageAlone() throws {
+        let lines = KeywordSpotter.fsg(garbageWeight: KeywordSpotter.Grammar.standard.garbageWeight).split(separator: "\n")
+        func value(_ key: String) throws -> Int { try #require(lines.first { $0.hasPrefix(key + " ") }.flatMap { Int($0.split(separator: " ")[1]) }) }
+        let start = try value("START_STATE"), final = try value("FINAL_STATE")
+        let arcs = lines.filter { $0.hasPrefix("TRANSITION ") }.map { $0.split(separator: " ").map(String.init) }
+            .map { (from: Int($0[1])!, to: Int($0[2])!, word: $0.count > 4 ? $0[4] : nil) }
+        for command in VoiceCommand.allCases {
+            var state: Int? = start
+            for word in command.phrase.split(separator: " ") {
+                state = arcs.first { $0.from == state && $0.word == String(word) }?.to
+            }
+            #expect(state == final, "\(command.phrase)")
+        }
+        let isGarbage = { (word: String?) in word?.hasPrefix("gbg_") == true }
+        let garbageStates = Set(arcs.filter { isGarbage($0.word) }.map(\.to))
+        let commandWordsAfterGarbage = arcs.filter { garbageStates.contains($0.from) && $0.word != nil && !isGarbage($0.word) }
+        #expect(!garbageStates.isEmpty)
+        #expect(commandWordsAfterGarbage.isEmpty)
+        let garbageWords = Set(arcs.compactMap(\.word).filter { $0.hasPrefix("gbg_") })
+        #expect(garbageWords.count == KeywordSpotter.phones.count)
     }
 
     /// "Cancel my ride" only asks; the ride is cancelled only by "yes cancel my ride" within the
