@@ -124,8 +124,9 @@ let package = Package(
             name: "FeedbackHaptics",
             dependencies: ["BlueZ", "Guide"]
         ),
-        // Hands-free commands ("where is my car"): PocketSphinx keyword spotting (CPocketSphinx),
-        // microphone capture and the small dialogue that never cancels without a spoken yes.
+        // Hands-free commands ("where is my car"): PocketSphinx, a command grammar (or keyword
+        // spotting) over CPocketSphinx, microphone capture and the small dialogue that never
+        // cancels without a spoken yes.
         .target(
             name: "VoiceCommands",
             dependencies: ["CPocketSphinx", "Guide"]

@@ -5,7 +5,12 @@ import VoiceCommands
 
 // Voice commands on espeak-ng speech in street-like noise (BENCHMARKS.md, "Voice commands").
 //
-//   VoiceCommandBenchmark [--quick] [--fa-minutes N] [--thresholds "repeat=20,sound=20,..."]
+//   VoiceCommandBenchmark [--quick] [--fa-minutes N] [--voices tuned|held-out] [--only-10]
+//                         [--mode grammar|keywords|sentences] [--thresholds "repeat=20,..."]
+//                         [--cut P] [--garbage-weight W] [--cuts 0,0.5,...] [--sweep] [--say TEXT]
+//
+// (--thresholds: keyword mode; --cut, --garbage-weight: grammar mode, `KeywordSpotter.Grammar`;
+// --cuts: the grammar mode's figures again for each of these posterior cuts, from the same run.)
 //
 // Every command in every voice and rate is put in a 4 s stretch of street noise (traffic-shaped,
 // EN 1793-3's octave spectrum, with passing-car swells), at 0, 5 and 10 dB SNR (speech power over
@@ -35,7 +40,7 @@ if let given = option("--thresholds") {
     }
 }
 let rate = KeywordSpotter.sampleRate
-let mode = KeywordSpotter.Mode(rawValue: option("--mode") ?? "keywords") ?? .keywords
+let mode = option("--mode").flatMap(KeywordSpotter.Mode.init(rawValue:)) ?? KeywordSpotter.defaultMode
 // The grammar mode's posterior cut (0...1) and garbage-loop weight (`KeywordSpotter.Grammar`).
 var grammar = KeywordSpotter.Grammar.standard
 if let cut = option("--cut").flatMap(Double.init) { grammar.cut = cut }
