@@ -225,6 +225,35 @@ public final class KeywordSpotter: @unchecked Sendable {
         return lowest ?? 0
     }
 
+    /// The end of the audio (a file's end, the recorder gone): in the modes that decode
+    /// utterance by utterance, the one still under way is decoded now (its end was not heard
+    /// as silence). Keyword spotting has nothing pending.
+    public func finish() -> [Detection] {
+        Self.library.withLock { _ in
+            guard mode != .keywords, inSpeech else { return [] }
+            inSpeech = false
+            return endUtterance().map { [$0] } ?? []
+        }
+    }
+
+    /// Ends the utterance under way, decodes it and starts the next: its command, if it is one
+    /// (only an utterance that is the command itself: a sentence that merely contains "help" is
+    /// not a call for it; in the grammar mode, only with the confidence).
+    private func endUtterance() -> Detection? {
+        var score: Int32 = 0
+        ps_end_utt(decoder)
+        let words = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+        let said = words.split(separator: " ").map(String.init).filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") }.joined(separator: " ")
+        let command = VoiceCommand(phrase: said)
+        let confidence = mode == .grammar && command != nil ? latticeConfidence() : 1
+        ps_start_utt(decoder)
+        if ProcessInfo.processInfo.environment["RIDEBEACON_VOICE_DEBUG"] != nil {
+            FileHandle.standardError.write(Data("heard: \(words) (confidence \(confidence))\n".utf8))
+        }
+        guard let command, confidence >= (mode == .grammar ? grammar.cut : 0) else { return nil }
+        return Detection(command: command, sample: processed, hypothesis: words, confidence: confidence)
+    }
+
     private func decode(_ samples: [Int16]) -> [Detection] {
         var found: [Detection] = []
         var start = 0
@@ -240,20 +269,7 @@ public final class KeywordSpotter: @unchecked Sendable {
                 let speaking = ps_get_in_speech(decoder) != 0
                 defer { inSpeech = speaking }
                 guard inSpeech, !speaking else { continue }
-                ps_end_utt(decoder)
-                let words = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
-                let said = words.split(separator: " ").map(String.init).filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") }.joined(separator: " ")
-                // Only an utterance that is the command itself (a sentence that merely contains
-                // "help" is not a call for it); in the grammar mode, only with the confidence.
-                let command = VoiceCommand(phrase: said)
-                let confidence = mode == .grammar && command != nil ? latticeConfidence() : 1
-                ps_start_utt(decoder)
-                if ProcessInfo.processInfo.environment["RIDEBEACON_VOICE_DEBUG"] != nil {
-                    FileHandle.standardError.write(Data("heard: \(words) (confidence \(confidence))\n".utf8))
-                }
-                if let command, confidence >= (mode == .grammar ? grammar.cut : 0) {
-                    found.append(Detection(command: command, sample: processed, hypothesis: words, confidence: confidence))
-                }
+                if let detection = endUtterance() { found.append(detection) }
                 continue
             }
             if let hypothesis = ps_get_hyp(decoder, &score) {

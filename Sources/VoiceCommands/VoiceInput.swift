@@ -140,6 +140,9 @@ public final class VoiceListener: @unchecked Sendable {
                     start = end
                     if realTime { Thread.sleep(forTimeInterval: Double(KeywordSpotter.chunk) / Double(KeywordSpotter.sampleRate)) }
                 }
+                for found in spotter.finish() {
+                    continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
+                }
                 continuation.finish()
             }
         case .microphone:
@@ -167,6 +170,9 @@ public final class VoiceListener: @unchecked Sendable {
                     for found in spotter.process(samples) {
                         continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
                     }
+                }
+                for found in spotter.finish() {
+                    continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
                 }
                 continuation.finish()
             }

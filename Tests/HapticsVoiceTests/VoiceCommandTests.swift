@@ -74,6 +74,19 @@ import VoiceCommands
         #expect(try await Self.heard(other, mode: mode).isEmpty)
     }
 
+    /// A command the audio ends on, with no silence after it, is still heard: the grammar mode
+    /// decides at the end of each utterance, and `finish` ends the one under way.
+    @Test func aCommandTheAudioEndsOnIsHeard() throws {
+        let path = try SpokenFixture.wav("where-is-my-car")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let samples = try VoiceAudio.read(path)
+        let last = try #require(samples.lastIndex { abs(Int($0)) > 1_000 })
+        let spotter = try KeywordSpotter(mode: .grammar)
+        let heard = spotter.process(Array(samples[...last])) + spotter.finish()
+        #expect(heard.map(\.command) == [.whereIsCar])
+        #expect(spotter.finish().isEmpty)
+    }
+
     /// The grammar mode's grammar: every command's words lead from the start to the end, and
     /// once a garbage phone is taken no command word can follow (a command is heard only when it
     /// is the whole utterance).
