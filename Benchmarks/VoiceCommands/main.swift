@@ -7,9 +7,10 @@ import VoiceCommands
 //
 //   VoiceCommandBenchmark [--quick] [--fa-minutes N] [--voices tuned|held-out] [--only-10]
 //                         [--mode grammar|keywords|sentences] [--thresholds "repeat=20,..."]
-//                         [--cut P] [--garbage-weight W] [--cuts 0,0.5,...] [--sweep] [--say TEXT]
+//                         [--cut P] [--garbage-weight W] [--postspeech FRAMES] [--cuts 0,0.5,...]
+//                         [--sweep] [--say TEXT]
 //
-// (--thresholds: keyword mode; --cut, --garbage-weight: grammar mode, `KeywordSpotter.Grammar`;
+// (--thresholds: keyword mode; --cut, --garbage-weight, --postspeech: grammar mode, `KeywordSpotter.Grammar`;
 // --cuts: the grammar mode's figures again for each of these posterior cuts, from the same run.)
 //
 // Every command in every voice and rate is put in a 4 s stretch of street noise (traffic-shaped,
@@ -45,6 +46,7 @@ let mode = option("--mode").flatMap(KeywordSpotter.Mode.init(rawValue:)) ?? Keyw
 var grammar = KeywordSpotter.Grammar.standard
 if let cut = option("--cut").flatMap(Double.init) { grammar.cut = cut }
 if let weight = option("--garbage-weight").flatMap(Double.init) { grammar.garbageWeight = weight }
+if let frames = option("--postspeech").flatMap(Int.init) { grammar.endOfSpeechFrames = frames }
 // Thresholds were chosen on the first three voices (`--voices tuned`); `--voices held-out` reports
 // on the two the choice never saw.
 let voices: [String] = switch option("--voices") {
@@ -234,7 +236,7 @@ func quantile(_ xs: [Double], _ q: Double) -> Double {
 }
 
 print("clips per condition: \(clips.count) (\(VoiceCommand.allCases.count) commands x \(voices.count) voices x \(rates.count) rates)")
-print("mode: \(mode.rawValue)" + (mode == .grammar ? " (posterior cut \(grammar.cut), garbage weight \(grammar.garbageWeight))" : ""))
+print("mode: \(mode.rawValue)" + (mode == .grammar ? " (posterior cut \(grammar.cut), garbage weight \(grammar.garbageWeight), end of speech after \(grammar.endOfSpeechFrames) frames)" : ""))
 print("thresholds: " + VoiceCommand.allCases.map { "\($0.phrase)=1e-\(thresholds[$0]!)" }.joined(separator: ", "))
 var header = "| command |"
 var rule = "|---|"

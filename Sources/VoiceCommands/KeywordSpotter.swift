@@ -53,9 +53,15 @@ public final class KeywordSpotter: @unchecked Sendable {
         /// The grammar's weight of each garbage phone against a command word's 1 (smaller: a
         /// command is preferred over the phones that would match it as well or better).
         public var garbageWeight: Double
-        public init(cut: Double = 0.7, garbageWeight: Double = 0.02) {
+        /// The silence, in 10 ms frames, PocketSphinx's voice-activity detector waits for before
+        /// it ends an utterance (`-vad_postspeech`): the grammar mode decodes a command only then,
+        /// so this is most of its latency. PocketSphinx's 50 (0.5 s); 35 was 0.15 s sooner with the
+        /// same recognition but 22 false triggers an hour against 20, so not adopted (BENCHMARKS.md).
+        public var endOfSpeechFrames: Int
+        public init(cut: Double = 0.7, garbageWeight: Double = 0.02, endOfSpeechFrames: Int = 50) {
             self.cut = cut
             self.garbageWeight = garbageWeight
+            self.endOfSpeechFrames = endOfSpeechFrames
         }
         public static let standard = Grammar()
     }
@@ -135,7 +141,7 @@ public final class KeywordSpotter: @unchecked Sendable {
             case .keywords: return rb_ps_open(hmm, dict, "-kws", file, "/dev/null")
             case .sentences: return rb_ps_open(hmm, dict, "-lm", model + "/en-us.lm.bin", "/dev/null")
             case .grammar:
-                guard let decoder = rb_ps_open_bare(hmm, dict, "/dev/null") else { return nil }
+                guard let decoder = rb_ps_open_bare(hmm, dict, "/dev/null", String(grammar.endOfSpeechFrames)) else { return nil }
                 for phone in Self.phones { _ = ps_add_word(decoder, "gbg_" + phone.lowercased(), phone, 0) }
                 // The grammar goes through a file (fsg_model_readfile), the keyphrase file's path
                 // with its own ending; PocketSphinx keeps its own reference to the model.
