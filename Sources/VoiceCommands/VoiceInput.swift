@@ -113,6 +113,11 @@ public final class VoiceListener: @unchecked Sendable {
         public var command: VoiceCommand
         /// Seconds of audio before the moment it was spotted.
         public var audioSeconds: Double
+
+        init(_ detection: KeywordSpotter.Detection) {
+            command = detection.command
+            audioSeconds = Double(detection.sample) / Double(KeywordSpotter.sampleRate)
+        }
     }
 
     public let commands: AsyncStream<Heard>
@@ -134,15 +139,11 @@ public final class VoiceListener: @unchecked Sendable {
                 var start = 0
                 while start < samples.count {
                     let end = min(samples.count, start + KeywordSpotter.chunk)
-                    for found in spotter.process(Array(samples[start..<end])) {
-                        continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
-                    }
+                    for found in spotter.process(Array(samples[start..<end])) { continuation.yield(Heard(found)) }
                     start = end
                     if realTime { Thread.sleep(forTimeInterval: Double(KeywordSpotter.chunk) / Double(KeywordSpotter.sampleRate)) }
                 }
-                for found in spotter.finish() {
-                    continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
-                }
+                for found in spotter.finish() { continuation.yield(Heard(found)) }
                 continuation.finish()
             }
         case .microphone:
@@ -167,13 +168,9 @@ public final class VoiceListener: @unchecked Sendable {
                     let usable = pending.count & ~1
                     let samples = VoiceAudio.samples(pending[0..<usable])
                     pending.removeFirst(usable)
-                    for found in spotter.process(samples) {
-                        continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
-                    }
+                    for found in spotter.process(samples) { continuation.yield(Heard(found)) }
                 }
-                for found in spotter.finish() {
-                    continuation.yield(Heard(command: found.command, audioSeconds: Double(found.sample) / Double(KeywordSpotter.sampleRate)))
-                }
+                for found in spotter.finish() { continuation.yield(Heard(found)) }
                 continuation.finish()
             }
         }
