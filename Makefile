@@ -78,11 +78,13 @@ TEST_LIMIT ?= 50m
 # The PostgreSQL halves of the store and server suites run against a private server, started
 # fresh for each run in TEST_PG_DIR on the first free port from 55450 and stopped after it (a
 # cluster kept between runs grew by every run's databases, and after a machine restart synced them
-# all before answering); its URL is exported so they never skip. RIDEBEACON_REQUIRE_PEERS and
+# all before answering); its URL is exported so they never skip. TEST_PG_DIR is under /tmp, one
+# per checkout: as root the server runs as the postgres user, who may not enter the checkout (a
+# clone in a `mktemp -d` directory, mode 0700, could not initdb inside its .build). RIDEBEACON_REQUIRE_PEERS and
 # RIDEBEACON_REQUIRE_BROWSER make the radio and Chromium suites fail, not skip, when Bumble,
 # chromium or .venv are missing. The suites' temporary files go to a directory of the run's own
 # (TMPDIR), removed after a run that passes (fixtures leave theirs for a failure to be inspected).
-TEST_PG_DIR ?= $(CURDIR)/.build/test-pg
+TEST_PG_DIR ?= /tmp/ridebeacon-test-pg-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-10)
 test: deps venv test-venv
 	$(SWIFT) build --build-tests
 	export RIDEBEACON_TEST_PG_DIR=$(TEST_PG_DIR) && RIDEBEACON_TEST_POSTGRES_URL="$$(scripts/test-postgres.sh fresh)" && \

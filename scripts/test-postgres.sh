@@ -63,7 +63,10 @@ esac
 
 if ! ready; then
     mkdir -p "$ROOT" "$SOCKETS"
-    [ "$(id -u)" = 0 ] && chown postgres "$ROOT" "$SOCKETS"
+    if [ "$(id -u)" = 0 ]; then
+        chown postgres "$ROOT" "$SOCKETS"
+        "${AS[@]}" test -w "$ROOT" || fail "the postgres user cannot write $ROOT (is a parent directory private to root?)"
+    fi
     if [ ! -f "$DATA/PG_VERSION" ]; then
         "${AS[@]}" "$BIN/initdb" -D "$DATA" -U ridebeacon --auth=trust -E UTF8 >/dev/null
     fi
