@@ -92,3 +92,17 @@ def verify_final_states(tables, acks):
         if states.get(request_id, [None])[-1] != state:
             problems.append(f"request {request_id}: last acknowledged write left it {state}, database says {states.get(request_id)}")
     return problems
+
+
+def confirm_outcome(code, err):
+    """What an `admin confirm-ride` attempt's exit code and stderr mean for a client that
+    retries it (the command has no Idempotency-Key): "done" when it confirmed the ride, or when
+    the ride is already confirmed (an earlier attempt committed before its answer was lost);
+    "retry" when the database could not be reached; "fatal" otherwise. The CLI writes its
+    errors as sentences (capitalised, ending in a full stop), so words are matched without case."""
+    said = err.lower()
+    if code == 0 or "the ride is confirmed; it cannot become confirmed" in said:
+        return "done"
+    if "unavailable" in said or "database" in said or "connect" in said:
+        return "retry"
+    return "fatal"

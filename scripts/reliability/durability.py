@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from after_load import check_backups, race_and_cross  # noqa: E402
-from checks import verify, verify_final_states  # noqa: E402
+from checks import confirm_outcome, verify, verify_final_states  # noqa: E402
 from faults import chaos  # noqa: E402
 from harness import REPO, Fatal, Postgres, Server, admin, create_account, free_port, percentile, read_database, request  # noqa: E402
 
@@ -93,9 +93,10 @@ class Run:
         confirmed means an earlier attempt committed before its answer was lost."""
         while True:
             code, out, err = admin(self.binary, self.database, "confirm-ride", ride_id, check=False)
-            if code == 0 or "the ride is confirmed; it cannot become confirmed" in err:
+            outcome = confirm_outcome(code, err)
+            if outcome == "done":
                 return
-            if "unavailable" in err or "database" in err or "connect" in err.lower():
+            if outcome == "retry":
                 with self.lock:
                     self.unavailable += 1
                 time.sleep(0.1)

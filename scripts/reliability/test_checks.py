@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import verify, verify_final_states  # noqa: E402
+from checks import confirm_outcome, verify, verify_final_states  # noqa: E402
 
 GOOD = {
     "requests": [("q1", "accepted", "r1"), ("q2", "cancelled", None)],
@@ -40,3 +40,12 @@ cases = {
 for name, tables in cases.items():
     assert problems(tables), f"checks missed: {name}"
 print(f"checks: the good history passes; all {len(cases)} kinds of damage are caught")
+
+# admin confirm-ride retried after its answer was lost: the CLI's sentence, as CI saw it.
+ALREADY = ("2026-11-26T16:54:33+0000 notice ridebeacon.store.postgres: round_trips=total=2 confirmed=1/1 "
+           "[RideStore] round trips at close\nridebeacon: The ride is confirmed; it cannot become confirmed.")
+assert confirm_outcome(1, ALREADY) == "done"
+assert confirm_outcome(0, "") == "done"
+assert confirm_outcome(1, "ridebeacon: The ride is cancelled; it cannot become confirmed.") == "fatal"
+assert confirm_outcome(1, "ridebeacon: Cannot open postgres://x: Connection refused.") == "retry"
+print("confirm outcomes: an already-confirmed ride counts as confirmed, whatever the sentence's case")
