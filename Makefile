@@ -211,12 +211,15 @@ clean:
 
 # Crash durability (scripts/reliability/durability.py): kill -9 of `serve` on SQLite with online
 # backups under load; PostgreSQL crashed under two servers. Its private PostgreSQL listens on
-# RELIABILITY_PG_PORT (own data dir under /tmp).
+# RELIABILITY_PG_PORT (own data dir under /tmp), started fresh by the smoke (a cluster kept from
+# run to run kept every run's databases) and stopped when reliability-smoke ends.
 RELIABILITY_PG_PORT ?= 55433
 RELIABILITY_RESULTS ?= .build/reliability
+RELIABILITY_PG := RIDEBEACON_TEST_PG_PORT=$(RELIABILITY_PG_PORT) RIDEBEACON_TEST_PG_DIR=/tmp/ridebeacon-reliability-pg-$(RELIABILITY_PG_PORT) scripts/test-postgres.sh
 durability-smoke:
 	@mkdir -p $(RELIABILITY_RESULTS)
 	python3 scripts/reliability/test_checks.py
+	$(RELIABILITY_PG) fresh >/dev/null
 	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
 		--db-restarts 2 --db-down-seconds 4 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
@@ -289,6 +292,7 @@ power-loss: deps
 
 # What `make test` runs after the unit and integration tests (short, bounded versions).
 reliability-smoke: durability-smoke load-smoke deploy-check power-loss-smoke
+	$(RELIABILITY_PG) stop
 
 # The full versions; their last results are in RELIABILITY.md.
 reliability: durability load
