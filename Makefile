@@ -56,11 +56,14 @@ demo-ranging: deps-build release
 # PostgreSQL, Chromium, .venv or network; the store and server suites run their SQLite half.
 # RIDEBEACON_FAST_LANE=1 makes a fixture that would start a process, Bumble or a PostgreSQL
 # connection fail with the tag its suite lacks. CHECK_ARGS="--filter Guide" narrows it further.
+# Like `make test`, it gives the suites a TMPDIR of the run's own, removed when the run passes.
 CHECK_ARGS ?=
 check: deps-build
 	$(SWIFT) build --build-tests
-	skips="$$(scripts/fast-lane-skips.sh)" && env -u RIDEBEACON_TEST_POSTGRES_URL -u RIDEBEACON_REQUIRE_PEERS \
-		-u RIDEBEACON_REQUIRE_BROWSER RIDEBEACON_FAST_LANE=1 $(SWIFT) test --skip-build --skip "$$skips" $(CHECK_ARGS)
+	skips="$$(scripts/fast-lane-skips.sh)" && status=0 && scratch="$$(mktemp -d /tmp/rb-check-XXXXXX)" && \
+		{ TMPDIR="$$scratch" env -u RIDEBEACON_TEST_POSTGRES_URL -u RIDEBEACON_REQUIRE_PEERS -u RIDEBEACON_REQUIRE_BROWSER \
+			RIDEBEACON_FAST_LANE=1 $(SWIFT) test --skip-build --skip "$$skips" $(CHECK_ARGS) || status=$$?; } && \
+		{ [ $$status != 0 ] || rm -rf "$$scratch"; } && exit $$status
 
 # At most this many test cases run at once (Swift Testing's SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH).
 # Unbounded, every async test starts together: the test process held ~1 450 descriptors, and

@@ -13,7 +13,8 @@ SECONDS_PER_ROLE=${SCHEMATHESIS_SECONDS:-45}
 work=$(mktemp -d /tmp/rb-schemathesis-XXXXXX)
 db="sqlite:$work/rides.sqlite"
 server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; true' EXIT
+# The scratch directory (database, server log) is kept only when the run fails.
+trap 'status=$?; [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; [ $status != 0 ] || rm -rf "$work"; true' EXIT
 
 token() { "$BIN" admin create-account --database "$db" "$@" 2>/dev/null; }
 declare -A TOKENS=(

@@ -41,9 +41,12 @@ mkdir -p "$(dirname "$RESULTS")"
 WORK=$(mktemp -d /tmp/rb-load-XXXXXX)
 servers=""
 status=0
+# The scratch directory (server logs, pgbench's) is kept only when the run fails.
 cleanup() {
+    local exit_status=$?
     for pid in $servers; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
     if [ -n "${STARTED_PG:-}" ]; then RIDEBEACON_TEST_PG_PORT=$PG_PORT RIDEBEACON_TEST_PG_DIR=$PG_DIR scripts/test-postgres.sh stop; fi
+    if [ "$exit_status" = 0 ]; then rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 # 500 streams plus the request connections need more descriptors than some defaults allow.

@@ -11,7 +11,8 @@ BIN=$(realpath "${RIDEBEACON_BIN:-.build/debug/ridebeacon}")
 PG_PORT=${RIDEBEACON_RELIABILITY_PG_PORT:-55433}
 work=$(mktemp -d /tmp/rb-deploy-XXXXXX)
 server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; true' EXIT
+# The scratch directory is kept only when the check fails.
+trap 'status=$?; [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; [ $status != 0 ] || rm -rf "$work"; true' EXIT
 
 echo "== systemd-analyze verify deploy/systemd/*"
 for unit in deploy/systemd/*; do

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -253,6 +254,8 @@ def main():
     ok = not summary.get("problems") and not run.unexpected
     print(f"durability {args.backend}: {'PASS' if ok else 'FAIL'}: acknowledged {w.get('acknowledged')} writes, "
           f"found {w.get('found')}; {len(report)} faults; {run.unanswered} unanswered and {run.unavailable} 503 attempts retried")
+    if ok:
+        shutil.rmtree(work, ignore_errors=True)  # kept (servers' logs, SQLite files) only for a failure
     sys.exit(0 if ok else 1)
 
 

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/../.."
 BIN=$(realpath "${RIDEBEACON_BIN:-.build/debug/ridebeacon}")
 work=$(mktemp -d /tmp/rb-proxy-XXXXXX)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; true' EXIT
+# The scratch directory is kept only when the check fails.
+trap 'status=$?; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; [ $status != 0 ] || rm -rf "$work"; true' EXIT
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 app=$(port) tls=$(port) plain=$(port)
 host=rides.example.org
