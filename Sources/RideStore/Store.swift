@@ -143,7 +143,11 @@ public protocol Store: Sendable {
     /// coming, the car across the street, the guide reporting in) while the ride is in one of
     /// `note.states`, and, with `requiresEarlier`, only once the history holds such an event;
     /// otherwise nothing is written. One transaction. Throws `notFound` for an unknown ride.
-    func recordRideNote(_ note: RideNote) async throws -> RideNoteRecording
+    /// With `idempotency` (a passenger message's Idempotency-Key) the note's answer is stored
+    /// in the same transaction: the same key for the same note (ride, kind and detail) answers
+    /// its first event again and writes nothing (`isReplay`, whatever the ride's state now);
+    /// the key with another note throws `idempotencyKeyReused`. A refusal stores nothing.
+    func recordRideNote(_ note: RideNote, idempotency: IdempotencyScope?) async throws -> KeyedRideNoteRecording
 
     // Retention
     /// Blanks pickup, drop-off and accessibility notes of requests that ended (ride completed
@@ -309,6 +313,32 @@ public enum RideNoteRecording: Sendable, Equatable {
     case wrongState(RideState)
     /// Refused: the history holds no event of `requiresEarlier`'s kind.
     case nothingToAnswer
+}
+
+/// What a keyed `recordRideNote` did: the recording, and whether it is a replay of the key's
+/// first answer (nothing was written now).
+public struct KeyedRideNoteRecording: Sendable, Equatable {
+    public var recording: RideNoteRecording
+    public var isReplay: Bool
+
+    public init(_ recording: RideNoteRecording, isReplay: Bool = false) {
+        self.recording = recording
+        self.isReplay = isReplay
+    }
+}
+
+extension RideNote {
+    /// What a keyed note's stored answer is for: the same key with any other note (another
+    /// ride, kind or text) is `idempotencyKeyReused`. Its detail is the note's own text, so the
+    /// idempotency row is a copy of it, deleted with the row (retention, `purgeLocations`).
+    var idempotencyOperation: String { "note:\(kind.rawValue):\(rideID):\(detail ?? "")" }
+}
+
+extension Store {
+    /// `recordRideNote` without an Idempotency-Key.
+    public func recordRideNote(_ note: RideNote) async throws -> RideNoteRecording {
+        try await recordRideNote(note, idempotency: nil).recording
+    }
 }
 
 /// What `requestLocator` did.

@@ -1,5 +1,6 @@
 import Foundation
 import RideClient
+import RideStore
 import RideBeaconTesting
 import Testing
 
@@ -34,6 +35,33 @@ struct RetryTests {
                 // Retrying by hand with the same key returns the first success instead of a 409.
                 let again = try await passenger.cancelRideRequest(request.id, idempotencyKey: key)
                 #expect(again.status == .cancelled && again.id == request.id)
+            }
+            await relay.stop()
+        }
+        await world.close()
+    }
+
+    /// A message to the driver carries its own Idempotency-Key too: its lost answer is retried
+    /// and the driver hears it once.
+    @Test func aMessageWhoseAnswerWasLostIsRetriedAndSentOnce() async throws {
+        let world = try await ServerWorld.make()
+        let ride = try await world.acceptedRide()
+        try await world.withServer { port in
+            let relay = try await TCPRelay(toPort: port)
+            let retries = Counter()
+            var configuration = RideServiceClient.Configuration()
+            configuration.retry = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50))
+            configuration.onRetry = { _ in retries.increment() }
+            try await withRideServiceClient(server: "http://127.0.0.1:\(relay.port)", token: world.passenger.token,
+                                            configuration: configuration) { passenger in
+                relay.dropResponses(1)
+                let sent = try await passenger.sendMessage(ride.id, NewPassengerMessage(text: "By the main door"))
+                #expect(retries.value == 1, "the first response was lost, so exactly one retry")
+                let messages = try await world.store.events(rideID: ride.id, after: 0).filter { $0.kind == .passengerMessage }
+                #expect(messages.map(\.id) == [sent.eventID], "the server sent it once and answered the retry with it")
+                // Each message has its own key: the same words again are a second message.
+                let again = try await passenger.sendMessage(ride.id, NewPassengerMessage(text: "By the main door"))
+                #expect(again.eventID != sent.eventID)
             }
             await relay.stop()
         }

@@ -23,10 +23,11 @@ struct RoundTripTests {
     /// a procedure that commits before answering (TransitionProcedures): 2 again, the CALL and
     /// the sequencing run; a write back inside BEGIN … COMMIT counts 4 here and fails. The
     /// locator and a ride note (a passenger's message) answer with their event and its id, and
-    /// sequence it in the same CALL: 1 (3 and 6 before: the write, the run, a read-back).
+    /// sequence it in the same CALL: 1 (3 and 6 before: the write, the run, a read-back); a
+    /// message with its Idempotency-Key too, and its retry (the stored answer, the event read back).
     static let expected: [String: Int] = [
         "request+key": 2, "request": 2, "accept+key": 2, "accept": 2, "arrived+key": 2, "arrived": 2,
-        "locator": 1, "note": 1, "touch-proof": 2, "touch-proof-confirms": 2, "confirmed+key": 2, "confirmed": 2,
+        "locator": 1, "note": 1, "note+key": 1, "note+key-replay": 1, "touch-proof": 2, "touch-proof-confirms": 2, "confirmed+key": 2, "confirmed": 2,
         "completed+key": 2, "completed": 2, "cancelled+key": 2, "cancelled": 2, "cancel-request+key": 2, "cancel-request": 2,
         "authenticate": 1, "ride": 1, "ride-detail": 1,
     ]
@@ -85,6 +86,18 @@ struct RoundTripTests {
                                                                   detail: "I am by the door"))
             guard case .recorded(let event) = answer else { Issue.record("note refused: \(answer)"); return }
             #expect(event.kind == .passengerMessage && event.detail == "I am by the door")
+        }
+        // A passenger's message with its Idempotency-Key, and its retry: still one CALL each.
+        let noteKey = key(cast.passenger)
+        let keyedNote = RideNote(rideID: arrived.id, kind: .passengerMessage, actorID: cast.passenger.id, at: Date(), detail: "By the main door")
+        var firstKeyed: KeyedRideNoteRecording?
+        counted["note+key"] = try await Self.trips(store) {
+            firstKeyed = try await store.recordRideNote(keyedNote, idempotency: noteKey)
+            #expect(firstKeyed?.isReplay == false)
+        }
+        counted["note+key-replay"] = try await Self.trips(store) {
+            let replay = try await store.recordRideNote(keyedNote, idempotency: noteKey)
+            #expect(replay.isReplay && replay.recording == firstKeyed?.recording)
         }
         counted["touch-proof"] = try await Self.trips(store) {
             _ = try await store.recordTouchProof(TouchProofStoreTests.proof(arrived, .passenger), policy: .mutual, idempotency: nil)

@@ -141,11 +141,12 @@ struct TransitionAnswerTests {
         // As the database was before `transition-functions-1` and `-2`: no function, no
         // procedure, no record of either.
         for procedure in TransitionProcedures.names { try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location) }
-        for procedure in ["rb_sequence_events_3", "rb_record_note_3", "rb_request_locator_4", "rb_record_note_4"] {
+        for procedure in ["rb_sequence_events_3", "rb_record_note_3", "rb_request_locator_4", "rb_record_note_4", "rb_record_note_5"] {
             try await TestPostgres.execute("DROP PROCEDURE \(procedure)", at: location)
         }
         try await TestPostgres.execute("""
-            DELETE FROM schema_migration WHERE name IN ('transition-functions-2', 'transition-functions-3', 'transition-functions-4')
+            DELETE FROM schema_migration WHERE name IN ('transition-functions-2', 'transition-functions-3', 'transition-functions-4',
+                                                        'transition-functions-keyed-notes')
             """, at: location)
         let functions = ["rb_stage_event_1", "rb_json_time_1", "rb_ride_json_1", "rb_request_json_1", "rb_stored_result_1", "rb_store_result_1",
                          "rb_create_request_1", "rb_cancel_request_1", "rb_accept_1", "rb_move_ride_1", "rb_touch_proof_1",
@@ -156,6 +157,12 @@ struct TransitionAnswerTests {
         let arrived = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
         #expect(arrived.state == .arrived && arrived.id == ride.id)
         #expect(try await store.events(rideID: ride.id, after: 0).map(\.state) == [.requested, .accepted, .arrived])
+        // A message with its Idempotency-Key (`transition-functions-keyed-notes`), and its retry.
+        let key = IdempotencyScope(accountID: cast.passenger.id, key: "upgraded-1")
+        let message = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: cast.passenger.id, at: Date(), detail: "By the door")
+        let sent = try await store.recordRideNote(message, idempotency: key)
+        #expect(try await store.recordRideNote(message, idempotency: key) == KeyedRideNoteRecording(sent.recording, isReplay: true))
+        #expect(try await store.events(rideID: ride.id, after: 0).map(\.kind) == [.stateChanged, .stateChanged, .stateChanged, .passengerMessage])
         await store.close()
     }
 

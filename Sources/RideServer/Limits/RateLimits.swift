@@ -209,6 +209,12 @@ final class RateLimits: Sendable {
         }
         _ = messagesByAccount.take(account)
     }
+
+    /// Gives back the message `admitMessage` took: the request was a retry the store answered
+    /// with its first message (an Idempotency-Key replay), which sent nothing.
+    func refundMessage(account: String) {
+        messagesByAccount.refund(account)
+    }
 }
 
 extension APIError {

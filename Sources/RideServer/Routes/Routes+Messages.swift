@@ -21,9 +21,15 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
     }
 
     /// Checks in the order openapi.yaml documents: role, body, the ride's own passenger, the
-    /// account's message limit, state.
+    /// account's message limit, then (in the store, one transaction) the Idempotency-Key and
+    /// state. A retry with the message's key answers the first message again (201, the same
+    /// event) and writes nothing, whatever the ride's state now; the key with another message
+    /// is 422 `idempotency_key_reused`. A replay gives back the message it took from the
+    /// account's limit (the store says it is one only after the limit was checked), so retries
+    /// of one message count once; a retry that finds the limit used up is 429 like any message.
     @Sendable func send(_ request: Request, context: Context) async throws -> EditedResponse<PassengerMessage> {
         let account = try context.caller(in: [.passenger], to: "send the driver a message")
+        let key = try request.idempotencyKey(account: account)
         let body = try await request.decodeStrict(PassengerMessageBody.self, context: context)
         let ride = try await rides.ownRide(try context.parameters.require("id"), account, as: .passenger)
         let preset = body.preset.flatMap(MessagePreset.init(rawValue:))
@@ -35,9 +41,10 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
         }
         try limits.admitMessage(account: account.id)
         let note = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text, states: Self.states)
-        let recording: RideNoteRecording
-        do { recording = try await store.recordRideNote(note) } catch let error as StoreError { throw APIError(error) }
-        switch recording {
+        let keyed: KeyedRideNoteRecording
+        do { keyed = try await store.recordRideNote(note, idempotency: key) } catch let error as StoreError { throw APIError(error) }
+        if keyed.isReplay { limits.refundMessage(account: account.id) }
+        switch keyed.recording {
         case .wrongState(let state):
             throw APIError(.conflict, code: .wrongState,
                            "the ride is \(state.rawValue); messages reach the driver only while the ride is accepted or arrived",
@@ -46,7 +53,8 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
             throw APIError(.conflict, code: .wrongState, "the ride cannot take messages now")
         case .recorded(let event):
             // The words stay out of the log: only that a message was sent, and whether a preset.
-            context.logger.info("passenger message", metadata: ["ride_id": .string(ride.id), "preset": .string(preset?.rawValue ?? "-")])
+            context.logger.info(keyed.isReplay ? "passenger message replayed" : "passenger message",
+                                metadata: ["ride_id": .string(ride.id), "preset": .string(preset?.rawValue ?? "-")])
             return EditedResponse(status: .created,
                                   response: PassengerMessage(eventID: event.id, rideID: ride.id, preset: preset, text: text, sentAt: event.at))
         }

@@ -196,6 +196,10 @@ enum PostgresMigrations {
         ("transition-functions-3", TransitionProcedures.v3),
         // Issue 28: the locator and a ride note answer their sequenced event in one CALL.
         ("transition-functions-4", TransitionProcedures.v4),
+        // A passenger's message takes an Idempotency-Key: a ride note whose answer is stored in
+        // its transaction, still in one CALL (TransitionProcedures.v5; a no-op step of the same
+        // name on SQLite, whose `idempotency` table serves it as it is).
+        ("transition-functions-keyed-notes", TransitionProcedures.v5),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

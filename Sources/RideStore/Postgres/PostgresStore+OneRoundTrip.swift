@@ -13,7 +13,7 @@ enum TransitionSQL {
     enum TouchProof: PreparedSQL { static let sql = TransitionProcedures.call("touch_proof", arguments: 25) }
     enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
-    enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_4", arguments: 8) }
+    enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_5", arguments: 12) }
 }
 
 /// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`).
@@ -74,7 +74,8 @@ extension PostgresStore {
     func callSequencedEvent<SQL>(_ what: String, _ prepared: Prepared<SQL>) async throws -> SequencedEventAnswer {
         let answer = try await mapped { try await self.db.rows(prepared, logger: self.logger, SequencedEventAnswer.init(row:)).first }
         guard let answer else { throw StoreError.unavailable("the \(what) procedure answered nothing") }
-        if answer.outcome == "ok" { commits.announce(.eventsAppended) }
+        // A replay may have run the sequencing its first attempt's writer did not get to.
+        if answer.outcome == "ok" || answer.outcome == "replay" { commits.announce(.eventsAppended) }
         return answer
     }
 

@@ -126,6 +126,57 @@ enum TransitionProcedures {
             """),
     ]
 
+    /// Migration `transition-functions-keyed-notes`: a ride note with an Idempotency-Key (a
+    /// passenger's message), still one round trip. `rb_record_note_4`'s steps, with the key's
+    /// answer stored in the note's transaction: the event's (request, sequence), since its id
+    /// comes only from the sequencing run after that COMMIT. Under the ride's row lock (so a
+    /// racing retry of the same message waits for the first and then finds its answer) a stored
+    /// answer for another operation is 'key-reused'; for this one 'replay', which writes nothing
+    /// and reads the first event back, sequencing it first if it is still staged (its writer
+    /// stopped before its run, or is running it now). Without a key (p_account NULL) it is
+    /// `rb_record_note_4`. OUT: as `rb_record_note_4`'s.
+    static let v5: [String] = [
+        """
+        CREATE PROCEDURE rb_record_note_5(p_account text, p_key text, p_operation text, p_ride text, p_kind text, p_states text[],
+            p_earlier text, p_actor text, p_at timestamptz, p_detail text, p_now timestamptz, p_channel text,
+            OUT outcome_ text, OUT info_ text, OUT at_ timestamptz, OUT id_ bigint, OUT request_ text, OUT ride_ text,
+            OUT sequence_ integer, OUT kind_ text, OUT state_ text, OUT actor_ text, OUT event_at_ timestamptz, OUT detail_ text)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            r ride;
+            stored record;
+            answer jsonb;
+        BEGIN
+            SELECT * INTO r FROM ride WHERE id = p_ride FOR UPDATE;
+            IF NOT FOUND THEN outcome_ := 'not-found'; RETURN; END IF;
+            SELECT * INTO stored FROM rb_stored_result_1(p_account, p_key);
+            IF stored.operation_ IS NOT NULL THEN
+                IF stored.operation_ <> p_operation THEN outcome_ := 'key-reused'; RETURN; END IF;
+                answer := convert_from(stored.result_, 'UTF8')::jsonb;
+                outcome_ := 'replay'; info_ := answer ->> 'requestID'; sequence_ := (answer ->> 'sequence')::integer;
+            ELSE
+                IF NOT r.state = ANY(p_states) THEN outcome_ := 'illegal'; info_ := r.state; RETURN; END IF;
+                IF p_earlier IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ride_event WHERE ride_id = p_ride AND kind = p_earlier)
+                    AND NOT EXISTS (SELECT 1 FROM ride_event_pending WHERE ride_id = p_ride AND kind = p_earlier) THEN
+                    outcome_ := 'nothing-to-answer'; RETURN;
+                END IF;
+                PERFORM rb_stage_event_1(r.request_id, p_ride, p_kind, r.state, p_actor, p_at, p_detail);
+                outcome_ := 'ok'; info_ := r.request_id;
+                SELECT MAX(sequence) INTO sequence_ FROM ride_event_pending WHERE request_id = info_;
+                PERFORM rb_store_result_1(p_account, p_key, p_operation, jsonb_build_object('requestID', info_, 'sequence', sequence_), p_now);
+            END IF;
+            COMMIT;
+            IF NOT EXISTS (SELECT 1 FROM ride_event WHERE request_id = info_ AND sequence = sequence_) THEN
+                PERFORM rb_sequence_events_1(p_channel);
+                COMMIT;
+            END IF;
+            SELECT id, request_id, ride_id, kind, state, actor_id, at, detail
+            INTO id_, request_, ride_, kind_, state_, actor_, event_at_, detail_
+            FROM ride_event WHERE request_id = info_ AND sequence = sequence_;
+        END $$
+        """,
+    ]
+
     /// A procedure that runs `write` (which sets outcome_, and info_ to the request's id when it
     /// staged an event), then on 'ok' commits, sequences, commits and reads the event back.
     private static func sequencedEventProcedure(_ name: String, arguments: String, write: String) -> String {

@@ -208,6 +208,8 @@ enum SQLiteMigrations {
         m.register("transition-functions-2") { _ in }
         m.register("transition-functions-3") { _ in }
         m.register("transition-functions-4") { _ in }
+        // A passenger's message with an Idempotency-Key: PostgreSQL's procedure for it.
+        m.register("transition-functions-keyed-notes") { _ in }
         return m
     }()
 

@@ -2,22 +2,43 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func recordRideNote(_ note: RideNote) async throws -> RideNoteRecording {
+    /// A keyed note's stored answer: its event's id (the event is read back on a replay, so the
+    /// row holds no copy of the event).
+    private struct StoredNote: Codable {
+        var eventID: Int64
+    }
+
+    public func recordRideNote(_ note: RideNote, idempotency key: IdempotencyScope?) async throws -> KeyedRideNoteRecording {
         let at = Date(timeIntervalSince1970: (note.at.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         return try await write { db in
+            if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
+                                                   arguments: [key.accountID, key.key]) {
+                guard row["operation"] == note.idempotencyOperation else { throw StoreError.idempotencyKeyReused(key.key) }
+                let stored = try JSONDecoder().decode(StoredNote.self, from: row["result"] as Data)
+                guard let event = try RideEvent.fetchOne(db, key: stored.eventID) else {
+                    throw StoreError.unavailable("the \(note.kind) event of idempotency key \(key.key) is not in the history")
+                }
+                return KeyedRideNoteRecording(.recorded(event), isReplay: true)
+            }
             guard let ride = try RideRecord.fetchOne(db, key: note.rideID) else { throw StoreError.notFound("ride \(note.rideID)") }
-            guard note.states.contains(ride.state) else { return .wrongState(ride.state) }
+            guard note.states.contains(ride.state) else { return KeyedRideNoteRecording(.wrongState(ride.state)) }
             if let after = note.requiresEarlier {
                 let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
                                              arguments: [note.rideID, after]) ?? 0
-                guard count > 0 else { return .nothingToAnswer }
+                guard count > 0 else { return KeyedRideNoteRecording(.nothingToAnswer) }
             }
             try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, kind: note.kind, state: ride.state,
                                  actor: note.actorID, at: at, detail: note.detail)
             guard let event = try RideEvent.fetchOne(db, key: db.lastInsertedRowID) else {
                 throw StoreError.unavailable("the \(note.kind) event just written cannot be read back")
             }
-            return .recorded(event)
+            // In the note's transaction: both commit, or neither.
+            if let key {
+                try db.execute(sql: "INSERT INTO idempotency (accountID, key, operation, result, createdAt) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [key.accountID, key.key, note.idempotencyOperation,
+                                           try JSONEncoder().encode(StoredNote(eventID: event.id)), Date.storeNow.sqlValue])
+            }
+            return KeyedRideNoteRecording(.recorded(event))
         }
     }
 }
