@@ -293,6 +293,10 @@ public struct RideNote: Sendable, Equatable {
     public var states: Set<RideState>
     /// An event of this kind must already be in the ride's history (an answer needs its request).
     public var requiresEarlier: RideEventKind?
+    /// With an Idempotency-Key: what else of the request the key's answer is for, beyond the
+    /// ride, kind and detail (a message's preset, so a preset and the same sentence typed out
+    /// are two requests).
+    public var keyedRequest: String?
 
     public init(rideID: String, kind: RideEventKind, actorID: String, at: Date, detail: String?,
                 states: Set<RideState> = [.arrived], requiresEarlier: RideEventKind? = nil) {
@@ -329,9 +333,9 @@ public struct KeyedRideNoteRecording: Sendable, Equatable {
 
 extension RideNote {
     /// What a keyed note's stored answer is for: the same key with any other note (another
-    /// ride, kind or text) is `idempotencyKeyReused`. Its detail is the note's own text, so the
+    /// ride, kind, `keyedRequest` or text) is `idempotencyKeyReused`. Its detail is the note's own text, so the
     /// idempotency row is a copy of it, deleted with the row (retention, `purgeLocations`).
-    var idempotencyOperation: String { "note:\(kind.rawValue):\(rideID):\(detail ?? "")" }
+    var idempotencyOperation: String { "note:\(kind.rawValue):\(rideID):\(keyedRequest ?? ""):\(detail ?? "")" }
 }
 
 extension Store {

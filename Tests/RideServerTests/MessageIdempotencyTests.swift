@@ -48,15 +48,22 @@ struct MessageIdempotencyTests {
             #expect(limited.status == .tooManyRequests && limited.errorCode == "rate_limited")
             #expect(try await messages().count == 2)
 
-            // Once the ride is over a retry still answers the first message; a new one is 409.
+            // A preset and its sentence typed out are two requests: the key answers only the first.
             clock.advance(60)
+            let preset = ["Idempotency-Key": "message-preset"]
+            #expect(try await client.call(.post, path, as: world.passenger, json: #"{"preset":"guide_dog"}"#, headers: preset).status == .created)
+            let typed = try await client.call(.post, path, as: world.passenger, json: #"{"text":"I have a guide dog."}"#, headers: preset)
+            #expect(typed.status == .unprocessableContent && typed.errorCode == "idempotency_key_reused")
+            #expect(try await messages().count == 3)
+
+            // Once the ride is over a retry still answers the first message; a new one is 409.
             try await world.cancelAsOperator(rideID: ride.id)
             let late = try await client.call(.post, path, as: world.passenger, json: #"{"text":"By the main door"}"#, headers: key)
             #expect(late.status == .created && late.text == first.text)
             let refused = try await client.call(.post, path, as: world.passenger, json: #"{"text":"Hello?"}"#,
                                                 headers: ["Idempotency-Key": "message-3"])
             #expect(refused.status == .conflict && refused.errorCode == "wrong_state")
-            #expect(try await messages().count == 2)
+            #expect(try await messages().count == 3)
         }
     }
 

@@ -40,7 +40,9 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
             text = try FreeText.clean(body.text ?? "", field: "text", maxLength: PassengerMessage.maxTextLength, multiline: false)
         }
         try limits.admitMessage(account: account.id)
-        let note = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text, states: Self.states)
+        var note = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text, states: Self.states)
+        // The answer names the preset: a preset and its sentence typed out are two requests.
+        note.keyedRequest = preset.map { "preset=\($0.rawValue)" } ?? "text"
         let keyed: KeyedRideNoteRecording
         do { keyed = try await store.recordRideNote(note, idempotency: key) } catch let error as StoreError { throw APIError(error) }
         if keyed.isReplay { limits.refundMessage(account: account.id) }
