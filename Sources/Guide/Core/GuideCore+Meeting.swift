@@ -1,9 +1,10 @@
 import BeaconCore
 import RideSession
 
-/// GuideCore's side of the meeting at the kerb (issue 22): the driver's answer to a locator
-/// request (a sound is promised only once the driver made it), the driver walking over, the
-/// car across the street, and the ride word when the touch is not felt.
+/// GuideCore's side of the meeting at the kerb (issue 22): the ride service's and then the
+/// driver's answer to a locator request (a sound is promised only once the driver made it),
+/// the driver walking over, the car across the street, and the ride word when the touch is
+/// not felt.
 extension GuideCore {
     /// A driver who walked over has been within reach this long, s: the ride word is offered
     /// (the touch is still felt if it comes; real phone pairs often do not reach the touch level).
@@ -18,6 +19,26 @@ extension GuideCore {
         case .voice: .driverVoice
         case .device: .driverDevice
         case .none: .driverCannotSound
+        }
+    }
+
+    /// The answer to a locator request: the passenger is told to listen (all verbosities: it
+    /// changes what they must do), or why the car will not sound.
+    mutating func locatorAnswered(_ out: inout [GuideAction], _ time: Double, _ answer: LocatorAnswer) {
+        let wasTicking = locator.isTicking(at: time)
+        locator.answered(at: time, answer)
+        guard !isOver else { return }
+        // The request is with the driver: nothing is promised until the driver answers
+        // (`driverSounded`), or the wait runs out (`meetingTick`).
+        switch answer {
+        case .ticking: say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
+        case .tooSoon:
+            if wasTicking, let sound = locator.sound {
+                say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
+            } else {
+                say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
+            }
+        case .refused(let reason): say(&out, time, [.locatorUnavailable], ["reason": reason], always: true)
         }
     }
 

@@ -66,9 +66,9 @@ public struct GuideCore: Sendable {
     var lastBandSpeech = -Double.infinity
     var lastTrendWord: (closer: Bool, time: Double)?
     var lastSpeech = -Double.infinity
-    private var pulseInterval: Double?
-    private var heldDirection: Trend = .unknown
-    private var lastDirectionCue = -Double.infinity
+    var pulseInterval: Double?
+    var heldDirection: Trend = .unknown
+    var lastDirectionCue = -Double.infinity
     var samplesSinceSignal = 0
     private var lastSearchingPhrase = -Double.infinity
     /// The arrival said the guide is searching: the first signal is announced.
@@ -298,121 +298,6 @@ public struct GuideCore: Sendable {
                                                    peakFilteredRSSI: touchPeak, samples: max(1, touchSamples),
                                                    unixTime: until, firstUnixTime: touchFrom ?? until)))
         }
-    }
-
-    // MARK: guiding
-
-    private mutating func guide(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
-        noteTouch(estimate)
-        if estimate.touch {
-            turn.end()
-            if state == .touch { return }
-            if feltByBoth {
-                detectTouch(&out, time)
-                return
-            }
-            if state != .holding {
-                state = .holding
-                say(&out, time, [.holdTogether], [:], brief: true)
-            }
-            // The pulse goes on: its silence would mean "no signal".
-            pulse(&out, time, estimate)
-            return
-        }
-        if state == .touch {
-            if touchEnded == nil { touchEnded = time }
-            return
-        }
-        if state == .holding { state = .guiding }
-        touchFrom = nil
-        if turn.isActive {
-            // Turning on the spot, the body swings the level by 10 dB and more: neither the
-            // trend nor the distance band mean anything until the turn ends.
-            if let rssi = estimate.rssi { turn.sample(time: time, rssi: rssi) }
-            heldDirection = .unknown
-            pulse(&out, time, estimate)
-            return
-        }
-        if meetingHeld {
-            // Waiting for the driver: distances and the pulse, never a direction.
-            heldDirection = .unknown
-            band(&out, time, estimate)
-            pulse(&out, time, estimate)
-            return
-        }
-        noteAcross(estimate, at: time)
-        direction(&out, time, estimate.trend)
-        band(&out, time, estimate)
-        pulse(&out, time, estimate)
-        if locator.shouldAsk(at: time, distance: estimate.distance, trend: estimate.trend) {
-            locator.asked(at: time)
-            out.append(.requestLocator)
-        }
-    }
-
-    /// The answer to a locator request: the passenger is told to listen (all verbosities: it
-    /// changes what they must do), or why the car will not sound.
-    private mutating func locatorAnswered(_ out: inout [GuideAction], _ time: Double, _ answer: LocatorAnswer) {
-        let wasTicking = locator.isTicking(at: time)
-        locator.answered(at: time, answer)
-        guard !isOver else { return }
-        // The request is with the driver: nothing is promised until the driver answers
-        // (`driverSounded`), or the wait runs out (`meetingTick`).
-        switch answer {
-        case .ticking: say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
-        case .tooSoon:
-            if wasTicking, let sound = locator.sound {
-                say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
-            } else {
-                say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
-            }
-        case .refused(let reason): say(&out, time, [.locatorUnavailable], ["reason": reason], always: true)
-        }
-    }
-
-    private mutating func direction(_ out: inout [GuideAction], _ time: Double, _ trend: Trend) {
-        guard trend == .closer || trend == .farther else {
-            heldDirection = trend
-            return
-        }
-        lastDirectionKnown = time
-        if trend != heldDirection || time - lastDirectionCue >= timing.directionRepeat {
-            heldDirection = trend
-            lastDirectionCue = time
-            out.append(.cue(GuideCue(time: time, sound: .earcon(trend == .closer ? .closer : .farther))))
-        }
-    }
-
-    /// The proximity pulse's cadence for the current distance, sent when it changes by a
-    /// noticeable step (the audio scheduler ticks on its own between changes).
-    private mutating func pulse(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) {
-        guard estimate.distance.isFinite else { return }
-        let interval = min(timing.slowestPulse, max(timing.fastestPulse, 0.1 * estimate.distance))
-        if let current = pulseInterval, abs(interval - current) < 0.25 * current { return }
-        pulseInterval = interval
-        out.append(.pulse(interval: (interval * 100).rounded() / 100))
-    }
-
-    mutating func silencePulse(_ out: inout [GuideAction]) {
-        guard pulseInterval != nil else { return }
-        pulseInterval = nil
-        out.append(.pulse(interval: nil))
-    }
-
-    private mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
-        state = .signalLost
-        touchFrom = nil
-        turn.end()
-        heldDirection = .unknown
-        locator.reset()
-        acrossJudge.restart(at: time)
-        samplesSinceSignal = 0
-        spokenBand = nil
-        candidateBand = nil
-        bands.reset()
-        silencePulse(&out)
-        out.append(.cue(GuideCue(time: time, sound: .earcon(.signalLost))))
-        say(&out, time, [.signalLost], [:], brief: true)
     }
 
     /// Speaks unless verbosity forbids: `always` phrases (answers to a key, the confirmation)
