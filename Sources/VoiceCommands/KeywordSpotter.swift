@@ -118,7 +118,6 @@ public final class KeywordSpotter: @unchecked Sendable {
     public let mode: Mode
     public let grammar: Grammar
     private let decoder: OpaquePointer
-    private let keyphraseFile: String
     private var inSpeech = false
     public private(set) var processed = 0
 
@@ -130,38 +129,31 @@ public final class KeywordSpotter: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: hmm + "/mdef"), FileManager.default.fileExists(atPath: dict) else {
             throw VoiceError("voice commands need PocketSphinx's English model (Debian: pocketsphinx-en-us), not found at \(model)")
         }
-        let lines = VoiceCommand.allCases.map { "\($0.phrase) /1e-\(thresholds[$0] ?? Self.defaultThresholds[$0] ?? 20)/" }
-        keyphraseFile = NSTemporaryDirectory() + "ridebeacon-kws-\(getpid())-\(UUID().uuidString).txt"
-        guard FileManager.default.createFile(atPath: keyphraseFile, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
-            throw VoiceError("cannot write the keyphrase file \(keyphraseFile)")
-        }
-        let file = keyphraseFile
+        let keyphrases = VoiceCommand.allCases.map { "\($0.phrase) /1e-\(thresholds[$0] ?? Self.defaultThresholds[$0] ?? 20)/\n" }.joined()
+        var unwritable: String?
         let opened: OpaquePointer? = Self.library.withLock { _ in
             switch mode {
-            case .keywords: return rb_ps_open(hmm, dict, "-kws", file, "/dev/null")
+            case .keywords:
+                return Self.readingScratchFile(keyphrases, ending: "kws", unwritable: &unwritable) { rb_ps_open(hmm, dict, "-kws", $0, "/dev/null") }
             case .sentences: return rb_ps_open(hmm, dict, "-lm", model + "/en-us.lm.bin", "/dev/null")
             case .grammar:
                 guard let decoder = rb_ps_open_bare(hmm, dict, "/dev/null", String(grammar.endOfSpeechFrames)) else { return nil }
                 for phone in Self.phones { _ = ps_add_word(decoder, "gbg_" + phone.lowercased(), phone, 0) }
-                // The grammar goes through a file (fsg_model_readfile), the keyphrase file's path
-                // with its own ending; PocketSphinx keeps its own reference to the model.
-                let grammarFile = file + ".fsg"
-                defer { try? FileManager.default.removeItem(atPath: grammarFile) }
-                guard FileManager.default.createFile(atPath: grammarFile, contents: Data(Self.fsg(garbageWeight: grammar.garbageWeight).utf8)),
-                      let model = fsg_model_readfile(grammarFile, ps_get_logmath(decoder), Self.languageWeight) else {
-                    ps_free(decoder)
-                    return nil
+                // PocketSphinx keeps its own reference to the grammar once it is set.
+                let searchSet = Self.readingScratchFile(Self.fsg(garbageWeight: grammar.garbageWeight), ending: "fsg", unwritable: &unwritable) { path -> Bool? in
+                    guard let model = fsg_model_readfile(path, ps_get_logmath(decoder), Self.languageWeight) else { return nil }
+                    defer { _ = fsg_model_free(model) }
+                    return ps_set_fsg(decoder, "commands", model) == 0 && ps_set_search(decoder, "commands") == 0
                 }
-                defer { _ = fsg_model_free(model) }
-                guard ps_set_fsg(decoder, "commands", model) == 0, ps_set_search(decoder, "commands") == 0 else {
+                guard searchSet == true else {
                     ps_free(decoder)
                     return nil
                 }
                 return decoder
             }
         }
+        if let unwritable { throw VoiceError("cannot write PocketSphinx's search file \(unwritable)") }
         guard let decoder = opened else {
-            try? FileManager.default.removeItem(atPath: keyphraseFile)
             throw VoiceError("PocketSphinx could not load its model from \(model)")
         }
         self.decoder = decoder
@@ -173,7 +165,20 @@ public final class KeywordSpotter: @unchecked Sendable {
             ps_end_utt(decoder)
             ps_free(decoder)
         }
-        try? FileManager.default.removeItem(atPath: keyphraseFile)
+    }
+
+    /// PocketSphinx reads keyphrases and grammars from files, only while it sets up the search:
+    /// each is written to a scratch file that lives just as long as `read`. `unwritable` names
+    /// the file when it could not be written (then `read` is not called).
+    private static func readingScratchFile<T>(_ contents: String, ending: String, unwritable: inout String?,
+                                              _ read: (String) -> T?) -> T? {
+        let path = NSTemporaryDirectory() + "ridebeacon-voice-\(getpid())-\(UUID().uuidString).\(ending)"
+        guard FileManager.default.createFile(atPath: path, contents: Data(contents.utf8)) else {
+            unwritable = path
+            return nil
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return read(path)
     }
 
     /// Feeds samples; returns the phrases spotted in them, in order.
