@@ -224,7 +224,7 @@ public final class PostgresStore: Store {
 
     public func events(after id: Int64, limit: Int) async throws -> [RideEvent] {
         try await mapped {
-            try await self.db.query("SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE id > \(id) ORDER BY id LIMIT \(limit)", logger: self.logger).all(RideEvent.init)
+            try await self.db.rows(Prepared<ReadSQL.EventsAfter>(id, limit), logger: self.logger, RideEvent.init(row:))
         }
     }
 
