@@ -176,7 +176,7 @@ public actor EventHub: Service {
     public func run() async throws {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.deliverOnWakeups() }
-            group.addTask { await self.repeatEvery(self.configuration.pollInterval) { self.wake() } }
+            group.addTask { await self.repeatEvery(self.configuration.pollInterval) { await self.sequenceStrandedEvents(); self.wake() } }
             group.addTask { await self.repeatEvery(self.configuration.heartbeatInterval) { await self.fanOut(.heartbeat) } }
             group.addTask { await self.recheckOnSignals() }
             group.addTask { await self.repeatEvery(self.configuration.expiryCheckInterval) { await self.endExpiredStreams() } }
@@ -223,16 +223,22 @@ public actor EventHub: Service {
         }
     }
 
+    /// Events a writer committed but did not sequence (it crashed, or its connection dropped)
+    /// get their ids here, on every server's poll, before the poll's read. Not on every wake-up:
+    /// a wake-up follows a sequencing run (this server's writes sequence before they announce,
+    /// other servers' runs NOTIFY), so under load the hub's own run found nothing to move and
+    /// was a round trip and a sequencing-lock turn per wake-up, hundreds a second per server
+    /// (BENCHMARKS.md, issue 28, "Where the CPU goes"). Any write's run moves stranded events too.
+    nonisolated func sequenceStrandedEvents() async {
+        guard store.sharesEventsAcrossProcesses else { return }
+        do { try await store.sequenceEvents() } catch {
+            logger.warning("sequencing staged events failed", metadata: ["error": .string("\(error)")])
+        }
+    }
+
     /// Reads everything after the cursor and delivers it; only ever runs from the wake-up
     /// loop, so batches go out in order.
     private func catchUp() async {
-        if store.sharesEventsAcrossProcesses {
-            // Events a writer committed but did not sequence (it crashed, or its connection
-            // dropped) get their ids here, on every server's poll.
-            do { try await store.sequenceEvents() } catch {
-                logger.warning("sequencing staged events failed", metadata: ["error": .string("\(error)")])
-            }
-        }
         guard !listeners.isEmpty, var after = cursor else {
             // Nobody listens: forget the position, the next subscriber sets a fresh one.
             cursor = nil
