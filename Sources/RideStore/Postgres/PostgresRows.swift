@@ -62,11 +62,15 @@ extension RideRecord {
 
 extension RideDetail {
     init(row: PostgresRow) throws {
-        // The ride's own columns come first, so RideRecord decodes them from the same row.
-        let ride = try RideRecord(row: row)
-        let (_, _, _, _, _, _, _, _, _, _, _, passengerName, driverName, vehicle, pickup, dropoff, notes, colour, make, model, plate) =
+        // The ride's own columns come first, as `RideRecord(row:)` reads them. One pass over the
+        // row: a second one decoded the ride's 11 columns again for every ride of a listing.
+        let (id, request, passenger, driverID, state, key, created, changed, code, eta, etaAt,
+             passengerName, driverName, vehicle, pickup, dropoff, notes, colour, make, model, plate) =
             try row.decode((String, String, String, String, String, Data, Date, Date, String?, Int?, Date?,
                             String, String, String?, String, String, String?, String?, String?, String?, String?).self)
+        let ride = RideRecord(id: id, requestID: request, passengerID: passenger, driverID: driverID, state: try stored(state), key: key,
+                              createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds,
+                              shortCode: code, etaMinutes: eta, etaGivenAt: etaAt?.wholeMilliseconds)
         let details = model.map { Vehicle(colour: colour, make: make, model: $0, plate: plate) }
         self.init(ride: ride, passenger: RideParty(name: passengerName),
                   driver: RideParty(name: driverName, vehicle: vehicle, vehicleDetails: details),
