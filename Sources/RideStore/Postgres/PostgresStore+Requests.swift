@@ -21,11 +21,7 @@ extension PostgresStore {
     public func openRideRequests(limit: Int, after: String?) async throws -> [RideRequestRecord] {
         let after = after ?? ""
         return try await mapped {
-            try await self.db.query("""
-                SELECT \(unescaped: PGColumns.request) FROM ride_request WHERE status = 'open'
-                AND (\(after) = '' OR (created_at, id) > (SELECT created_at, id FROM ride_request WHERE id = \(after)))
-                ORDER BY created_at, id LIMIT \(limit)
-                """, logger: self.logger).all(RideRequestRecord.init)
+            try await self.db.rows(Prepared<ReadSQL.OpenRideRequests>(after, limit), logger: self.logger, RideRequestRecord.init(row:))
         }
     }
 

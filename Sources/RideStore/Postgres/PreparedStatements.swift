@@ -101,6 +101,14 @@ enum ReadSQL {
     enum EventsAfter: PreparedSQL {
         static let sql = "SELECT \(PGColumns.event) FROM ride_event WHERE id > $1 ORDER BY id LIMIT $2"
     }
+    /// One page of open ride requests (drivers, dispatchers), keyset-paged like the rides below.
+    enum OpenRideRequests: PreparedSQL {
+        static let sql = """
+            SELECT \(PGColumns.request) FROM ride_request WHERE status = 'open'
+            AND ($1 = '' OR (created_at, id) > (SELECT created_at, id FROM ride_request WHERE id = $1))
+            ORDER BY created_at, id LIMIT $2
+            """
+    }
     /// One page of active rides (dispatchers), keyset-paged after a ride id ('' for the first page).
     enum ActiveRideDetails: PreparedSQL {
         static let sql = """
