@@ -136,6 +136,54 @@ struct EventStreamTests {
         #expect(await hub.cutOffListeners == 1)
     }
 
+    /// A ride's listener gets that ride's events only, an all-rides listener every event, and
+    /// an ended listener is forgotten: the hub finds an event's listeners by its ride (issue 28).
+    @Test func eachListenerGetsWhatItsScopeWants() async throws {
+        let world = try await World.make(.sqlite)
+        var configuration = EventHub.Configuration.testing
+        configuration.heartbeatInterval = .seconds(60)
+        let hub = EventHub(store: world.store, configuration: configuration, logger: .quiet)
+        let running = Task { try await hub.run() }
+        defer { running.cancel() }
+        let first = try await world.acceptedRide()
+        let second = try await world.acceptedRide()
+        let firstListener = try await hub.subscribe(.ride(first.id))
+        let secondListener = try await hub.subscribe(.ride(second.id))
+        let everyone = try await hub.subscribe(.all)
+        for ride in [first, second] {
+            _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
+        }
+        hub.wake()
+        var all = everyone.messages.makeAsyncIterator()
+        var allEvents: [RideEvent] = []
+        while allEvents.count < 2, let message = await all.next() {
+            if case .event(let event, _) = message { allEvents.append(event) }
+        }
+        #expect(allEvents.map(\.rideID) == [first.id, second.id] && allEvents.map(\.state) == [.arrived, .arrived])
+        // The hub hands an event to all its listeners without suspending: once this call is
+        // answered, both ride listeners have been offered both events.
+        #expect(await hub.listenerCount == 3)
+        for (listener, ride) in [(firstListener, first), (secondListener, second)] {
+            listener.end()
+            var received: [RideEvent] = []
+            for await message in listener.messages {
+                if case .event(let event, _) = message { received.append(event) }
+            }
+            #expect(received.map(\.rideID) == [ride.id] && received.map(\.state) == [.arrived])
+        }
+        #expect(await eventually { await hub.listenerCount == 1 })
+        // Later events still reach the remaining listener.
+        _ = try await world.store.transition(rideID: first.id, to: .cancelled, by: world.driver.id, detail: "test", idempotency: nil)
+        hub.wake()
+        var later: RideEvent?
+        while later == nil, let message = await all.next() {
+            if case .event(let event, _) = message { later = event }
+        }
+        #expect(later?.rideID == first.id && later?.state == .cancelled)
+        everyone.end()
+        #expect(await eventually { await hub.listenerCount == 0 })
+    }
+
     /// SIGTERM with streams open: they end, so the server can finish and exit.
     @Test func gracefulShutdownEndsOpenStreams() async throws {
         let world = try await World.make(.sqlite)

@@ -89,7 +89,7 @@ extension EventHub {
     private func end(streamsOf hash: Data, _ reason: StreamEnd) {
         for (id, listener) in listeners where listener.credential?.secretHash == hash {
             listener.queue.finish(last: .ended(reason))
-            listeners[id] = nil
+            unregister(id)
             endedStreams += 1
         }
     }

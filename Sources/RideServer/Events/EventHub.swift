@@ -91,6 +91,10 @@ public actor EventHub: Service {
     let logger: Logger
     let now: @Sendable () -> Date
     var listeners: [Int: Listener] = [:]
+    /// The ids in `listeners` by what they follow, so an event visits its own ride's streams and
+    /// the all-rides ones, not every stream: hundreds of ride streams, each wanting few events.
+    private var rideListeners: [String: Set<Int>] = [:]
+    private var allRidesListeners: Set<Int> = []
     private var nextListenerID = 0
     /// The last event id handed to listeners; nil while nobody listens.
     private var cursor: Int64?
@@ -163,6 +167,10 @@ public actor EventHub: Service {
         let id = nextListenerID
         nextListenerID += 1
         listeners[id] = Listener(scope: scope, queue: queue, credential: credential)
+        switch scope {
+        case .all: allRidesListeners.insert(id)
+        case .ride(let rideID): rideListeners[rideID, default: []].insert(id)
+        }
         queue.setOnTermination { [weak self] in
             Task { await self?.removeListener(id) }
         }
@@ -170,7 +178,19 @@ public actor EventHub: Service {
     }
 
     private func removeListener(_ id: Int) {
-        listeners[id] = nil
+        unregister(id)
+    }
+
+    /// Forgets a listener (its queue is the caller's to finish).
+    func unregister(_ id: Int) {
+        guard let listener = listeners.removeValue(forKey: id) else { return }
+        switch listener.scope {
+        case .all:
+            allRidesListeners.remove(id)
+        case .ride(let rideID):
+            rideListeners[rideID]?.remove(id)
+            if rideListeners[rideID]?.isEmpty == true { rideListeners[rideID] = nil }
+        }
     }
 
     public func run() async throws {
@@ -194,6 +214,8 @@ public actor EventHub: Service {
     private func finishAll() {
         for listener in listeners.values { listener.queue.finish() }
         listeners.removeAll()
+        rideListeners.removeAll()
+        allRidesListeners.removeAll()
     }
 
     nonisolated func repeatEvery(_ interval: Duration, _ body: @Sendable () async -> Void) async {
@@ -260,23 +282,33 @@ public actor EventHub: Service {
     }
 
     /// Never waits for a listener: each gets the one shared frame or, when its queue is full,
-    /// is cut off.
+    /// is cut off. An event goes to the listeners whose scope wants it (`Scope.wants`), found
+    /// by the index rather than by asking every listener; anything else goes to all.
     private func fanOut(_ message: Message) {
-        for (id, listener) in listeners {
-            if case .event(let event, _) = message, !listener.scope.wants(event) { continue }
-            switch listener.queue.offer(message) {
-            case .enqueued:
-                break
-            case .overflowed:
-                // A slow reader: end its stream rather than silently skip events. It resumes
-                // from its Last-Event-ID and gets the rest from the history.
-                listener.queue.finish(last: .ended(.tooSlow))
-                listeners[id] = nil
-                cutOffListeners += 1
-                logger.notice("cut off a slow event listener", metadata: ["listener": .stringConvertible(id)])
-            case .terminated:
-                listeners[id] = nil
-            }
+        guard case .event(let event, _) = message else {
+            for id in listeners.keys { offer(message, to: id) }
+            return
+        }
+        for id in allRidesListeners { offer(message, to: id) }
+        if let rideID = event.rideID, let ids = rideListeners[rideID] {
+            for id in ids { offer(message, to: id) }
+        }
+    }
+
+    private func offer(_ message: Message, to id: Int) {
+        guard let listener = listeners[id] else { return }
+        switch listener.queue.offer(message) {
+        case .enqueued:
+            break
+        case .overflowed:
+            // A slow reader: end its stream rather than silently skip events. It resumes
+            // from its Last-Event-ID and gets the rest from the history.
+            listener.queue.finish(last: .ended(.tooSlow))
+            unregister(id)
+            cutOffListeners += 1
+            logger.notice("cut off a slow event listener", metadata: ["listener": .stringConvertible(id)])
+        case .terminated:
+            unregister(id)
         }
     }
 }
