@@ -52,7 +52,7 @@ struct EventOrderTests {
     }
 
     /// A write that committed its event but never sequenced it (the server died in between)
-    /// is sequenced by the next run, which event hubs make on every wake-up and poll.
+    /// is sequenced by the next run, which any write makes, and every event hub on its poll.
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func aStrandedEventIsSequencedByTheNextRun() async throws {
         let store = try #require(try await StoreKind.postgres.make() as? PostgresStore)
