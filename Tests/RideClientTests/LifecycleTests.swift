@@ -100,9 +100,21 @@ struct LifecycleTests {
                     made.append(try await world.store.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "P\(i)", dropoff: "D"),
                                                                         passengerID: world.passenger.id, idempotency: nil).id)
                 }
+                // Listings run in (createdAt, id) order: requests made in the same millisecond
+                // follow their random ids, so the expected order is the store's, not `made`'s.
+                let listed = try await world.store.rideRequests(passengerID: world.passenger.id, limit: 10, after: nil).map(\.id)
+                #expect(Set(listed) == Set(made) && listed.count == made.count)
                 let first = try await passenger.rideRequests(limit: 2)
-                #expect(first.items.map(\.id) == Array(made.prefix(2)) && first.nextAfter != nil)
-                #expect(try await passenger.allRideRequests().map(\.id) == made)
+                #expect(first.items.map(\.id) == Array(listed.prefix(2)) && first.nextAfter != nil)
+                var walked = first.items.map(\.id), after = first.nextAfter, pages = 1
+                while let cursor = after {
+                    let page = try await passenger.rideRequests(limit: 2, after: cursor)
+                    walked += page.items.map(\.id)
+                    after = page.nextAfter
+                    pages += 1
+                }
+                #expect(walked == listed && pages == 3)
+                #expect(try await passenger.allRideRequests().map(\.id) == listed)
             }
         }
         await world.close()

@@ -40,7 +40,10 @@ struct TokenExpiryAndPagingTests {
             created.append(try await world.store.createRideRequest(
                 NewRideRequest(passengerName: "Ana", pickup: "a", dropoff: "b"), passengerID: world.passenger.id, idempotency: nil).id)
         }
-        let made = created
+        // Listed oldest first; requests made in the same millisecond follow their random ids (the
+        // page key), so the expected order is the store's own listing, holding exactly those made.
+        let made = try await world.store.rideRequests(passengerID: world.passenger.id, limit: 10, after: nil).map(\.id)
+        #expect(Set(made) == Set(created) && made.count == created.count)
         try await world.app().test(.live) { client in
             var seen: [String] = []
             var uri = "/v1/ride-requests?limit=2"

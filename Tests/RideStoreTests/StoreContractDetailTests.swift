@@ -38,8 +38,10 @@ struct StoreContractDetailTests {
 
         let page1 = try await store.rideDetails(RideFilter(scope: .active, limit: 1))
         let page2 = try await store.rideDetails(RideFilter(scope: .active, limit: 1, after: page1.last?.ride.id))
-        #expect((page1 + page2).map(\.ride.id) == [first.id, second.id])
-        #expect(page2.first?.driver == RideParty(name: "Dee", vehicle: nil))
+        // Oldest first; rides made in the same millisecond in id order (the page key).
+        let listed = [first, second].sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        #expect((page1 + page2).map(\.ride.id) == listed.map(\.id))
+        #expect((page1 + page2).first { $0.ride.id == second.id }?.driver == RideParty(name: "Dee", vehicle: nil))
         _ = try await store.transition(rideID: first.id, to: .cancelled, by: cast.passenger.id, detail: nil, idempotency: nil)
         #expect(try await store.rideDetails(RideFilter(scope: .active)).map(\.ride.id) == [second.id])
         #expect(try await store.rideDetails(RideFilter(scope: .participant(cast.driver.id))).map(\.ride.state) == [.cancelled])

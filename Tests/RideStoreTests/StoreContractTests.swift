@@ -178,7 +178,9 @@ struct StoreContractTests {
         let page1 = try await store.rides(RideFilter(scope: .active, limit: 2))
         let page2 = try await store.rides(RideFilter(scope: .active, limit: 2, after: page1.last?.id))
         let page3 = try await store.rides(RideFilter(scope: .active, limit: 2, after: page2.last?.id))
-        #expect((page1 + page2 + page3).map(\.id) == rides.map(\.id))
+        // Oldest first; rides made in the same millisecond in id order (the page key).
+        let listed = rides.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        #expect((page1 + page2 + page3).map(\.id) == listed.map(\.id))
     }
 
     @Test(arguments: StoreKind.available)
