@@ -48,16 +48,11 @@ public actor EventHub: Service {
         case ended(StreamEnd)
     }
 
+    /// What a stream follows: one ride's events (those whose `rideID` is it), or every event.
+    /// `fanOut` finds a ride's streams through `rideListeners`, not by asking each scope.
     public enum Scope: Sendable, Equatable {
         case ride(String)
         case all
-
-        func wants(_ event: RideEvent) -> Bool {
-            switch self {
-            case .all: true
-            case .ride(let id): event.rideID == id
-            }
-        }
     }
 
     /// A listener's queue. Ending it unregisters the listener.
@@ -282,8 +277,8 @@ public actor EventHub: Service {
     }
 
     /// Never waits for a listener: each gets the one shared frame or, when its queue is full,
-    /// is cut off. An event goes to the listeners whose scope wants it (`Scope.wants`), found
-    /// by the index rather than by asking every listener; anything else goes to all.
+    /// is cut off. An event goes to the all-rides listeners and its own ride's, found by the
+    /// index rather than by asking every listener; anything else goes to all.
     private func fanOut(_ message: Message) {
         guard case .event(let event, _) = message else {
             for id in listeners.keys { offer(message, to: id) }
