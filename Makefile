@@ -213,7 +213,8 @@ clean:
 	rm -rf .build $(FUZZ_SCRATCH) out fuzz-artifacts demo.wav
 
 # Crash durability (scripts/reliability/durability.py): kill -9 of `serve` on SQLite with online
-# backups under load; PostgreSQL crashed under two servers. Its private PostgreSQL listens on
+# backups under load; PostgreSQL crashed under two servers, then under admin commands, each of
+# which must end within 30 s (scripts/reliability/admin_under_crashes.py). Its private PostgreSQL listens on
 # RELIABILITY_PG_PORT (own data dir under /tmp), started fresh by the smoke (a cluster kept from
 # run to run kept every run's databases) and stopped when reliability-smoke ends.
 RELIABILITY_PG_PORT ?= 55433
@@ -226,6 +227,7 @@ durability-smoke:
 	python3 scripts/reliability/durability.py --backend sqlite --kills 3 --backups 2 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
 	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/durability.py --backend postgres \
 		--db-restarts 2 --db-down-seconds 4 --kills 1 --races 20 --results $(RELIABILITY_RESULTS)/durability-smoke.jsonl
+	RIDEBEACON_RELIABILITY_PG_PORT=$(RELIABILITY_PG_PORT) python3 scripts/reliability/admin_under_crashes.py --crashes 6
 
 durability: build
 	@mkdir -p $(RELIABILITY_RESULTS)

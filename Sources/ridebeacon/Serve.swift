@@ -113,6 +113,15 @@ struct Serve: AsyncParsableCommand {
         // Before the store: a key file that cannot be used stops the server with its reason.
         let codeKey = try signInKey.key(database: database)
         let store = try await openStore(database)
+        if store.sharesEventsAcrossProcesses {
+            // Events whose writes committed but which a writer that then stopped (this server
+            // before a crash or power cut, or another) left unsequenced get their ids before the
+            // first request, so no history is read with a state change missing; the event hub
+            // does the same whenever it (re)starts listening, and on its poll.
+            do { try await store.sequenceEvents() } catch {
+                logger.warning("sequencing staged events failed; the event hub's poll will retry", metadata: ["error": .string("\(error)")])
+            }
+        }
         var configuration = RideServerConfiguration(host: host, port: port)
         configuration.signInKey = codeKey
         configuration.webSessionLifetime = Double(webSessionHours) * 3600

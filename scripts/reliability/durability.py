@@ -146,9 +146,10 @@ class Run:
                 passenger = people["passengers"][index % len(people["passengers"])]
                 driver = people["drivers"][index % len(people["drivers"])]
                 self.ride_script(index, passenger, driver, rng)
-        except Fatal as failure:
+        except Exception as failure:  # noqa: BLE001 — any failure of a worker fails the run
+            # (a command that hung past its timeout once ended a worker silently and the run passed)
             with self.lock:
-                self.unexpected.append(str(failure))
+                self.unexpected.append(str(failure) if isinstance(failure, Fatal) else f"{type(failure).__name__}: {failure}")
             self.stop.set()
 
     def first_ack_after(self, moment):

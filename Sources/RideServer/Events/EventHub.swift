@@ -229,8 +229,12 @@ public actor EventHub: Service {
     private func listenAcrossProcesses() async {
         while !Task.isCancelled {
             do {
-                // Once listening, re-read: anything appended before LISTEN took effect is caught.
-                try await store.listenForAppendedEvents(onListening: { self.wake(); self.tokensRevoked() }, onAppend: { id in
+                // Once listening, re-read: anything appended before LISTEN took effect is caught,
+                // after sequencing what a writer stranded while the database was away.
+                try await store.listenForAppendedEvents(onListening: {
+                    self.tokensRevoked()
+                    Task { await self.sequenceStrandedEvents(); self.wake() }
+                }, onAppend: { id in
                     if id == StoreSignal.tokensRevoked { self.tokensRevoked() } else { self.wake() }
                 })
             } catch {
@@ -241,7 +245,8 @@ public actor EventHub: Service {
     }
 
     /// Events a writer committed but did not sequence (it crashed, or its connection dropped)
-    /// get their ids here, on every server's poll, before the poll's read. Not on every wake-up:
+    /// get their ids here, on every server's poll before the poll's read, and whenever the hub
+    /// starts listening again (after the database was away). Not on every wake-up:
     /// a wake-up follows a sequencing run (this server's writes sequence before they announce,
     /// other servers' runs NOTIFY), so under load the hub's own run found nothing to move and
     /// was a round trip and a sequencing-lock turn per wake-up, hundreds a second per server

@@ -234,6 +234,19 @@ enum PostgresMigrations {
 
     /// Applies what is missing in one transaction, after refusing a database a newer binary
     /// migrated (it records a migration this list does not have).
+    /// Whether the database records every migration this binary has (one read, no lock); throws
+    /// `SchemaTooNew` when it records one this binary does not know, as `migrate` would.
+    static func isCurrent(_ client: PostgresClient, database: String, logger: Logger) async throws -> Bool {
+        let exists = try await client.query("SELECT to_regclass('schema_migration') IS NOT NULL", logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        guard exists else { return false }
+        var applied = Set<String>()
+        for try await name in try await client.query("SELECT name FROM schema_migration", logger: logger).decode(String.self) {
+            applied.insert(name)
+        }
+        return try all.pending(applied: applied, database: database).isEmpty
+    }
+
     static func migrate(_ client: PostgresClient, database: String, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { conn in
             // One migrator at a time, even with several servers starting together.
