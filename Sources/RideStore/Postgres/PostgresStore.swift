@@ -87,10 +87,9 @@ public final class PostgresStore: Store {
         logger.notice("round trips at close", metadata: ["round_trips": .string(roundTrips.summary)])
         runner.cancel()
         // PostgresNIO's pool may not end its run() when cancelled while it is reconnecting to a
-        // database that just went away (vapor/postgres-nio#599): it connected again once the
-        // database was back and kept its connections open, and `admin` commands hung at exit
-        // (seen in the durability smoke; 2 in 6 crashes in scripts/reliability/close_hang.py).
-        // So the wait is bounded; a process that is ending loses nothing by not waiting longer.
+        // database that just went away (vapor/postgres-nio#599), so the wait is bounded: a
+        // process that is ending loses nothing by not waiting longer
+        // (scripts/reliability/admin_under_crashes.py crashes the database under admin commands).
         _ = try? await withDeadline(Self.closeTimeout, timedOut: { StoreError.unavailable("the connection pool did not stop") }) {
             await self.runner.value
         }
