@@ -188,7 +188,8 @@ public protocol Store: Sendable {
     /// appended before. Returns at once when `sharesEventsAcrossProcesses` is false.
     func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws
     /// Gives ids to events whose writes committed but which a writer that then stopped (a
-    /// crash, a lost connection) left unsequenced; event hubs call it on every poll.
+    /// crash, a lost connection) left unsequenced; `serve` calls it before its first request,
+    /// event hubs whenever they start listening and on every poll.
     /// Nothing to do on SQLite, whose one writer appends in id order.
     func sequenceEvents() async throws
 }

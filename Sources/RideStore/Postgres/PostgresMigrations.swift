@@ -232,8 +232,6 @@ enum PostgresMigrations {
         ]
     }
 
-    /// Applies what is missing in one transaction, after refusing a database a newer binary
-    /// migrated (it records a migration this list does not have).
     /// Whether the database records every migration this binary has (one read, no lock); throws
     /// `SchemaTooNew` when it records one this binary does not know, as `migrate` would.
     static func isCurrent(_ client: PostgresClient, database: String, logger: Logger) async throws -> Bool {
@@ -247,6 +245,8 @@ enum PostgresMigrations {
         return try all.pending(applied: applied, database: database).isEmpty
     }
 
+    /// Applies what is missing in one transaction, after refusing a database a newer binary
+    /// migrated (it records a migration this list does not have).
     static func migrate(_ client: PostgresClient, database: String, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { conn in
             // One migrator at a time, even with several servers starting together.

@@ -30,7 +30,8 @@ extension PostgresStore {
 
     /// Runs `write` (which staged an event), then sequences, so that when it returns its event
     /// is in the history. A failure to sequence does not undo the committed write: the next
-    /// sequencing run (any write's, or an event hub's poll) moves the event.
+    /// sequencing run (any write's, `serve`'s at start, an event hub's re-listen or poll) moves
+    /// the event.
     func sequenced<T: Sendable>(_ write: () async throws -> T) async throws -> T {
         let result = try await write()
         do {

@@ -11,10 +11,8 @@ extension SQLiteStore {
     public func recordRideNote(_ note: RideNote, idempotency key: IdempotencyScope?) async throws -> KeyedRideNoteRecording {
         let at = Date(timeIntervalSince1970: (note.at.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         return try await write { db in
-            if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
-                                                   arguments: [key.accountID, key.key]) {
-                guard row["operation"] == note.idempotencyOperation else { throw StoreError.idempotencyKeyReused(key.key) }
-                let stored = try JSONDecoder().decode(StoredNote.self, from: row["result"] as Data)
+            // Not `idempotent`: a refusal (wrong state) stores nothing, and a replay says so.
+            if let key, let stored = try Self.storedResult(StoredNote.self, db, key, operation: note.idempotencyOperation) {
                 guard let event = try RideEvent.fetchOne(db, key: stored.eventID) else {
                     throw StoreError.unavailable("the \(note.kind) event of idempotency key \(key.key) is not in the history")
                 }
@@ -33,11 +31,7 @@ extension SQLiteStore {
                 throw StoreError.unavailable("the \(note.kind) event just written cannot be read back")
             }
             // In the note's transaction: both commit, or neither.
-            if let key {
-                try db.execute(sql: "INSERT INTO idempotency (accountID, key, operation, result, createdAt) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [key.accountID, key.key, note.idempotencyOperation,
-                                           try JSONEncoder().encode(StoredNote(eventID: event.id)), Date.storeNow.sqlValue])
-            }
+            if let key { try Self.storeResult(StoredNote(eventID: event.id), db, key, operation: note.idempotencyOperation) }
             return KeyedRideNoteRecording(.recorded(event))
         }
     }

@@ -126,14 +126,24 @@ extension SQLiteStore {
     /// (or not) together with the write it describes.
     static func idempotent<T: Codable>(_ db: Database, _ key: IdempotencyScope?, operation: String, _ body: () throws -> T) throws -> T {
         guard let key else { return try body() }
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
-                                      arguments: [key.accountID, key.key]) {
-            guard row["operation"] == operation else { throw StoreError.idempotencyKeyReused(key.key) }
-            return try JSONDecoder().decode(T.self, from: row["result"] as Data)
-        }
+        if let stored = try storedResult(T.self, db, key, operation: operation) { return stored }
         let result = try body()
+        try storeResult(result, db, key, operation: operation)
+        return result
+    }
+
+    /// The result stored for `key`, nil when the key is new; throws `idempotencyKeyReused` when
+    /// it was used for another operation.
+    static func storedResult<T: Decodable>(_ type: T.Type, _ db: Database, _ key: IdempotencyScope, operation: String) throws -> T? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, result FROM idempotency WHERE accountID = ? AND key = ?"),
+                                         arguments: [key.accountID, key.key]) else { return nil }
+        guard row["operation"] == operation else { throw StoreError.idempotencyKeyReused(key.key) }
+        return try JSONDecoder().decode(T.self, from: row["result"] as Data)
+    }
+
+    /// Stores `result` for `key`, in the caller's transaction.
+    static func storeResult(_ result: some Encodable, _ db: Database, _ key: IdempotencyScope, operation: String) throws {
         try db.execute(sql: "INSERT INTO idempotency (accountID, key, operation, result, createdAt) VALUES (?, ?, ?, ?, ?)",
                        arguments: [key.accountID, key.key, operation, try JSONEncoder().encode(result), Date.storeNow.sqlValue])
-        return result
     }
 }
