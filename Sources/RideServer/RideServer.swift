@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import RideStore
@@ -16,12 +17,14 @@ public struct RideServerConfiguration: Sendable {
     /// Adds `GET /bench/hello`, Hummingbird's hello world without our middleware: the
     /// benchmark's yardstick (Benchmarks/server).
     public var benchmarkRoutes = false
-    /// One open request or active ride per passenger, one accepted or arrived ride per driver.
+    /// One open request or active ride per passenger, one accepted, arrived or confirmed ride per driver.
     /// `.unrestricted` only for load tests whose many simulated rides share a few accounts.
     public var bookingRule = BookingRule.oneRideAtATime
     public var touch = TouchProofConfiguration()
     public var locator = LocatorConfiguration()
     public var rateLimits = RateLimitConfiguration()
+    /// Header and idle timeouts and connections per address (`ConnectionLimits`).
+    public var connections = ConnectionLimits()
     /// Purges finished requests' pickup, drop-off and notes this long after they ended (nil: never).
     public var locationRetention: LocationRetention?
     /// Stored results of keyed writes are deleted this long after the write (checked with the
@@ -37,8 +40,15 @@ public struct RideServerConfiguration: Sendable {
     /// The key sign-in codes are hashed with (`SignInKey`): `serve` passes its key file; the
     /// default lives in memory only.
     public var signInKey = SignInKey.ephemeral()
-    /// A passenger page sign-in's token expires this long after its last use (sliding).
+    /// A page sign-in's token (either page, by code or by pasted token) expires this long after its last use (sliding).
     public var webSessionLifetime: TimeInterval = 12 * 3600
+    /// A `/v1/sign-in` token (the CLI's, a device's) expires this long after the sign-in; the
+    /// device then signs in with a new code. Every token a code yields expires (issue 36).
+    public var signInTokenLifetime: TimeInterval = 90 * 86_400
+
+    /// The bearer token `/metrics` wants (`serve --metrics-token-file`); nil: it answers only
+    /// clients on this machine that did not come through the proxy.
+    public var metricsToken: String?
 
     /// Seconds a bearer token's account is reused (`AuthenticationCache`); 0 looks up every request.
     public var tokenCacheLifetime: TimeInterval = 1
@@ -79,13 +89,14 @@ public enum RideServer {
         let sessions = WebSessions(store: store)
         let drivers = DriverRoster(store: store)
         let open = RouteRegistrar(group: router.group(), prefix: "", catalog: catalog)
-        OperationsRoutes<RideContext>(store: store, databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
+        OperationsRoutes<RideContext>(store: store, metricsToken: configuration.metricsToken,
+                                      proxyHeader: configuration.rateLimits.clientAddressHeader.flatMap { HTTPField.Name($0) }, databaseKind: store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite",
                                       exposition: { await metrics.exposition(store: store, hub: hub) }).addRoutes(to: open)
 
         // The JSON API, by resource; every route but /v1/sign-in behind the token check.
-        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits, authentications: authentications)),
+        let v1 = RouteRegistrar(group: router.group("v1").add(middleware: AuthMiddleware(store: store, limits: limits, authentications: authentications, secureCookies: configuration.secureCookies)),
                                 prefix: "/v1", catalog: catalog)
-        let signIn = SignInRoutes<RideContext>(store: store, limits: limits, codes: codes, now: now)
+        let signIn = SignInRoutes<RideContext>(store: store, limits: limits, codes: codes, tokenLifetime: configuration.signInTokenLifetime, now: now)
         AccountRoutes<RideContext>(store: store).addRoutes(to: v1)
         RideRequestRoutes<RideContext>(store: store, rides: rides, bookingRule: configuration.bookingRule).addRoutes(to: v1)
         RideRoutes<RideContext>(store: store, rides: rides).addRoutes(to: v1)
@@ -101,11 +112,11 @@ public enum RideServer {
         signIn.addOpenRoutes(to: RouteRegistrar(group: router.group("v1"), prefix: "/v1", catalog: catalog))
 
         // The dispatchers' page and the passengers' page, each with its own error pages.
-        let dispatchPages = RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()), prefix: "", catalog: catalog)
+        let dispatchPages = RouteRegistrar(group: router.group().add(middleware: PageErrorMiddleware()).add(middleware: PageClientMiddleware(limits: limits)), prefix: "", catalog: catalog)
         DispatcherPageRoutes<RideContext>(store: store, rides: rides, limits: limits, codes: codes, sessions: sessions, drivers: drivers, bookingRule: configuration.bookingRule,
-                             secureCookies: configuration.secureCookies, now: now).addRoutes(to: dispatchPages)
+                             secureCookies: configuration.secureCookies, webSessionLifetime: configuration.webSessionLifetime, now: now).addRoutes(to: dispatchPages)
         let passengerPageErrors = PageErrorMiddleware(signIn: (path: "/", text: "Sign in"), home: (path: "/", text: "Back to your ride"))
-        let passengerPages = RouteRegistrar(group: router.group().add(middleware: passengerPageErrors), prefix: "", catalog: catalog)
+        let passengerPages = RouteRegistrar(group: router.group().add(middleware: passengerPageErrors).add(middleware: PageClientMiddleware(limits: limits)), prefix: "", catalog: catalog)
         PassengerPageRoutes<RideContext>(store: store, limits: limits, codes: codes, sessions: sessions, bookingRule: configuration.bookingRule, secureCookies: configuration.secureCookies,
                             webSessionLifetime: configuration.webSessionLifetime, now: now).addRoutes(to: passengerPages)
         catalog.addMethodNotAllowed(to: router)
@@ -118,8 +129,11 @@ public enum RideServer {
         services.append(LocationPurger(store: store, retention: configuration.locationRetention, idempotency: configuration.idempotencyRetention,
                                        checkInterval: configuration.locationRetention?.checkInterval ?? .seconds(3600),
                                        now: configuration.now, logger: logger))
+        // Per address only where the peer is the client: behind a proxy every connection is the proxy's.
+        let perAddress = configuration.rateLimits.clientAddressHeader == nil ? configuration.connections.maxPerAddress : nil
         return Application(
             router: router,
+            server: .guardedHTTP1(configuration.connections, counter: perAddress.map { ConnectionCounter(limit: $0) }),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ridebeacon"),
             services: services,
             onServerRunning: { channel in

@@ -65,7 +65,7 @@ public protocol Store: Sendable {
     /// Atomic: of several drivers accepting one open request, exactly one gets the ride. The
     /// driver who already holds the request's active ride gets it back unchanged. Under
     /// `.oneRideAtATime` throws `busy(role: .driver, …)` when the driver holds another
-    /// accepted or arrived ride.
+    /// ride that occupies him (`RideState.occupiesDriver`: accepted, arrived or confirmed).
     /// `assignedBy`: a dispatcher who gave the request to this driver (the event's actor, with
     /// "assigned by a dispatcher" as its detail).
     func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,

@@ -11,7 +11,7 @@ public enum StoreError: Error, Equatable, Sendable {
     case replayed(String)
     case invalid(String)
     /// One ride at a time: the passenger already holds an open request or active ride, or the
-    /// driver an accepted or arrived ride; `existingID` is that request's or ride's id.
+    /// driver a ride that occupies him (accepted, arrived or confirmed); `existingID` is that request's or ride's id.
     case busy(role: Role, existingID: String)
     /// A sign-in code was refused (unknown, expired or used).
     case signInRefused(SignInRefusal)

@@ -19,6 +19,16 @@ public enum RideState: String, Sendable, Codable, CaseIterable {
     /// Nothing follows these: a client waiting on the ride can stop.
     public var isFinal: Bool { !isActive }
 
+    /// The driver is taken by this ride: on his way, at the kerb, or with the passenger on board
+    /// (confirmed, not yet completed). A driver is free for another request only when none of
+    /// his rides is in one of these states (one ride at a time, every store and surface).
+    public var occupiesDriver: Bool { self == .accepted || self == .arrived || self == .confirmed }
+
+    /// `occupiesDriver` as an SQL list of quoted states, for the stores' busy checks.
+    public static var driverOccupyingSQLList: String {
+        allCases.filter(\.occupiesDriver).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
+
     /// Whether the lifecycle allows going from this state to `next`.
     public func canMove(to next: RideState) -> Bool {
         switch (self, next) {

@@ -127,6 +127,29 @@ struct WebSessionsAndDriversTests {
         }
     }
 
+    /// Issue 37 (9): with the passenger on board (confirmed, not completed) the driver is not
+    /// free: the roster says so and neither the API nor the page can assign him another request.
+    @Test(arguments: StoreKind.available)
+    func aDriverWithAPassengerOnBoardIsNotFreeAndCannotBeAssigned(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let ride = try await world.acceptedRide()
+        _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
+        try await world.confirmAsOperator(rideID: ride.id)
+        let waiting = try await world.store.createRideRequest(
+            NewRideRequest(passengerName: "Bo", pickup: "Elm St 2", dropoff: "Airport"), passengerID: world.otherPassenger.id, idempotency: nil)
+        try await world.app().test(.live) { client in
+            let all = try #require(try await client.call(.get, "/v1/drivers", as: world.dispatcher).json["drivers"] as? [[String: Any]])
+            let ben = try #require(all.first { $0["name"] as? String == "Ben" })
+            #expect(ben["free"] as? Bool == false && ben["rideCode"] as? String == ride.shortCode, "on board is busy: \(ben)")
+            let assigned = try await client.call(.post, "/v1/ride-requests/\(waiting.id)/assign", as: world.dispatcher,
+                                                 json: #"{"driverId":"\#(world.driver.id)"}"#)
+            #expect(assigned.status == .conflict && assigned.string("code") == "driver_has_active_ride", "\(assigned.text)")
+            let page = try await client.form(.get, "/dispatch", cookie: world.dispatcher.token)
+            #expect(!page.text.contains(#"<li data-driver-id="\#(world.driver.id)">"#), "the page does not list him among the free")
+        }
+        #expect(try await world.store.rideRequest(id: waiting.id)?.status == .open, "the refusal changed nothing")
+    }
+
     @Test func aBrowserIsNamedByFamilyAndSystem() {
         #expect(WebDevice.name(userAgent: Self.firefox) == "Firefox on Linux")
         #expect(WebDevice.name(userAgent: "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36") == "Chrome on Android")

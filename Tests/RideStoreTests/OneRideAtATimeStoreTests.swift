@@ -43,11 +43,20 @@ struct OneRideAtATimeStoreTests {
             try await store.accept(requestID: second.id, driverID: cast.driver.id, rideKey: sampleKey, rule: .oneRideAtATime, idempotency: nil)
         }
         #expect(try await store.rideRequest(id: second.id)?.status == .open, "the refusal changed nothing")
-        // Confirmed counts as done for the driver: at the kerb the next job may be taken.
+        // Issue 37 (9): confirmed is the passenger on board, not done: he stays busy until the
+        // ride is completed (a dispatcher could assign a second passenger to a full car).
         _ = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
         _ = try await store.transition(rideID: ride.id, to: .confirmed, by: "operator", detail: nil, idempotency: nil)
+        await #expect(throws: StoreError.busy(role: .driver, existingID: ride.id)) {
+            try await store.accept(requestID: second.id, driverID: cast.driver.id, rideKey: sampleKey, rule: .oneRideAtATime,
+                                   assignedBy: cast.otherDriver.id, idempotency: nil)
+        }
+        #expect(try await store.rideRequest(id: second.id)?.status == .open, "the refusal changed nothing")
+        let confirmedAgain = try await store.accept(requestID: first.id, driverID: cast.driver.id, rideKey: sampleKey, rule: .oneRideAtATime, idempotency: nil)
+        #expect(confirmedAgain.state == .confirmed, "his own confirmed ride is still the answer to his accept of it")
+        _ = try await store.transition(rideID: ride.id, to: .completed, by: cast.driver.id, detail: nil, idempotency: nil)
         let next = try await store.accept(requestID: second.id, driverID: cast.driver.id, rideKey: sampleKey, rule: .oneRideAtATime, idempotency: nil)
-        #expect(next.state == .accepted)
+        #expect(next.state == .accepted, "completed frees him")
     }
 
     @Test(arguments: StoreKind.available)

@@ -128,7 +128,7 @@ extension DispatcherPageRoutes {
          "hasErrors": problem != nil, "reasonError": problem ?? Self.missingReason]
     }
 
-    /// Drivers without an accepted or arrived ride: the ones a request can be given to.
+    /// Drivers without a ride that occupies them: the ones a request can be given to.
     func freeDrivers() async throws -> [DriverInfo] {
         try await drivers.free()
     }

@@ -26,13 +26,14 @@ struct DriverRoutes<Context: RideRequestContext>: Sendable {
     }
 }
 
-/// Drivers and whether each is free: one driver has at most one accepted or arrived ride.
+/// Drivers and whether each is free: one driver has at most one ride that occupies him
+/// (accepted, arrived, or confirmed with the passenger on board: `RideState.occupiesDriver`).
 struct DriverRoster: Sendable {
     let store: any Store
 
     /// By name (case-insensitive), then id.
     func all() async throws -> [DriverInfo] {
-        let active = try await store.rides(RideFilter(scope: .active, limit: 10_000)).filter { [.accepted, .arrived].contains($0.state) }
+        let active = try await store.rides(RideFilter(scope: .active, limit: 10_000)).filter(\.state.occupiesDriver)
         var rideCodes: [String: String] = [:]
         for ride in active { rideCodes[ride.driverID] = ride.shortCode ?? "—" }
         return try await store.accounts().filter { $0.role == .driver }

@@ -22,7 +22,8 @@ public struct RideRequestRecord: Codable, Equatable, Sendable {
 }
 
 /// Whether a write enforces "one ride at a time": a passenger holds at most one open request
-/// or active ride, a driver at most one accepted or arrived ride. The API always does; operator
+/// or active ride, a driver at most one ride that occupies him (accepted, arrived or confirmed:
+/// `RideState.occupiesDriver`). The API always does; operator
 /// tools and load-test seeding that build many rides for one account do not.
 public enum BookingRule: Sendable, Equatable {
     case oneRideAtATime

@@ -200,6 +200,9 @@ enum PostgresMigrations {
         // its transaction, still in one CALL (TransitionProcedures.v5; a no-op step of the same
         // name on SQLite, whose `idempotency` table serves it as it is).
         ("transition-functions-keyed-notes", TransitionProcedures.v5),
+        // Issue 37 (9): a driver with a passenger on board is busy (DriverOccupancy; a no-op
+        // step of the same name on SQLite, whose accept reads `RideState.occupiesDriver`).
+        ("driver-busy-while-confirmed", DriverOccupancy.v6),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

@@ -8,7 +8,7 @@ import PostgresNIO
 enum TransitionSQL {
     enum CreateRequest: PreparedSQL { static let sql = TransitionProcedures.call("create_request", arguments: 12) }
     enum CancelRequest: PreparedSQL { static let sql = TransitionProcedures.call("cancel_request", arguments: 7) }
-    enum Accept: PreparedSQL { static let sql = TransitionProcedures.call("accept", arguments: 11) }
+    enum Accept: PreparedSQL { static let sql = DriverOccupancy.acceptCall }
     enum MoveRide: PreparedSQL { static let sql = TransitionProcedures.call("move_ride", arguments: 9) }
     enum TouchProof: PreparedSQL { static let sql = TransitionProcedures.call("touch_proof", arguments: 25) }
     enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }

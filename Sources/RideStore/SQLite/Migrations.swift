@@ -210,6 +210,8 @@ enum SQLiteMigrations {
         m.register("transition-functions-4") { _ in }
         // A passenger's message with an Idempotency-Key: PostgreSQL's procedure for it.
         m.register("transition-functions-keyed-notes") { _ in }
+        // Issue 37 (9): PostgreSQL's accept counts a confirmed ride as busy (DriverOccupancy).
+        m.register("driver-busy-while-confirmed") { _ in }
         return m
     }()
 

@@ -11,7 +11,7 @@ extension SQLiteStore {
                     return held
                 }
                 if rule == .oneRideAtATime,
-                   let busy = try String.fetchOne(db, sql: "SELECT id FROM ride WHERE driverID = ? AND state IN ('accepted', 'arrived') LIMIT 1",
+                   let busy = try String.fetchOne(db, sql: "SELECT id FROM ride WHERE driverID = ? AND state IN (\(RideState.driverOccupyingSQLList)) LIMIT 1",
                                                   arguments: [driverID]) {
                     throw StoreError.busy(role: .driver, existingID: busy)
                 }
