@@ -228,6 +228,8 @@ final class LocatorOutput: Sendable {
     func announce(_ text: String) { state.withLock { $0.announcement = text } }
 
     /// Spoken now (the instruction for a sound, the ride word).
+    /// Says `text`; the ticker speaks only through the speech cleanup (`SpokenText`), so a
+    /// passenger's message is never read out as written.
     func speak(_ text: String) {
         let ticker = state.withLock { state in opened(&state) }
         ticker?.say(text)

@@ -1,3 +1,6 @@
+import GuideAudio
+import RideServer
+
 /// Text from the ride service (names, vehicles, places, cancel reasons) escaped for the place it
 /// is shown or said. The server refuses control characters at its edge (`FreeText`), but rows
 /// written before that, or by another writer, still arrive, and each sink has its own dangers:
@@ -6,9 +9,9 @@
 /// and a voice reads out whatever it is given. HTML is the server's sink: its templates escape
 /// every value (Mustache `{{ }}`, never `{{{ }}}`).
 enum SinkText {
-    /// For a terminal: every C0 and C1 control, DEL, and the bidirectional overrides and isolates
-    /// (which make a line read differently from what it says) become U+FFFD, visibly; newline
-    /// and tab (tab-separated output) stay.
+    /// For a terminal: every C0 and C1 control, DEL, the bidirectional overrides and isolates
+    /// (which make a line read differently from what it says) and the other characters the
+    /// server's text rule refuses become U+FFFD, visibly; newline and tab (tab-separated output) stay.
     static func terminal(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -21,21 +24,10 @@ enum SinkText {
         return String(out)
     }
 
-    /// For speech: controls and format characters become spaces (nothing is read out as a code
-    /// or swallowed into a word), runs of white space one space.
+    /// For speech: the device's speech cleanup (`SpokenText`, the same rule), so nothing is
+    /// read out as a code or swallowed into a word; runs of white space one space.
     static func speech(_ text: String) -> String {
-        var out = ""
-        var lastWasSpace = false
-        for scalar in text.unicodeScalars {
-            let space = isDangerous(scalar) || scalar.properties.isWhitespace
-            if space {
-                if !lastWasSpace { out.unicodeScalars.append(" ") }
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-            lastWasSpace = space
-        }
-        return out.trimmingWhitespace()
+        SpokenText.cleaned(text)
     }
 
     /// For a desktop notification's summary (plain text by the specification): one line.
@@ -60,21 +52,10 @@ enum SinkText {
         return out
     }
 
-    private static func isDangerous(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: true
-        case 0x2028, 0x2029: true
-        default: false
-        }
-    }
-}
-
-extension String {
-    fileprivate func trimmingWhitespace() -> String {
-        var scalars = Substring(self).unicodeScalars
-        while let first = scalars.first, first == " " { scalars.removeFirst() }
-        while let last = scalars.last, last == " " { scalars.removeLast() }
-        return String(scalars)
+    /// The server's edge rule for people's text (`FieldRules.isRefused`: controls, format
+    /// characters but ZWJ and ZWNJ, private use, line and paragraph separators), so what the
+    /// server would refuse today is also what the sinks neutralise in older rows.
+    static func isDangerous(_ scalar: Unicode.Scalar) -> Bool {
+        FreeText.isRefused(scalar)
     }
 }

@@ -123,3 +123,27 @@ struct LocatorSoundTests {
         #expect(played < 30, "stopped early")
     }
 }
+
+/// Issue 36, finding 9: the driver's device spoke a passenger's message as written (bidi
+/// overrides, escapes, zero-width and tag characters read out or swallowed into words). The
+/// ticker, which speaks everything the driver hears, says it only through `SpokenText`.
+@Suite struct DriverSpeechCleanupTests {
+    @Test func theTickerSpeaksOnlyCleanedText() throws {
+        let directory = try TemporaryDirectory()
+        let player = LiveCuePlayer(speech: nil, sink: try WAVFileSink(path: directory.path + "/said.wav"), log: { _ in })
+        let ticker = LocatorTicker(player: player)
+        ticker.say("I am at the \u{202E}yrtne niam\u{202C}\u{1B}[2J  door\u{2028}now\u{E0041}\u{200B}!")
+        ticker.start(seconds: 0, announcement: "Car\u{2066}across\u{2069}")
+        ticker.say("\u{200B}\u{2028}")
+        ticker.say("👩‍🦯 می‌خواهم")
+        try ticker.close()
+        let said = player.log.compactMap { record -> String? in if case .speech(let text) = record.kind { text } else { nil } }
+        #expect(said == ["I am at the yrtne niam [2J door now !", "Car across", "👩‍🦯 می‌خواهم"], "\(said)")
+    }
+
+    @Test func theCleanupBlanksExactlyTheEdgeRulesCharacters() {
+        #expect(SpokenText.cleaned("  a\u{0}b\u{2029}c\u{E000}d\u{200D}e\u{200C}f ") == "a b c d\u{200D}e\u{200C}f")
+        #expect(SpokenText.isUnspeakable("\u{202A}") && SpokenText.isUnspeakable("\u{E007F}") && SpokenText.isUnspeakable("\u{00AD}"))
+        #expect(!SpokenText.isUnspeakable("\u{200D}") && !SpokenText.isUnspeakable("é") && !SpokenText.isUnspeakable("\u{FE0F}"))
+    }
+}

@@ -17,7 +17,7 @@ public final class LocatorTicker: Sendable {
     /// Says `announcement` (if any), then ticks once a second for `seconds`.
     public func start(seconds: Double, announcement: String?) {
         let player = player
-        if let announcement { player.say(announcement, urgent: true) }
+        if let announcement { say(announcement) }
         let next = Task {
             let origin = player.now
             for time in LocatorTick.times(from: origin, seconds: seconds) {
@@ -35,9 +35,12 @@ public final class LocatorTicker: Sendable {
         }
     }
 
-    /// Says `text` now (the driver's instructions), ticking or not.
+    /// Says `text` now (the driver's instructions, a passenger's message), ticking or not,
+    /// always through the speech cleanup (`SpokenText`): much of it is text someone else wrote.
     public func say(_ text: String) {
-        player.say(text, urgent: true)
+        let spoken = SpokenText.cleaned(text)
+        guard !spoken.isEmpty else { return }
+        player.say(spoken, urgent: true)
     }
 
     public func stop() {
