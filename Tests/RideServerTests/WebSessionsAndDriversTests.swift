@@ -143,7 +143,8 @@ struct WebSessionsAndDriversTests {
             #expect(ben["free"] as? Bool == false && ben["rideCode"] as? String == ride.shortCode, "on board is busy: \(ben)")
             let assigned = try await client.call(.post, "/v1/ride-requests/\(waiting.id)/assign", as: world.dispatcher,
                                                  json: #"{"driverId":"\#(world.driver.id)"}"#)
-            #expect(assigned.status == .conflict && assigned.string("code") == "driver_has_active_ride", "\(assigned.text)")
+            #expect(assigned.status == .conflict && assigned.errorCode == "driver_has_active_ride", "\(assigned.text)")
+            #expect(assigned.errorMessage.hasPrefix("Ben already has ride \(ride.shortCode ?? "?")"), "names the driver, not \"you\": \(assigned.errorMessage)")
             let page = try await client.form(.get, "/dispatch", cookie: world.dispatcher.token)
             #expect(!page.text.contains(#"<li data-driver-id="\#(world.driver.id)">"#), "the page does not list him among the free")
         }

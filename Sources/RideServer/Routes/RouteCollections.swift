@@ -71,8 +71,9 @@ struct RideLookup: Sendable {
     }
 
     /// Runs a booking; a one-ride-at-a-time refusal names the held ride by its short code, so
-    /// the person hears which ride is in the way.
-    func booking<T>(_ body: () async throws -> T) async throws -> T {
+    /// the person hears which ride is in the way. `assigning`: a dispatcher gives the request to
+    /// this driver, so the refusal names him rather than saying "you".
+    func booking<T>(assigning driverName: String? = nil, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch StoreError.busy(let role, let existing) {
@@ -83,7 +84,9 @@ struct RideLookup: Sendable {
             } else if let request = try? await store.rideRequest(id: existing) {
                 code = request.shortCode
             }
-            if let code {
+            if let code, let driverName {
+                error.message = "\(driverName) already has ride \(code) (a passenger waiting or on board); choose another driver"
+            } else if let code {
                 error.message = role == .driver
                     ? "you already have ride \(code); finish or cancel it before accepting another"
                     : "you already have ride \(code) (open or active); cancel it before asking for another"

@@ -26,7 +26,7 @@ struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
             throw APIError.invalidField("driverId", "names no driver account")
         }
         do {
-            let ride = try await rides.booking {
+            let ride = try await rides.booking(assigning: driver.displayName) {
                 try await store.accept(requestID: requestID, driverID: driver.id, rideKey: RandomBytes.make(32),
                                        rule: bookingRule, assignedBy: dispatcher.id, idempotency: key)
             }
