@@ -124,8 +124,9 @@ public protocol Store: Sendable {
     /// Records a proof the caller already verified against the ride key and, when `policy`
     /// is now met, confirms the ride (a `confirmed` event) in the same transaction. Throws
     /// `illegalTransition(from:to: .confirmed)` unless the ride is `arrived`, and `replayed`
-    /// when the same proof (ride, side, slot, observedAt) was recorded before; either way
-    /// nothing is written. Proofs of one ride are serialised, so two sides' simultaneous
+    /// when the same proof (ride, side, slot, observedAt) was recorded before, or a proof of
+    /// the same side and slot whose observation ends within `TouchProofRules.resentTolerance`
+    /// of this one's (a resend), checked in the recording's transaction; either way nothing is written. Proofs of one ride are serialised, so two sides' simultaneous
     /// proofs see each other, also on several servers.
     func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyScope?) async throws -> TouchProofRecording
     /// A ride's accepted proofs, oldest first.

@@ -12,7 +12,8 @@ struct SchemaMigrationTests {
         #expect(SQLiteMigrations.all.names == ["v1", "v2", "v3", "v4", "v5-touch-windows", "v6-event-sequence", "v7-journeys", "v8-locator", "v9-vehicle-parts",
                                              "v10-token-device-names", "transition-functions-1", "v11-account-language",
                                              "transition-functions-2", "transition-functions-3", "transition-functions-4",
-                                             "transition-functions-keyed-notes", "driver-busy-while-confirmed"])
+                                             "transition-functions-keyed-notes", "driver-busy-while-confirmed",
+                                             "touch-proof-resend-check"])
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 

@@ -201,4 +201,40 @@ struct TouchProofStoreTests {
         #expect(try await store.purgeLocations(finishedBefore: Date().addingTimeInterval(3600)) == 0, "purged once, counted once")
         #expect(try await store.ride(id: completed.id)?.state == .completed, "the ride and its history stay")
     }
+
+    /// Issue 36, finding 10: ten copies of one proof, times shifted 0–9 ms, recorded at once:
+    /// the resend check and the write are one transaction, so exactly one is accepted (the
+    /// route's check before the write let 8 of 10 through).
+    @Test(arguments: StoreKind.available)
+    func concurrentShiftedCopiesInTheStoreRecordExactlyOne(kind: StoreKind) async throws {
+        let store = try await Self.shared(kind)
+        let cast = try await Cast(store)
+        let ride = try await Self.arrivedRide(store, cast)
+        let base = Date(timeIntervalSince1970: 1_767_225_600)
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for shift in 0..<10 {
+                let at = base.addingTimeInterval(Double(shift) / 1000)
+                let proof = VerifiedTouchProof(rideID: ride.id, side: .passenger, accountID: cast.passenger.id, slot: 58_840_853, uuid: UUID(),
+                                               major: 1, minor: 2, peakRssiDbm: -42, samples: 9, observedAt: at, receivedAt: at.addingTimeInterval(1),
+                                               observedFrom: at.addingTimeInterval(-2), observedUntil: at)
+                group.addTask {
+                    do {
+                        _ = try await store.recordTouchProof(proof, policy: .mutual, idempotency: nil)
+                        return true
+                    } catch StoreError.replayed {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1, "\(outcomes)")
+        #expect(try await store.touchProofs(rideID: ride.id).count == 1)
+        // A later touch (its window ends more than the tolerance past the first's) is new.
+        let later = VerifiedTouchProof(rideID: ride.id, side: .passenger, accountID: cast.passenger.id, slot: 58_840_853, uuid: UUID(),
+                                       major: 1, minor: 2, peakRssiDbm: -42, samples: 9, observedAt: base.addingTimeInterval(5),
+                                       receivedAt: base.addingTimeInterval(6))
+        _ = try await store.recordTouchProof(later, policy: .mutual, idempotency: nil)
+        #expect(try await store.touchProofs(rideID: ride.id).count == 2)
+    }
 }

@@ -48,7 +48,9 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
         // retry after the ride was confirmed still gets its first answer back.
         if key == nil, ride.state != .arrived { throw Self.wrongState(ride.state) }
         let proof = try TouchProofVerifier(period: touch.identityPeriod).verify(body, side: side, ride: ride, accountID: account.id, now: now())
-        try await refuseResent(proof, exactCopiesToStore: key != nil)
+        // The store refuses a resend (`replayed_proof`: an exact copy, or one of the same side
+        // and slot whose observation ends within `TouchProofRules.resentTolerance` of an accepted
+        // one's) in the transaction that records, so copies sent at once cannot all pass.
         let outcome: TouchProofRecording
         do {
             outcome = try await store.recordTouchProof(proof, policy: touch.policy, idempotency: key)
@@ -63,31 +65,6 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
         let answer: TouchProofResult.Outcome = outcome.confirmed ? .confirmed
             : outcome.notSimultaneous == true ? .touchNotSimultaneous : .awaitingCounterpart
         return TouchProofResult(outcome: answer, side: side, ride: rides.rideView(confirmedDetail, showKey: true))
-    }
-
-    /// The store's unique key stops an exact copy; a copy with `observedAt` (or its window)
-    /// shifted a little is the same touch sent again. A proof of the same side and slot is new
-    /// only when its observation reaches more than `resentTolerance` past every accepted one's
-    /// end: the driver's device re-proving an ongoing touch every 5 s (`DriverCore`) extends its
-    /// window by that much, a second touch after the guide's prompt starts after the first ended;
-    /// a resend with its time moved by a millisecond adds nothing and is `replayed_proof`.
-    /// With an Idempotency-Key an exact copy is left to the store, which answers a retry with
-    /// its first answer (and any other exact copy `replayed_proof`).
-    private func refuseResent(_ proof: VerifiedTouchProof, exactCopiesToStore: Bool) async throws {
-        let tolerance = Self.resentTolerance
-        let earlier = try await store.touchProofs(rideID: proof.rideID).filter { $0.side == proof.side && $0.slot == proof.slot }
-            .filter { !(exactCopiesToStore && Self.sameMillisecond($0.observedAt, proof.observedAt)
-                        && Self.sameMillisecond($0.observedFrom, proof.observedFrom) && Self.sameMillisecond($0.observedUntil, proof.observedUntil)) }
-        if earlier.contains(where: { proof.observedUntil.timeIntervalSince($0.observedUntil) <= tolerance }) {
-            throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) adds nothing to an accepted one (its observation ends within \(Int(tolerance)) s of that one's)")
-        }
-    }
-
-    static var resentTolerance: TimeInterval { TouchProof.resentTolerance }
-
-    /// The store keeps whole milliseconds.
-    private static func sameMillisecond(_ a: Date, _ b: Date) -> Bool {
-        (a.timeIntervalSince1970 * 1000).rounded(.down) == (b.timeIntervalSince1970 * 1000).rounded(.down)
     }
 
     private static func wrongState(_ state: RideState) -> APIError {

@@ -14,6 +14,12 @@ public enum TouchProofRules {
     public static let pairingWindow: TimeInterval = MutualTouchRule.pairingWindow
     /// Mutual policy: how far apart the two proofs' observation windows may be (RideWire).
     public static let simultaneity: TimeInterval = MutualTouchRule.tolerance
+    /// A proof of the same side and slot as an accepted one is new only when its observation
+    /// reaches more than this past every accepted one's end (RideWire's `TouchProof`): the
+    /// driver's device re-proving an ongoing touch every 5 s extends its window by that much, a
+    /// second touch after the guide's prompt starts after the first ended; a resend with its
+    /// time moved by a millisecond adds nothing. Checked in the recording's transaction.
+    public static let resentTolerance: TimeInterval = TouchProof.resentTolerance
 }
 
 /// A touch proof the server has already verified against the ride key, ready to be recorded.
@@ -67,6 +73,15 @@ public struct VerifiedTouchProof: Codable, Equatable, Sendable {
 
     /// How this proof appears in the ride's history when it does not confirm the ride.
     public var touchObserved: TouchObserved { TouchObserved(side: side, from: observedFrom, until: observedUntil) }
+
+    /// The resend rule (`TouchProofRules.resentTolerance`): an accepted proof of the same side
+    /// and slot whose observation ends at or after this instant makes this one a resend.
+    var resentSince: Date { observedUntil.addingTimeInterval(-TouchProofRules.resentTolerance) }
+
+    /// `replayed`'s message for a resend.
+    var resentRefusal: String {
+        "the \(side.rawValue)'s proof for slot \(slot) adds nothing to an accepted one (its observation ends within \(Int(TouchProofRules.resentTolerance)) s of that one's)"
+    }
 }
 
 /// What recording a proof did: the ride afterwards, and whether this proof confirmed it.

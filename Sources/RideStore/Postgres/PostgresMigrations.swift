@@ -203,6 +203,9 @@ enum PostgresMigrations {
         // Issue 37 (9): a driver with a passenger on board is busy (DriverOccupancy; a no-op
         // step of the same name on SQLite, whose accept reads `RideState.occupiesDriver`).
         ("driver-busy-while-confirmed", DriverOccupancy.v6),
+        // Issue 36 (10): a touch proof's resend check in its recording's transaction
+        // (TouchProofResend; on SQLite the check is in the write itself, a no-op step).
+        ("touch-proof-resend-check", TouchProofResend.v7),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

@@ -10,7 +10,7 @@ enum TransitionSQL {
     enum CancelRequest: PreparedSQL { static let sql = TransitionProcedures.call("cancel_request", arguments: 7) }
     enum Accept: PreparedSQL { static let sql = DriverOccupancy.acceptCall }
     enum MoveRide: PreparedSQL { static let sql = TransitionProcedures.call("move_ride", arguments: 9) }
-    enum TouchProof: PreparedSQL { static let sql = TransitionProcedures.call("touch_proof", arguments: 25) }
+    enum TouchProof: PreparedSQL { static let sql = TouchProofResend.call }
     enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
     enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_5", arguments: 12) }
@@ -176,11 +176,12 @@ extension PostgresStore {
                     key?.accountID, key?.key, "touch-proof:\(proof.rideID)", proof.rideID, proof.side.rawValue, proof.accountID, proof.slot,
                     proof.uuid.uuidString, proof.major, proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt, proof.receivedAt,
                     proof.observedFrom, proof.observedUntil, mode, proof.side.counterpart.rawValue, earliest, latest, fromBound, untilBound,
-                    proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now)
+                    proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now, proof.resentSince)
             }
             if answer.outcome == "proof-replayed" {
                 throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
             }
+            if answer.outcome == "proof-resent" { throw StoreError.replayed(proof.resentRefusal) }
             return try result(answer, as: TouchProofRecording.self, notFound: "ride \(proof.rideID)", to: .confirmed)
         }
     }

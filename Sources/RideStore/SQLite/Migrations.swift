@@ -212,6 +212,8 @@ enum SQLiteMigrations {
         m.register("transition-functions-keyed-notes") { _ in }
         // Issue 37 (9): PostgreSQL's accept counts a confirmed ride as busy (DriverOccupancy).
         m.register("driver-busy-while-confirmed") { _ in }
+        // Issue 36 (10): PostgreSQL's touch proof checks resends in its transaction (TouchProofResend).
+        m.register("touch-proof-resend-check") { _ in }
         return m
     }()
 

@@ -7,6 +7,13 @@ extension SQLiteStore {
             try Self.idempotent(db, idempotency, operation: "touch-proof:\(proof.rideID)") {
                 guard var ride = try RideRecord.fetchOne(db, key: proof.rideID) else { throw StoreError.notFound("ride \(proof.rideID)") }
                 guard ride.state == .arrived else { throw StoreError.illegalTransition(from: ride.state, to: .confirmed) }
+                // The resend check in the write's transaction (issue 36: read in one, written in
+                // another, 8 of 10 shifted copies sent at once were accepted): SQLite's one writer
+                // runs this whole closure before the next proof's.
+                let resent = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM touchProof WHERE rideID = ? AND side = ? AND slot = ? AND observedUntilMs >= ?)
+                    """, arguments: [proof.rideID, proof.side.rawValue, proof.slot, proof.resentSince.milliseconds]) ?? false
+                if resent { throw StoreError.replayed(proof.resentRefusal) }
                 // The unique key (ride, side, slot, observedAt) is the replay check; DO NOTHING
                 // keeps the transaction usable so the refusal is an ordinary answer.
                 try db.execute(sql: """
