@@ -25,6 +25,21 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 1, "--json prints only the summary")
     }
 
+    /// Issue 37 (5): the last line before the summary says how the walk ended, and the exit
+    /// status agrees with it (a silent driver's demo stopped at its cap with no word at all).
+    @Test(arguments: ["silent", "helpful"])
+    func theDemoSaysHowItEndedAndExitsAccordingly(driver: String) async throws {
+        let result = try await CLI.run(["demo", "--driver", driver, "--seed", "2", "--audio-out", "none"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let closing = try #require(lines.dropLast().last, "\(result.stdout.suffix(400))")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        if summary["confirmed"] as? Bool == true {
+            #expect(result.status == 0 && closing.hasPrefix("demo: ride confirmed by the "), "\(closing)")
+        } else {
+            #expect(result.status == 1 && closing.hasPrefix("demo: not confirmed: after 600 s"), "\(closing)")
+        }
+    }
+
     @Test func transcriptShowsTheRideAndTheWavHoldsTheWalk() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

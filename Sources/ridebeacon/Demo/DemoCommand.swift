@@ -103,6 +103,7 @@ struct DemoCommand: AsyncParsableCommand {
             walk.timeLimit = 600
             let summary = try await DemoSession(server: server, transcript: transcript, sink: sink, configuration: walk).run()
             await server.stop()
+            transcript.note(Self.closingLine(summary, timeLimit: walk.timeLimit))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let line = String(decoding: try encoder.encode(summary), as: UTF8.self)
@@ -119,6 +120,21 @@ struct DemoCommand: AsyncParsableCommand {
             await server.stop()
             throw error
         }
+    }
+}
+
+extension DemoCommand {
+    /// The walk's last line before the JSON, so a demo that ends unconfirmed says so and why
+    /// rather than stopping at the cap with make's "Error 1" as its only word (issue 37, 5).
+    static func closingLine(_ summary: WalkSummary, timeLimit: Double) -> String {
+        guard summary.confirmed else {
+            return "demo: not confirmed: after \(Int(timeLimit)) s of walking (the demo's cap) Ana had not found Ben's car and the ride "
+                + "was not confirmed (exit status 1). A passenger in this situation calls the driver or the dispatcher; try "
+                + "another --seed or --driver helpful."
+        }
+        let how = summary.confirmedBy == "word" ? "by the ride word, said face to face" : "by the touch both phones felt"
+        let when = summary.secondsToConfirm.map { " after \(Int($0.rounded())) s" } ?? ""
+        return "demo: ride confirmed \(how)\(when) (exit status 0)."
     }
 }
 
