@@ -58,6 +58,7 @@ let package = Package(
                 "APIBodies",
                 "Phrasebook",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -307,6 +308,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Real `ridebeacon serve` + headless Chromium (Debian) driven by a Python DevTools peer.

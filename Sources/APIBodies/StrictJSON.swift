@@ -32,6 +32,9 @@ public enum BodyLimits {
     public static let maxBodyBytes = 64 * 1024
     public static let maxNameLength = 200
     public static let maxTextLength = 500
+    /// Keys in any one JSON object: the largest body has ten fields, so only a body built to
+    /// make the server work is refused (issue 36 sent 8 687).
+    public static let maxKeysPerObject = 100
 }
 
 public enum StrictJSON {
@@ -59,8 +62,13 @@ public enum StrictJSON {
         } catch {
             throw BodyError.invalidJSON("the request body is not valid JSON")
         }
-        if let duplicate = DuplicateKeys.first(in: data) {
-            throw BodyError.invalidJSON("the request body repeats the key \"\(duplicate.prefix(100))\"")
+        switch DuplicateKeys.scan(data) {
+        case .duplicate(let key)?:
+            throw BodyError.invalidJSON("the request body repeats the key \"\(key.prefix(100))\"")
+        case .tooManyKeys(let limit)?:
+            throw BodyError.invalidJSON("an object in the request body has more than \(limit) keys")
+        case nil:
+            break
         }
         if let unknown = keys.filter({ !T.fields.contains($0) }).sorted().first {
             throw BodyError.invalidField(unknown, "unknown field")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import BeaconCore
 import Logging
 import RideServer
@@ -67,6 +68,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Touch proofs allowed per minute per client address before 429.")
     var touchProofsPerMinutePerAddress = 120
 
+    @Option(help: "Seconds a connection's first request head may take to arrive complete before the connection is closed (1 to 300).")
+    var requestHeadTimeoutSeconds = 10
+
+    @Option(help: "Seconds a connection may read nothing while it waits for or reads a request before it is closed (1 to 3600); a response being written (an event stream) is not idle.")
+    var idleTimeoutSeconds = 60
+
+    @Option(help: "Open connections allowed per client address (IPv6 by /64, 1 to 100000); the next is closed at once. Not applied with --client-address-header (the proxy's connections).")
+    var maxConnectionsPerAddress = 64
+
+    @Option(help: "Days a token from a sign-in code (ridebeacon sign-in, a device) works before the device needs a new code (1 to 3650).")
+    var signInTokenDays = 90
+
+    @Option(help: "A file holding the bearer token /metrics wants (Prometheus: authorization credentials_file). Without it /metrics answers only this machine.")
+    var metricsTokenFile: String?
+
     @Option(help: "Behind a reverse proxy: the header carrying the client's address (its last value is used), e.g. X-Forwarded-For. Only when clients cannot bypass the proxy.")
     var clientAddressHeader: String?
 
@@ -86,6 +102,18 @@ struct Serve: AsyncParsableCommand {
         }
         guard (1...720).contains(webSessionHours) else {
             throw ValidationError("--web-session-hours must be 1 to 720, not \(webSessionHours)")
+        }
+        guard (1...300).contains(requestHeadTimeoutSeconds) else {
+            throw ValidationError("--request-head-timeout-seconds must be 1 to 300, not \(requestHeadTimeoutSeconds)")
+        }
+        guard (1...3600).contains(idleTimeoutSeconds) else {
+            throw ValidationError("--idle-timeout-seconds must be 1 to 3600, not \(idleTimeoutSeconds)")
+        }
+        guard (1...100_000).contains(maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address must be 1 to 100000, not \(maxConnectionsPerAddress)")
+        }
+        guard (1...3650).contains(signInTokenDays) else {
+            throw ValidationError("--sign-in-token-days must be 1 to 3650, not \(signInTokenDays)")
         }
         guard (0...1).contains(tokenCacheSeconds) else {
             throw ValidationError("--token-cache-seconds must be 0 to 1, not \(tokenCacheSeconds)")
@@ -139,6 +167,15 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimits.touchProofsPerToken = .perMinute(touchProofsPerMinute)
         configuration.rateLimits.touchProofsPerAddress = .perMinute(touchProofsPerMinutePerAddress)
         configuration.rateLimits.clientAddressHeader = clientAddressHeader
+        configuration.connections.requestHeadTimeout = .seconds(requestHeadTimeoutSeconds)
+        configuration.connections.idleTimeout = .seconds(idleTimeoutSeconds)
+        configuration.connections.maxPerAddress = maxConnectionsPerAddress
+        configuration.signInTokenLifetime = Double(signInTokenDays) * 86_400
+        if let metricsTokenFile {
+            let text = try String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.count >= 16 else { throw ValidationError("\(metricsTokenFile) must hold a token of at least 16 characters") }
+            configuration.metricsToken = text
+        }
         logger.info("starting", metadata: ["database": .string(store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite"),
                                            "address": .string("\(host):\(port)"), "touch_policy": .string(touchPolicy),
                                            "identity_period_s": .stringConvertible(identityPeriod),

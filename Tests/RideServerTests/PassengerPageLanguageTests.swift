@@ -26,9 +26,10 @@ struct PassengerPageLanguageTests {
             #expect(english.text.contains(#"<html lang="en">"#) && english.text.contains("<h1>Request a ride</h1>"))
 
             // The picker: French, remembered in a cookie, over the browser's Spanish.
-            let unknown = try await client.form(.post, "/language", "language=de", cookie: session)
+            let pageCSRF = String(try #require(english.text.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
+            let unknown = try await client.form(.post, "/language", "csrf=\(pageCSRF)&language=de", cookie: session)
             #expect(unknown.status == .badRequest && unknown.headers[.setCookie] == nil)
-            let picked = try await client.form(.post, "/language", "language=fr", cookie: session)
+            let picked = try await client.form(.post, "/language", "csrf=\(pageCSRF)&language=fr", cookie: session)
             #expect(picked.status == .seeOther && picked.headers[.location] == "/")
             let languageCookie = String(try #require(picked.headers[.setCookie]).prefix { $0 != ";" })
             #expect(languageCookie == "rb_lang=fr")

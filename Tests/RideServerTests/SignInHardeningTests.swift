@@ -151,8 +151,9 @@ struct SignInHardeningTests {
         }
     }
 
-    /// IPv6 clients are counted by /64; the server-wide budget stops many addresses; the
-    /// per-account budget stops repeated tries of one account's codes.
+    /// IPv6 clients are counted by /64; past the server-wide budget each new address gets only
+    /// its own small allowance (issue 36: it no longer refuses everyone); the per-account budget
+    /// stops repeated tries of one account's codes.
     @Test func addressesByPrefixServerWideAndPerAccount() async throws {
         #expect(AddressKey.of("2001:db8:1:2::1") == AddressKey.of("2001:db8:1:2:ffff:ffff:ffff:fffe"))
         #expect(AddressKey.of("2001:db8:1:2::1") != AddressKey.of("2001:db8:1:3::1"))
@@ -166,6 +167,7 @@ struct SignInHardeningTests {
             $0.rateLimits.authenticationFailures = .perMinute(2)
             $0.rateLimits.signInFailuresServerWide = .perMinute(5)
             $0.rateLimits.signInsPerAccount = .perMinute(2)
+            $0.rateLimits.signInsPerAddressWhenServerWideIsSpent = RateLimit(count: 1, per: 600)
             $0.rateLimits.clientAddressHeader = "X-Forwarded-For"
         }).test(.live) { client in
             func guess(from address: String, _ digits: String = "00000000") async throws -> Int {
@@ -176,10 +178,11 @@ struct SignInHardeningTests {
             #expect(try await guess(from: "2001:db8:1:2::1") == 401)
             #expect(try await guess(from: "2001:db8:1:2::99") == 401)
             #expect(try await guess(from: "2001:db8:1:2:abcd::5") == 429)
-            // Fresh addresses: the server-wide 5 run out after 3 more.
+            // Fresh addresses: the server-wide 5 run out after 3 more; then each address has its one.
             #expect(try await guess(from: "198.51.100.1") == 401)
             #expect(try await guess(from: "198.51.100.2") == 401)
             #expect(try await guess(from: "198.51.100.3") == 401)
+            #expect(try await guess(from: "198.51.100.4") == 401)
             #expect(try await guess(from: "198.51.100.4") == 429)
             clock.advance(60)
             // One account's used code, tried from ever-new addresses: its own budget of 2.

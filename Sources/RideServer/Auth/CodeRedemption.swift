@@ -22,6 +22,8 @@ struct CodeRedemption: Sendable {
                 try limits.reserveAccount(account.id, in: reservation)
                 try admit(account)
             }
+            reservation.succeeded()
+            limits.signedIn(from: reservation)
             AdminAudit.record(logger, action: "sign-in", actor: signedIn.account.id, via: .api,
                               details: ["token_id": signedIn.token.id, "code_id": signedIn.codeID, "issued_by": signedIn.issuedBy])
             return signedIn

@@ -10,6 +10,32 @@ import RideStore
 struct WebSessions: Sendable {
     let store: any Store
 
+    /// The account a page cookie's token belongs to, or nil when it no longer works (revoked, or
+    /// expired by the server's clock). Looked up under the authentication budgets like any
+    /// presented token. Every page sign-in's token expires `lifetime` after its last use: its
+    /// expiry moves forward once it is more than a minute old.
+    func account(for token: APITokenSecret, limits: RateLimits, now: Date, lifetime: TimeInterval) async throws -> Account? {
+        let found: (APIToken, Account)? = try await limits.lookUpSession(token, address: PageClient.current) {
+            guard let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil, stored.expiresAt.map({ $0 > now }) ?? true,
+                  let account = try await store.account(id: stored.accountID) else { return nil }
+            return (stored, account)
+        }
+        guard let (stored, account) = found else { return nil }
+        if let expires = stored.expiresAt, expires < now.addingTimeInterval(lifetime - 60) {
+            _ = try await store.extendToken(id: stored.id, expiresAt: now.addingTimeInterval(lifetime), now: now)
+        }
+        return account
+    }
+
+    /// A new page session for `account`: its own token, expiring `lifetime` after its last use
+    /// (`account(for:…)` slides it), named after the browser.
+    func start(for account: Account, request: Request, now: Date, lifetime: TimeInterval) async throws -> APITokenSecret {
+        let secret = APITokenSecret()
+        let token = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: now.addingTimeInterval(lifetime))
+        await nameDevice(of: token, request: request)
+        return secret
+    }
+
     /// Names the token after the browser ("Firefox on Linux"); a failure leaves it unnamed.
     func nameDevice(of token: APIToken, request: Request) async {
         try? await store.nameTokenDevice(id: token.id, accountID: token.accountID, deviceName: WebDevice.name(userAgent: request.headers[.userAgent]))

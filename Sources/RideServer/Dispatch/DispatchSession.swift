@@ -7,19 +7,31 @@ import RideStore
 /// A dispatcher's browser session. A browser cannot send `Authorization: Bearer` when it
 /// navigates, so the login form puts the dispatcher's API token in a cookie: HttpOnly (page
 /// scripts never see it), SameSite=Strict (no other site's page can make the browser send it),
-/// Secure behind TLS. Nothing is kept server-side: revoking or expiring the token ends the
-/// session at once, exactly as for API clients.
+/// Secure behind TLS. The token is the session's own, made at sign-in (with a code, or with
+/// a pasted dispatcher token, which stays the dispatcher's and is never put in the cookie), and
+/// it expires like the passenger page's, `webSessionLifetime` after its last use. Nothing else
+/// is kept server-side: revoking or expiring the token ends the session at once.
 enum DispatchSession {
     static let cookieName = "rb_dispatch"
 
-    /// The token the request's cookie carries, if it has the shape of one.
-    static func token(in request: Request) -> APITokenSecret? {
-        request.cookies[cookieName].flatMap { APITokenSecret(presented: $0.value) }
+    /// `__Host-rb_dispatch` over TLS: the browser then keeps it only if it is Secure, for this
+    /// host alone (no Domain) and Path=/, so a sibling subdomain cannot plant one (issue 36).
+    /// Over plain HTTP (a laptop, the tests) browsers refuse `__Host-` cookies, so the bare name.
+    static func cookieName(secure: Bool) -> String { SessionCookie.name(cookieName, secure: secure) }
+
+    /// The token the request's cookie carries, if it has the shape of one. Over TLS only the
+    /// `__Host-` cookie counts.
+    static func token(in request: Request, secure: Bool) -> APITokenSecret? {
+        request.cookies[cookieName(secure: secure)].flatMap { APITokenSecret(presented: $0.value) }
     }
 
-    /// The signed-in account, or nil when there is no cookie or its token no longer works.
-    static func account(for request: Request, store: any Store) async throws -> (Account, APITokenSecret)? {
-        guard let token = token(in: request), let account = try await store.authenticate(secretHash: token.hash) else { return nil }
+    /// The signed-in account, or nil when there is no cookie or its token no longer works. The
+    /// lookup takes from the authentication budgets like any presented token (429 when spent);
+    /// the session's expiry slides forward with use (`WebSessions`).
+    static func account(for request: Request, secure: Bool, sessions: WebSessions, limits: RateLimits, now: Date,
+                        lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
+        guard let token = token(in: request, secure: secure),
+              let account = try await sessions.account(for: token, limits: limits, now: now, lifetime: lifetime) else { return nil }
         return (account, token)
     }
 
@@ -47,10 +59,15 @@ enum DispatchSession {
     }
 
     static func signInCookie(_ token: APITokenSecret, secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: token.text, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+        Cookie(name: cookieName(secure: secure), value: token.text, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     static func signOutCookie(secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+        Cookie(name: cookieName(secure: secure), value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
+}
+
+/// The two pages' session cookie names.
+enum SessionCookie {
+    static func name(_ base: String, secure: Bool) -> String { secure ? "__Host-" + base : base }
 }

@@ -7,22 +7,28 @@ import Foundation
 import Synchronization
 
 /// One authentication attempt's share of the failure budgets, taken **before** the work (the
-/// database lookup) and given back when the credential turned out good. Taking first means a
-/// burst of concurrent guesses cannot all pass the check while none has been counted yet: at
-/// most as many attempts are ever in flight or failed as the budget holds (the review's 300
-/// concurrent wrong codes got 714 checks through a 20-a-minute limit when the check took nothing
-/// and the failure was counted after the lookup).
+/// body's parsing, the database lookup) and given back only when the credential turned out
+/// good. Taking first means a burst of concurrent guesses cannot all pass the check while none
+/// has been counted yet: at most as many attempts are ever in flight or failed as the budget
+/// holds (the review's 300 concurrent wrong codes got 714 checks through a 20-a-minute limit
+/// when the check took nothing and the failure was counted after the lookup). Refunding only
+/// success means every other ending spends it: a malformed body too, which used to be refunded
+/// and so never met a 429 while it made the server parse (issue 36). Only the server's own
+/// failure (a 5xx: the database down) gives it back, since the client did nothing wrong.
 final class AuthenticationReservation: Sendable {
     private struct State {
         var taken: [(RateLimiter, String)] = []
-        var failed = false
+        var refund = false
         var settled = false
     }
 
     private let state = Mutex(State())
     private let onRefused: @Sendable (Int) -> APIError
+    /// The client's address, for a sign-in (a success makes it known good).
+    let address: String?
 
-    init(onRefused: @escaping @Sendable (Int) -> APIError) {
+    init(address: String? = nil, onRefused: @escaping @Sendable (Int) -> APIError) {
+        self.address = address
         self.onRefused = onRefused
     }
 
@@ -32,23 +38,37 @@ final class AuthenticationReservation: Sendable {
         state.withLock { $0.taken.append((limiter, key)) }
     }
 
-    /// The credential was wrong: what was taken stays spent.
-    func failed() {
-        state.withLock { $0.failed = true }
+    /// Takes one from `limiter`'s bucket for `key` if it has one; false (nothing taken) if not.
+    func takeIfAvailable(_ limiter: RateLimiter, _ key: String) -> Bool {
+        guard limiter.take(key) == nil else { return false }
+        state.withLock { $0.taken.append((limiter, key)) }
+        return true
     }
 
-    /// Ends the attempt: refunds everything unless it `failed()`. Idempotent.
+    /// The credential was good: what was taken is given back when the attempt settles.
+    func succeeded() {
+        state.withLock { $0.refund = true }
+    }
+
+    /// The credential was wrong (or the request malformed): what was taken stays spent. This is
+    /// also what happens when neither is said; it is here so call sites read as they mean.
+    func failed() {
+        state.withLock { $0.refund = false }
+    }
+
+    /// Ends the attempt: refunds everything if it `succeeded()`. Idempotent.
     func settle() {
         let refunds: [(RateLimiter, String)] = state.withLock { state in
             guard !state.settled else { return [] }
             state.settled = true
-            return state.failed ? [] : state.taken
+            return state.refund ? state.taken : []
         }
         for (limiter, key) in refunds { limiter.refund(key) }
     }
 
-    /// Refunds what was taken so far (a refusal before any lookup).
+    /// Refunds what was taken so far (a refusal by a later budget, or the server's own failure).
     func cancel() {
+        succeeded()
         settle()
     }
 }

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
+import RideStore
 import Synchronization
 
 /// How much a client may do before it gets 429. Counted per server process (see SECURITY.md).
@@ -9,11 +11,19 @@ public struct RateLimitConfiguration: Sendable {
     /// Failed authentications, counted per client address and per presented token: guessing
     /// tokens, or hammering with a revoked one, stops here before it reaches the database.
     public var authenticationFailures = RateLimit.perMinute(20)
-    /// Failed sign-ins with a code (API and the passenger page) across the whole server: eight
-    /// digits are guessable in a way 256-bit tokens are not, and a botnet has many addresses.
-    /// With 20 live codes, 60 a minute is about 58 days per expected hit. Under a flood, honest
-    /// sign-ins wait too (the limit fails closed; a token, once held, is not affected).
+    /// Failed sign-ins with a code (API and both pages) across the whole server: eight digits
+    /// are guessable in a way 256-bit tokens are not, and a botnet has many addresses. With 20
+    /// live codes, 60 a minute is about 58 days per expected hit. It does not fail closed (an
+    /// attacker spending it would lock every rider out, issue 36): once it is spent, an address
+    /// that signed in lately is not counted against it at all, and any other address still gets
+    /// `signInsPerAddressWhenServerWideIsSpent`, so a valid code typed once always gets through.
     public var signInFailuresServerWide = RateLimit.perMinute(60)
+    /// While the server-wide budget is spent: sign-in attempts per address not known good. A
+    /// rider typing her code needs one or two; a botnet of N addresses gets N × this.
+    public var signInsPerAddressWhenServerWideIsSpent = RateLimit(count: 3, per: 600)
+    /// How long an address that signed in (a good code, or a good token looked up) stays known
+    /// good: its sign-ins take nothing from the server-wide budget.
+    public var knownGoodAddressLifetime: TimeInterval = 24 * 3600
     /// Sign-in attempts that reach one account's code (good, used or expired), per account.
     public var signInsPerAccount = RateLimit.perMinute(5)
     /// Touch proofs per token: a device posts one per touch, a few when a touch is retried.
@@ -37,6 +47,9 @@ final class RateLimits: Sendable {
     private let authFailuresByToken: RateLimiter
     private let signInFailuresServerWide: RateLimiter
     private let signInsByAccount: RateLimiter
+    private let signInsByAddressWhileSpent: RateLimiter
+    /// Addresses that signed in lately (`RecentAddresses`): the server-wide guard skips them.
+    private let goodAddresses: RecentAddresses
     /// Token keys that authenticated lately: a client holding a good token is not guessing, so
     /// its requests take nothing from the budgets (a failure is still counted, after the fact).
     private let knownGood = Mutex<Set<String>>([])
@@ -53,6 +66,8 @@ final class RateLimits: Sendable {
         authFailuresByToken = RateLimiter(configuration.authenticationFailures, now: now)
         signInFailuresServerWide = RateLimiter(configuration.signInFailuresServerWide, now: now)
         signInsByAccount = RateLimiter(configuration.signInsPerAccount, now: now)
+        signInsByAddressWhileSpent = RateLimiter(configuration.signInsPerAddressWhenServerWideIsSpent, now: now)
+        goodAddresses = RecentAddresses(lifetime: configuration.knownGoodAddressLifetime, now: now)
         proofsByToken = RateLimiter(configuration.touchProofsPerToken, now: now)
         proofsByAddress = RateLimiter(configuration.touchProofsPerAddress, now: now)
         messagesByAccount = RateLimiter(configuration.messagesPerAccount, now: now)
@@ -90,8 +105,8 @@ final class RateLimits: Sendable {
         return APIError.rateLimited(retryAfter: wait, message)
     }
 
-    private func makeReservation(_ message: String) -> AuthenticationReservation {
-        AuthenticationReservation { [self] wait in refused(wait, message) }
+    private func makeReservation(_ message: String, address: String? = nil) -> AuthenticationReservation {
+        AuthenticationReservation(address: address) { [self] wait in refused(wait, message) }
     }
 
     /// 429 when this address has failed too often lately (a request that presents nothing:
@@ -149,13 +164,20 @@ final class RateLimits: Sendable {
         return reservation
     }
 
-    /// A sign-in code attempt (API or page): one taken from the address's budget and the
-    /// server-wide one before the lookup; `reserveAccount` adds the code's account once known.
+    /// A sign-in code attempt (API or page), before the body is even read: one taken from the
+    /// address's budget, then from the server-wide one unless the address signed in lately. When
+    /// the server-wide budget is spent the attempt is not refused for that: it takes from the
+    /// address's small allowance for such times instead (`signInsPerAddressWhenServerWideIsSpent`),
+    /// so the per-address and per-account budgets carry the load and a rider with a valid code
+    /// still signs in while a botnet spends the server-wide budget. `reserveAccount` adds the
+    /// code's account once known.
     func reserveSignIn(address: String) throws -> AuthenticationReservation {
-        let reservation = makeReservation("too many failed sign-ins from this address or on this server")
+        let reservation = makeReservation("too many failed sign-ins from this address", address: address)
         do {
             try reservation.take(authFailuresByAddress, address)
-            try reservation.take(signInFailuresServerWide, "server")
+            if !goodAddresses.contains(address), !reservation.takeIfAvailable(signInFailuresServerWide, "server") {
+                try reservation.take(signInsByAddressWhileSpent, address)
+            }
         } catch {
             reservation.cancel()
             throw error
@@ -163,9 +185,44 @@ final class RateLimits: Sendable {
         return reservation
     }
 
+    /// A page's session cookie (`rb_dispatch`, `rb_passenger`), looked up under the same budgets
+    /// as a bearer token in `AuthMiddleware` (issue 36: the pages looked cookies up with none):
+    /// a token that worked lately is looked up at once (a failure counted after it); any other
+    /// takes from the address's and the token's budgets first, refunded when it is good.
+    func lookUpSession<T: Sendable>(_ token: APITokenSecret, address: String, _ lookUp: () async throws -> T?) async throws -> T? {
+        let key = Self.tokenKey(token.text)
+        if isKnownGood(key) {
+            let found = try await lookUp()
+            if found == nil { failedAfter(address: address, token: key) }
+            return found
+        }
+        let reservation = try reserveAuthentication(address: address, token: key)
+        return try await attempt(reservation) {
+            guard let found = try await lookUp() else {
+                reservation.failed()
+                return nil
+            }
+            reservation.succeeded()
+            authenticated(token: key, address: address)
+            return found
+        }
+    }
+
     /// The sign-in's code belongs to `accountID`: one from that account's budget too.
     func reserveAccount(_ accountID: String, in reservation: AuthenticationReservation) throws {
         try reservation.take(signInsByAccount, accountID)
+    }
+
+    /// A code signed in under `reservation`: its address's sign-ins skip the server-wide guard
+    /// for a while.
+    func signedIn(from reservation: AuthenticationReservation) {
+        if let address = reservation.address { goodAddresses.insert(address) }
+    }
+
+    /// The token worked: later requests with it take nothing, and its address is known good.
+    func authenticated(token: String, address: String) {
+        goodAddresses.insert(address)
+        authenticated(token: token)
     }
 
     /// The token worked: later requests with it take nothing.
@@ -184,11 +241,27 @@ final class RateLimits: Sendable {
         authFailuresByToken.record(token)
     }
 
-    /// Runs one authentication attempt under `reservation`: refunded unless `body` marked it
-    /// failed (any other outcome, an error included, gives the budget back).
+    /// Runs one authentication attempt under `reservation`: refunded only if `body` marked it
+    /// `succeeded()`, or if it failed for the server's own reason (a 5xx), never for a wrong
+    /// credential or a malformed request.
     func attempt<T>(_ reservation: AuthenticationReservation, _ body: () async throws -> T) async throws -> T {
         defer { reservation.settle() }
-        return try await body()
+        do {
+            return try await body()
+        } catch {
+            if Self.isServerFault(error) { reservation.succeeded() }
+            throw error
+        }
+    }
+
+    /// Whether `error` becomes a 5xx (the client is not to blame for it).
+    static func isServerFault(_ error: any Error) -> Bool {
+        switch error {
+        case let error as APIError: error.status.code >= 500
+        case let error as StoreError: APIError(error).status.code >= 500
+        case is BodyError, is HTTPError, is NIOTooManyBytesError, is CancellationError: false
+        default: true
+        }
     }
 
     /// Spends one touch proof for the token and the address; 429 when either is used up.

@@ -9,19 +9,23 @@ import RideStore
 /// one API call the page's EventSource makes, and EventSource cannot set headers. Likewise the
 /// passenger page's cookie on one ride's event stream (the ride route checks it is theirs).
 /// Failed authentications are rate limited per client address (IPv6 by /64) and per presented
-/// token, and the budget is taken before the lookup (refunded when the token is good); once
+/// token, and the budget is taken before the lookup (refunded only when the token is good); once
 /// either is used up, attempts are answered 429 before any database lookup.
 struct AuthMiddleware: RouterMiddleware {
     let store: any Store
     let limits: RateLimits
     /// Bearer tokens' accounts for a second (`AuthenticationCache`); cookies are looked up.
     let authentications: AuthenticationCache
+    /// Whether page cookies are always Secure (`RideServerConfiguration.secureCookies`): their
+    /// names then carry `__Host-`.
+    let secureCookies: Bool
 
     func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
         let address = limits.clientAddress(request, context: context)
+        let secure = DispatchSession.isSecure(request, configured: secureCookies)
         let presented = request.headers[.authorization]
-            ?? (request.method == .get && request.uri.path == "/v1/events" ? DispatchSession.token(in: request)?.text : nil)
-            ?? (PassengerSession.mayAuthenticate(request) ? PassengerSession.token(in: request)?.text : nil)
+            ?? (request.method == .get && request.uri.path == "/v1/events" ? DispatchSession.token(in: request, secure: secure)?.text : nil)
+            ?? (PassengerSession.mayAuthenticate(request) ? PassengerSession.token(in: request, secure: secure)?.text : nil)
         let tokenKey = presented.map(RateLimits.tokenKey)
         let account: Account
         let tokenHash: Data
@@ -38,7 +42,7 @@ struct AuthMiddleware: RouterMiddleware {
             }
             if known {
                 do {
-                    let found = try await authenticate(request)
+                    let found = try await authenticate(request, secure: secure)
                     account = found.0
                     tokenHash = found.1
                 } catch let error as APIError where error.code == .unauthenticated {
@@ -53,7 +57,9 @@ struct AuthMiddleware: RouterMiddleware {
                 let reservation = try limits.reserveAuthentication(address: address, token: tokenKey)
                 let found = try await limits.attempt(reservation) {
                     do {
-                        return try await authenticate(request)
+                        let found = try await authenticate(request, secure: secure)
+                        reservation.succeeded()
+                        return found
                     } catch let error as APIError where error.code == .unauthenticated {
                         reservation.failed()
                         outcome = .bad
@@ -63,12 +69,12 @@ struct AuthMiddleware: RouterMiddleware {
                 outcome = .good
                 account = found.0
                 tokenHash = found.1
-                limits.authenticated(token: tokenKey)
+                limits.authenticated(token: tokenKey, address: address)
             }
         } else {
             // Only presented credentials count: a request with none is not a guess.
             try limits.checkAddress(address)
-            let found = try await authenticate(request)
+            let found = try await authenticate(request, secure: secure)
             account = found.0
             tokenHash = found.1
         }
@@ -80,18 +86,18 @@ struct AuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func authenticate(_ request: Request) async throws -> (Account, Data) {
+    private func authenticate(_ request: Request, secure: Bool) async throws -> (Account, Data) {
         if let header = request.headers[.authorization] {
             return try await bearer(header)
         }
-        if request.method == .get, request.uri.path == "/v1/events", let token = DispatchSession.token(in: request) {
+        if request.method == .get, request.uri.path == "/v1/events", let token = DispatchSession.token(in: request, secure: secure) {
             guard let found = try await store.authenticate(secretHash: token.hash) else {
                 throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
             }
             guard found.role == .dispatcher else { throw APIError.forbidden("only a dispatcher may follow all rides with a session cookie") }
             return (found, token.hash)
         }
-        if PassengerSession.mayAuthenticate(request), let token = PassengerSession.token(in: request) {
+        if PassengerSession.mayAuthenticate(request), let token = PassengerSession.token(in: request, secure: secure) {
             guard let found = try await store.authenticate(secretHash: token.hash) else {
                 throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
             }

@@ -22,7 +22,8 @@ enum PassengerLanguage {
     }
 }
 
-/// `POST /language`: the picker's form (`language=es`).
+/// `POST /language`: the picker's form (`csrf=…&language=es`).
 struct LanguageForm: Decodable {
+    var csrf: String?
     var language: String?
 }

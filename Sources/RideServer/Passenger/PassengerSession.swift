@@ -10,29 +10,31 @@ import RideStore
 enum PassengerSession {
     static let cookieName = "rb_passenger"
 
-    static func token(in request: Request) -> APITokenSecret? {
-        request.cookies[cookieName].flatMap { APITokenSecret(presented: $0.value) }
+    /// `__Host-rb_passenger` over TLS, the bare name over plain HTTP (see `DispatchSession`).
+    static func cookieName(secure: Bool) -> String { SessionCookie.name(cookieName, secure: secure) }
+
+    static func token(in request: Request, secure: Bool) -> APITokenSecret? {
+        request.cookies[cookieName(secure: secure)].flatMap { APITokenSecret(presented: $0.value) }
     }
 
     /// The signed-in passenger, or nil without a cookie or when its token no longer works
     /// (revoked, or expired by the server's clock). A page sign-in's token expires `lifetime`
     /// after its last use: its expiry moves forward once it is more than a minute old.
-    static func passenger(for request: Request, store: any Store, now: Date, lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
-        guard let token = token(in: request), let stored = try await store.token(secretHash: token.hash), stored.revokedAt == nil,
-              stored.expiresAt.map({ $0 > now }) ?? true,
-              let account = try await store.account(id: stored.accountID), account.role == .passenger else { return nil }
-        if let expires = stored.expiresAt, expires < now.addingTimeInterval(lifetime - 60) {
-            _ = try await store.extendToken(id: stored.id, expiresAt: now.addingTimeInterval(lifetime), now: now)
-        }
+    /// The lookup takes from the authentication budgets like any presented token (429 when spent).
+    static func passenger(for request: Request, secure: Bool, sessions: WebSessions, limits: RateLimits, now: Date,
+                          lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
+        guard let token = token(in: request, secure: secure),
+              let account = try await sessions.account(for: token, limits: limits, now: now, lifetime: lifetime),
+              account.role == .passenger else { return nil }
         return (account, token)
     }
 
     static func signInCookie(_ token: APITokenSecret, secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: token.text, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+        Cookie(name: cookieName(secure: secure), value: token.text, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     static func signOutCookie(secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+        Cookie(name: cookieName(secure: secure), value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     /// Whether this GET may use the cookie instead of `Authorization`: only one ride's event

@@ -16,6 +16,8 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
     let bookingRule: BookingRule
     /// Marks the session cookie Secure even without `X-Forwarded-Proto: https`.
     let secureCookies: Bool
+    /// A page session's token expires this long after its last use (sliding), as on the passenger page.
+    let webSessionLifetime: TimeInterval
     let now: @Sendable () -> Date
 
     func addRoutes(to routes: RouteRegistrar<Context>) {
@@ -61,9 +63,12 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
         DispatchRenderer.page("login", ["error": [String]()])
     }
 
-    /// Takes a sign-in code (what an admin hands a new dispatcher) or a dispatcher's token. A
-    /// code becomes a token of its own, named after the browser; either way the cookie's previous
-    /// token is revoked, so signing in again does not pile up tokens.
+    /// Takes a sign-in code (what an admin hands a new dispatcher) or a dispatcher's token.
+    /// Either way the browser gets a session token of its own, named after the browser and
+    /// expiring `webSessionLifetime` after its last use, like every page sign-in's: a pasted
+    /// token stays the dispatcher's (the CLI's, say) and is never put in the cookie, so signing
+    /// out of the page ends the page's session and nothing else. The cookie's previous token is
+    /// revoked, so signing in again does not pile up tokens.
     @Sendable func login(_ request: Request, context: Context) async throws -> Response {
         try SameOrigin.check(request)
         let form = try await request.decodeForm(LoginForm.self)
@@ -94,11 +99,13 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
                 reservation.failed()
                 return refuse("That token is unknown, revoked or expired.", status: .unauthorized)
             }
+            reservation.succeeded()
+            limits.authenticated(token: presented, address: address)
             guard account.role == .dispatcher else { throw PageRefusal.notADispatcher }
-            limits.authenticated(token: presented)
-            try await sessions.end(DispatchSession.token(in: request), keeping: token, reason: "signed in again", logger: context.logger)
+            let session = try await sessions.start(for: account, request: request, now: now(), lifetime: webSessionLifetime)
+            try await sessions.end(DispatchSession.token(in: request, secure: secure(request)), keeping: token, reason: "signed in again", logger: context.logger)
             context.logger.info("dispatcher signed in", metadata: ["account_id": .string(account.id)])
-            let cookie = DispatchSession.signInCookie(token, secure: DispatchSession.isSecure(request, configured: secureCookies))
+            let cookie = DispatchSession.signInCookie(session, secure: secure(request))
             return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
         }
     }
@@ -112,7 +119,8 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
             let secret = APITokenSecret()
             let signedIn: SignIn
             do {
-                signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, logger: context.logger) { account in
+                signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(webSessionLifetime),
+                                                  logger: context.logger) { account in
                     guard account.role == .dispatcher else { throw DispatcherPageRefusal.notADispatcher(account.role) }
                 }
             } catch StoreError.signInRefused(let refusal) {
@@ -121,22 +129,23 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
                 return refuse("That code belongs to a \(role.rawValue) account and was not used here; this page is for dispatchers.", .forbidden)
             }
             await sessions.nameDevice(of: signedIn.token, request: request)
-            try await sessions.end(DispatchSession.token(in: request), reason: "signed in again", logger: context.logger)
+            try await sessions.end(DispatchSession.token(in: request, secure: secure(request)), reason: "signed in again", logger: context.logger)
             context.logger.info("dispatcher signed in with a code", metadata: ["account_id": .string(signedIn.account.id)])
-            let cookie = DispatchSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies))
+            let cookie = DispatchSession.signInCookie(secret, secure: secure(request))
             return DispatchRenderer.redirect(to: "/dispatch", cookie: cookie)
         }
     }
 
     /// Signing out ends the session's token, not just the cookie: a copy of the cookie (another
-    /// tab, a stolen one) stops working at once.
+    /// tab, a stolen one) stops working at once. The session's token is the page's own (see
+    /// `login`), so a token the dispatcher pasted to sign in keeps working where else it is used.
     @Sendable func logout(_ request: Request, context: Context) async throws -> Response {
         let form = try await request.decodeForm(SignOutForm.self)
-        if let token = DispatchSession.token(in: request) {
+        if let token = DispatchSession.token(in: request, secure: secure(request)) {
             guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
             try await sessions.end(token, reason: "sign-out", logger: context.logger)
         }
-        let cookie = DispatchSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies))
+        let cookie = DispatchSession.signOutCookie(secure: secure(request))
         return DispatchRenderer.redirect(to: "/dispatch/login", cookie: cookie)
     }
 
@@ -145,15 +154,22 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
     /// The session's account if it is a dispatcher's; nil without a working session; 403 for
     /// anyone else.
     func dispatcherSession(_ request: Request) async throws -> (Account, APITokenSecret)? {
-        guard let (account, token) = try await DispatchSession.account(for: request, store: store) else { return nil }
+        guard let (account, token) = try await DispatchSession.account(for: request, secure: secure(request), sessions: sessions, limits: limits, now: now(),
+                                                                       lifetime: webSessionLifetime) else { return nil }
         guard account.role == .dispatcher else { throw PageRefusal.notADispatcher }
         return (account, token)
     }
 
+    /// Whether the browser reached us over TLS (`DispatchSession.isSecure`): the cookie is then
+    /// Secure and `__Host-` named.
+    func secure(_ request: Request) -> Bool {
+        DispatchSession.isSecure(request, configured: secureCookies)
+    }
+
     /// Clears a cookie whose token stopped working, so the browser does not keep sending it.
     func endedSessionCookie(_ request: Request) -> Cookie? {
-        DispatchSession.token(in: request) == nil ? nil
-            : DispatchSession.signOutCookie(secure: DispatchSession.isSecure(request, configured: secureCookies))
+        DispatchSession.token(in: request, secure: secure(request)) == nil ? nil
+            : DispatchSession.signOutCookie(secure: secure(request))
     }
 
     func board(_ request: Request, account: Account, token: APITokenSecret, notice: String?) async throws -> DispatchBoard {
@@ -198,12 +214,35 @@ enum PageRefusal {
 
 extension Request {
     /// An `application/x-www-form-urlencoded` body (already size-limited by `BodyLimitMiddleware`).
+    /// Our forms have a few flat fields: more than `FormLimits.maxFields`, or a bracketed key
+    /// (`a[b][c]…`, which the decoder turns into a tree as deep as the body is long), is refused
+    /// before the decoder builds anything.
     func decodeForm<T: Decodable>(_ type: T.Type) async throws -> T {
         let buffer = try await body.collect(upTo: APILimits.maxBodyBytes)
+        let text = String(buffer: buffer)
+        guard FormLimits.isFlatAndSmall(text) else {
+            throw APIError(.badRequest, code: .invalidForm, "the form has more than \(FormLimits.maxFields) fields or a bracketed field name")
+        }
         do {
-            return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
+            return try URLEncodedFormDecoder().decode(T.self, from: text)
         } catch {
             throw APIError(.badRequest, code: .invalidForm, "the form could not be read")
+        }
+    }
+}
+
+/// What a page form may hold.
+enum FormLimits {
+    /// The largest form has five fields.
+    static let maxFields = 32
+
+    /// At most `maxFields` fields, no name with a bracket (raw or %5B); values may hold anything.
+    static func isFlatAndSmall(_ text: String) -> Bool {
+        let fields = text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+        guard fields.count <= maxFields else { return false }
+        return fields.allSatisfy { field in
+            let name = Array(field.prefix { $0 != UInt8(ascii: "=") })
+            return !name.contains(UInt8(ascii: "[")) && String(decoding: name, as: UTF8.self).range(of: "%5b", options: .caseInsensitive) == nil
         }
     }
 }

@@ -83,7 +83,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             }
             // Named after the browser; the cookie's previous token ends (no pile of tokens).
             await sessions.nameDevice(of: signedIn.token, request: request)
-            try await sessions.end(PassengerSession.token(in: request), reason: "signed in again", logger: context.logger)
+            try await sessions.end(PassengerSession.token(in: request, secure: secure(request)), reason: "signed in again", logger: context.logger)
             return DispatchRenderer.redirect(to: "/", cookie: PassengerSession.signInCookie(secret, secure: DispatchSession.isSecure(request, configured: secureCookies)))
         }
     }
@@ -92,7 +92,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     /// tab, a stolen one) stops working at once.
     @Sendable func passengerSignOut(_ request: Request, context: Context) async throws -> Response {
         let form = try await request.decodeForm(SignOutForm.self)
-        if let token = PassengerSession.token(in: request) {
+        if let token = PassengerSession.token(in: request, secure: secure(request)) {
             guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
             try await sessions.end(token, reason: "sign-out", logger: context.logger)
         }
@@ -182,19 +182,18 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         return DispatchRenderer.redirect(to: "/?cancelled=1")
     }
 
-    /// The language picker: remembered in a cookie (signed in or not), then back to the page.
+    /// The language picker (on the signed-in page): kept with her account, so the page speaks
+    /// it on any browser, and in a cookie. Like every form after sign-in it carries the
+    /// session's CSRF token, checked whatever Origin and Referer say (issue 36: a post with
+    /// neither skipped the check).
     @Sendable func passengerLanguage(_ request: Request, context: Context) async throws -> Response {
-        do { try SameOrigin.check(request) } catch {
-            throw APIError(.forbidden, code: .crossSiteForm, "This language form was sent from another site. Open / on this server and choose there.")
-        }
+        let (passenger, token) = try await passengerSessionOrFail(request)
         let form = try await request.decodeForm(LanguageForm.self)
+        guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         guard let language = form.language.flatMap(Language.init(rawValue:)) else {
             throw APIError(.badRequest, code: .invalidField, "language must be one of \(Language.codes)")
         }
-        // Signed in: kept with her account too, so the page speaks it on any browser.
-        if let (passenger, _) = try await passengerSession(request) {
-            try await store.setAccountLanguage(accountID: passenger.id, language: language.rawValue)
-        }
+        try await store.setAccountLanguage(accountID: passenger.id, language: language.rawValue)
         return DispatchRenderer.redirect(to: "/", cookie: PassengerLanguage.cookie(language, secure: DispatchSession.isSecure(request, configured: secureCookies)))
     }
 
@@ -204,9 +203,14 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         case notAPassenger(Role)
     }
 
+    /// Whether the browser reached us over TLS: the session cookie is then Secure and `__Host-` named.
+    func secure(_ request: Request) -> Bool {
+        DispatchSession.isSecure(request, configured: secureCookies)
+    }
+
     /// The signed-in passenger; the session's expiry slides forward with use.
     func passengerSession(_ request: Request) async throws -> (Account, APITokenSecret)? {
-        try await PassengerSession.passenger(for: request, store: store, now: now(), lifetime: webSessionLifetime)
+        try await PassengerSession.passenger(for: request, secure: secure(request), sessions: sessions, limits: limits, now: now(), lifetime: webSessionLifetime)
     }
 
     enum PassengerCurrent {

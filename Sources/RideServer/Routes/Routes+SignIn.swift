@@ -10,6 +10,8 @@ struct SignInRoutes<Context: RideRequestContext>: Sendable {
     let store: any Store
     let limits: RateLimits
     let codes: CodeRedemption
+    /// How long a signed-in device's token works (`RideServerConfiguration.signInTokenLifetime`).
+    let tokenLifetime: TimeInterval
     let now: @Sendable () -> Date
 
     /// Behind the token check.
@@ -42,8 +44,10 @@ struct SignInRoutes<Context: RideRequestContext>: Sendable {
     }
 
     /// Each refusal (unknown, expired, used) has its own code and writes nothing. The attempt
-    /// takes from the address's and the server's sign-in budgets before the lookup, and from the
-    /// code's account's once known; a good code gives them back (`AuthenticationReservation`).
+    /// takes from the address's and the server's sign-in budgets before the body is read, and
+    /// from the code's account's once known; only a good code gives them back, so a malformed
+    /// body spends them too (`AuthenticationReservation`). The token expires `tokenLifetime`
+    /// after the sign-in.
     @Sendable func signIn(_ request: Request, context: Context) async throws -> EditedResponse<SignedIn> {
         let address = limits.clientAddress(request, context: context)
         let reservation = try limits.reserveSignIn(address: address)
@@ -53,7 +57,8 @@ struct SignInRoutes<Context: RideRequestContext>: Sendable {
             guard let digits = SignInCodeText.normalized(body.code) else {
                 throw APIError.invalidField("code", "must be the eight digits of a sign-in code, like 4821 0937")
             }
-            let signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: nil, logger: context.logger) { _ in }
+            let signedIn = try await codes.redeem(digits, secret: secret, reservation: reservation, expiresAt: now().addingTimeInterval(tokenLifetime),
+                                                  logger: context.logger) { _ in }
             // A blank name is no name; a failure to name leaves the token working, unnamed.
             if let device = body.deviceName?.trimmingCharacters(in: .whitespaces), !device.isEmpty {
                 try? await store.nameTokenDevice(id: signedIn.token.id, accountID: signedIn.account.id, deviceName: device)

@@ -73,7 +73,7 @@ enum PassengerTemplates {
         <body data-last-event-id="{{lastEventID}}">
         <header>
         <p>{{t.signed_in_as}}</p>
-        <form method="post" action="/language" class="language">
+        <form method="post" action="/language" class="language"><input type="hidden" name="csrf" value="{{csrf}}">
         <label for="language">{{t.language_label}}</label>
         <select id="language" name="language">{{#languages}}<option value="{{code}}" lang="{{code}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/languages}}</select>
         <button type="submit" class="secondary" id="change-language">{{t.language_button}}</button>
