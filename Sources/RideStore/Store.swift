@@ -132,6 +132,12 @@ public protocol Store: Sendable {
     /// A ride's accepted proofs, oldest first.
     func touchProofs(rideID: String) async throws -> [VerifiedTouchProof]
 
+    // The ride word
+    /// Spends one of the ride's ride-word attempts: true while fewer than `limit` were spent
+    /// (one more is now), false once all were (nothing changes). One statement, so attempts
+    /// racing on several servers spend exactly `limit`. Throws `notFound` for an unknown ride.
+    func spendRideWordAttempt(rideID: String, limit: Int) async throws -> Bool
+
     // The locator sound
     /// Appends a `locator_requested` event to the ride's history at `now`, unless the ride is
     /// not `arrived` or its last one is less than `minimumInterval` seconds old (then nothing

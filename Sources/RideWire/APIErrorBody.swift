@@ -67,6 +67,9 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let nothingToAnswer = Self(rawValue: "nothing_to_answer")
     /// Ride word: not this ride's two words.
     public static let wrongRideWord = Self(rawValue: "wrong_ride_word")
+    /// 409, ride word: this ride's word was tried too often (`RideWordPolicy.attemptsPerRide`);
+    /// it no longer confirms the ride: confirm by touch, or the ride service's operator does.
+    public static let rideWordLocked = Self(rawValue: "ride_word_locked")
     /// 429: too many requests; `Retry-After` says when to try again.
     public static let rateLimited = Self(rawValue: "rate_limited")
     /// 503: the database is unreachable; retry after `Retry-After`.

@@ -59,15 +59,28 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
     }
 
     /// Checks in the order openapi.yaml documents: role, body, ride, the ride's own passenger,
-    /// state (a ride confirmed by touch is never re-confirmed by a word), then the word.
+    /// state (a ride confirmed by touch is never re-confirmed by a word), the ride's attempts
+    /// (`RideWordPolicy.attemptsPerRide`, counted in the store, so on every server), then the word.
     @Sendable func confirmByRideWord(_ request: Request, context: Context) async throws -> Ride {
         let account = try context.caller(in: [.passenger], to: "confirm a ride by its ride word")
         let body = try await request.decodeStrict(RideWordBody.self, context: context)
         let ride = try await ownRide(context, account, as: .passenger)
         guard ride.state == .arrived else { throw Self.wordWrongState(ride.state) }
+        let attempt: Bool
+        do { attempt = try await store.spendRideWordAttempt(rideID: ride.id, limit: RideWordPolicy.attemptsPerRide) } catch let error as StoreError {
+            throw APIError(error)
+        }
+        guard attempt else {
+            throw APIError(.conflict, code: .rideWordLocked, """
+                this ride's word was tried \(RideWordPolicy.attemptsPerRide) times and no longer confirms it; hold the phones together \
+                to confirm by touch, or ask the ride service to confirm the ride
+                """)
+        }
         guard RideWord.matches(body.word, rideKey: ride.key) else {
             context.logger.info("ride word refused", metadata: ["ride_id": .string(ride.id)])
-            throw APIError(.unprocessableContent, code: .wrongRideWord, "that is not this ride's ride word; ask the driver again", field: "word")
+            throw APIError(.unprocessableContent, code: .wrongRideWord,
+                           "that is not this ride's ride word; ask the driver again (after \(RideWordPolicy.attemptsPerRide) wrong words it stops working)",
+                           field: "word")
         }
         let confirmed: RideRecord
         do {
@@ -115,5 +128,10 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
 public enum RideWordPolicy {
     /// The `confirmed` event's detail, as the ride's history and the dispatcher board show it.
     public static let confirmationDetail = "ride word (word proof, weaker than touch)"
+    /// Words a ride's passenger may try, right or wrong, before the ride word stops confirming
+    /// that ride (`ride_word_locked`): a passenger mishearing the driver twice still gets in; a
+    /// guesser gets 5 chances in 4 032 (64 × 63 phrases) instead of unlimited tries (the issue 36
+    /// review tried 4 031 wrong pairs in 8 s, then the right one confirmed).
+    public static let attemptsPerRide = 5
 }
 extension MeetingEvent: ResponseGenerator, ResponseEncodable {}

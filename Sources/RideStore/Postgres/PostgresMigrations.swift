@@ -206,6 +206,8 @@ enum PostgresMigrations {
         // Issue 36 (10): a touch proof's resend check in its recording's transaction
         // (TouchProofResend; on SQLite the check is in the write itself, a no-op step).
         ("touch-proof-resend-check", TouchProofResend.v7),
+        // Issue 36 (6): each ride counts its ride-word attempts (see the SQLite migration).
+        ("ride-word-attempts", ["ALTER TABLE ride ADD COLUMN ride_word_attempts integer NOT NULL DEFAULT 0"]),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

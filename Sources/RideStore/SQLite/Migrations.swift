@@ -214,6 +214,10 @@ enum SQLiteMigrations {
         m.register("driver-busy-while-confirmed") { _ in }
         // Issue 36 (10): PostgreSQL's touch proof checks resends in its transaction (TouchProofResend).
         m.register("touch-proof-resend-check") { _ in }
+        // Issue 36 (6): each ride counts its ride-word attempts (`spendRideWordAttempt`).
+        m.register("ride-word-attempts") { db in
+            try db.alter(table: "ride") { t in t.add(column: "rideWordAttempts", .integer).notNull().defaults(to: 0) }
+        }
         return m
     }()
 
