@@ -37,6 +37,7 @@ struct Tally {
     var contradictions: [Double] = []
     var placements: [String: Int] = [:]
     var byWord = 0, wordOffered = 0, announced = 0, announcedNotMade = 0, driverOut = 0, acrossWrong = 0
+    var wordMisheard = 0, wrongCars = 0
 
     mutating func add(_ s: WalkSummary) {
         let limit = 300 / s.straightLineSeconds
@@ -57,6 +58,8 @@ struct Tally {
         announcedNotMade += s.soundsAnnouncedNotMade
         if s.secondsDriverOut != nil { driverOut += 1 }
         if s.acrossJudgedWrongly { acrossWrong += 1 }
+        wordMisheard += s.rideWordMisheard
+        wrongCars += s.wrongCarsTried
     }
 
     var walks: Int { touchRatios.count }
@@ -98,8 +101,8 @@ struct Tally {
             String(format: "spoken distance claims: %d, true (strict) %.1f %% [%.1f, %.1f], within 2x (lenient, as before) %.1f %%",
                    Int(said), 100 * Self.ratio(claims), 100 * claimsCI.low, 100 * claimsCI.high, 100 * lenient / max(1, said)),
             String(format: "contradictions (strict): %d in all, walks with any %d", Int(contradictions.reduce(0, +)), contradictions.filter { $0 > 0 }.count),
-            String(format: "meeting: confirmed by the ride word %d, ride word offered in %d walks, driver walked over in %d; sounds announced %d, of them with no sound made %d; the guide judged the car across the street when it was not in %d walks",
-                   byWord, wordOffered, driverOut, announced, announcedNotMade, acrossWrong),
+            String(format: "meeting: confirmed by the ride word %d, ride word offered in %d walks, driver walked over in %d; sounds announced %d, of them with no sound made %d; the guide judged the car across the street when it was not in %d walks; ride word not caught %d times; parked cars taken for hers %d",
+                   byWord, wordOffered, driverOut, announced, announcedNotMade, acrossWrong, wordMisheard, wrongCars),
         ] + (placements.isEmpty ? [] : ["placements: " + placements.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")])
     }
 }

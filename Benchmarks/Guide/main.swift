@@ -4,7 +4,7 @@
 //                       [--start-distance M] [--other-cars K] [--aids none|turn|locator|all]
 //                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--simulated-compass]
 //                       [--turn-pace DEG_PER_S] [--verbose] [--trace SEED] [--core-cost]
-//                       [--truth-breakdown]
+//                       [--truth-breakdown] [--first-direction known|coin]
 // --world: the street (StreetScene, the default) or the open field of earlier rounds. Seeds
 // 1-500 are for choosing guide constants; figures are reported on 10001-11000 (--first-seed 10001
 // --seeds 1000) with bootstrap 95 % intervals. --sweep: each street assumption at low/mid/high.
@@ -12,6 +12,8 @@
 // --simulated-compass: the walker's phone reports headings, so turn-to-find follows the compass
 // instead of timing the turn (SimulatedCompass). --turn-pace: how fast the walker turns on the
 // spot (default 30°/s, the pace the timing assumes; real passengers turn faster or slower).
+// --first-direction: which way along the pavement the passenger first walks on the street:
+// towards the car (known, the default: as if the app told her) or either way (coin).
 import BeaconCore
 import Foundation
 import Guide
@@ -72,6 +74,11 @@ while let argument = arguments.popFirst() {
     case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
     case "--simulated-compass": simulatedCompass = SimulatedCompass.Parameters()
+    case "--first-direction":
+        guard let value = arguments.popFirst().flatMap(Walker.FirstDirection.init(rawValue:)) else {
+            refuse("--first-direction must be known or coin")
+        }
+        walkerParameters.firstDirection = value
     case "--turn-pace":
         guard let value = Double(arguments.popFirst() ?? ""), (5...180).contains(value) else {
             refuse("--turn-pace must be degrees per second, 5 to 180")
@@ -290,26 +297,21 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
         let configuration = walkConfiguration(seed: seed, settings, street: street)
         var walk = GuidedWalk(ride: ride, configuration: configuration)
         let policy = MutualProofPolicy()
-        var holdingSince: Double?
-        var detected = false
+        var watch = MutualTouchWatch()
         let exponent = walk.world.channelParameters.exponent, txPower = walk.world.channelParameters.txPowerAt1m
         let summary = await walk.run(unixTime: { base + $0 }, onCue: { cue, moment in
             if truthBreakdown, case .speech(let utterance) = cue.sound, let band = spokenBand(utterance) {
                 breakdown.append(SpokenSample(band: band, truth: moment.trueDistance, estimate: moment.estimatedDistance ?? .nan,
                                               time: moment.time, exponent: exponent, txPower: txPower))
             }
-            guard !detected else { return }
-            if cue.kind == "say:hold_together", holdingSince == nil { holdingSince = cue.time }
-            if cue.kind == "say:touch_detected" || cue.kind == "touch" {
-                detected = true
-                if let since = holdingSince { holds.append(cue.time - since) }
-            }
+            watch.note(cue)
         }, prove: { side, observation in
             let answer = policy.prove(side, observation)
             if answer == .notSimultaneous { notSimultaneous += 1 }
             return answer
         })
-        if detected { touches += 1 }
+        if watch.detected { touches += 1 }
+        if let held = watch.held { holds.append(held) }
         ours.add(summary)
         locatorRequests += summary.locatorRequests
         ticksPlayed += summary.locatorTicksPlayed
@@ -344,7 +346,7 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
 
 @MainActor func header(_ street: StreetParameters?) -> String {
     "seeds \(firstSeed)...\(firstSeed + UInt64(seeds) - 1), start \(startDistance) m, world \(street == nil ? "open field" : "street"), driver \(driverMode.rawValue), other cars \(otherCars), aids \(aids.rawValue), "
-        + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s"
+        + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, first direction \(walkerParameters.firstDirection.rawValue)"
 }
 
 if let sweep {
@@ -355,10 +357,10 @@ if let sweep {
             entry.set(&parameters, value)
             let result = await run(street: parameters, settings)
             let t = result.ours
-            print(String(format: "sweep %@ = %g: touch ratio median %.2f p90 %.2f, confirmation ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d, claims true %.1f %%, contradictions %d",
+            print(String(format: "sweep %@ = %g: touch ratio median %.2f p90 %.2f, confirmation ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d in %d walks, claims true %.1f %%, contradictions %d",
                          entry.name, value, median(t.touchRatios), quantile(t.touchRatios, 0.9), median(t.confirmRatios), quantile(t.confirmRatios, 0.9),
                          100 * t.confirmed.reduce(0, +) / Double(t.walks),
-                         Int(t.safety.reduce(0, +)), 100 * Tally.ratio(t.claims), Int(t.contradictions.reduce(0, +))))
+                         Int(t.safety.reduce(0, +)), t.safety.filter { $0 > 0 }.count, 100 * Tally.ratio(t.claims), Int(t.contradictions.reduce(0, +))))
         }
     }
     exit(0)

@@ -20,6 +20,14 @@ for start in 25 10; do
     $bench --first-seed 10001 --seeds "$seeds" --start-distance "$start" --aids all --driver "$driver" \
       > "out/street/street-$driver-$start-all.txt"
   done
+  # The helpful headline both ways (issue 34): the first direction known, and a coin toss; and
+  # both again on seeds nobody looked at before.
+  $bench --first-seed 10001 --seeds "$seeds" --start-distance "$start" --aids all --driver helpful --first-direction coin \
+    > "out/street/street-helpful-coin-$start-all.txt"
+  $bench --first-seed 20001 --seeds "$seeds" --start-distance "$start" --aids all --driver helpful \
+    > "out/street/street-helpful-$start-all-20001.txt"
+  $bench --first-seed 20001 --seeds "$seeds" --start-distance "$start" --aids all --driver helpful --first-direction coin \
+    > "out/street/street-helpful-coin-$start-all-20001.txt"
 done
 for driver in legacy helpful; do
   $bench --first-seed 10001 --seeds "$sweep_seeds" --start-distance 25 --aids all --driver "$driver" --sweep all \

@@ -58,13 +58,13 @@ table(rows, [
     ("contact → \"Touch detected\"", lambda r: r["c2t"]), ("claims true (strict)", lambda r: r["claims"] + " of " + r["claims_n"]),
     ("contradictions (strict)", lambda r: r["contra"]),
 ])
-print("\n#### The driver modes on the street (all aids), seeds 10001-11000\n")
+print("\n#### The driver modes on the street (all aids), seeds 10001-11000 (the helpful headline also with the first direction a coin toss)\n")
 rows = []
 for start in ("25", "10"):
-    for driver in ("legacy", "helpful", "busy", "silent"):
-        path = root / (f"street-{driver}-{start}-all.txt" if driver != "legacy" else f"street-legacy-{start}-all.txt")
+    for driver in ("legacy", "helpful", "helpful-coin", "busy", "silent"):
+        path = root / f"street-{driver}-{start}-all.txt"
         if path.exists():
-            rows.append(dict(parse(path), start=start, driver=driver))
+            rows.append(dict(parse(path), start=start, driver=driver.replace("-coin", " (first direction a coin toss)")))
 table(rows, [
     ("from", lambda r: r["start"] + " m"), ("driver", lambda r: r["driver"]),
     ("confirmation ÷ line, median [95 %]", lambda r: r["conf_med"]), ("p90 [95 %]", lambda r: r["conf_p90"]),
@@ -78,10 +78,18 @@ for driver in ("legacy", "helpful"):
     path = root / f"sweep-{driver}-25-all.txt"
     if path.exists():
         print(f"\n#### Sensitivity, driver `{driver}`, from 25 m, all aids, seeds 10001-10100\n")
-        print("| assumption = value | touch ÷ line median, p90 | confirmation ÷ line median, p90 | confirmed | safety events | claims true | contradictions |")
+        print("| assumption = value | touch ÷ line median, p90 | confirmation ÷ line median, p90 | confirmed | safety events (walks with any) | claims true | contradictions |")
         print("|---|---|---|---|---|---|---|")
         for line in path.read_text().splitlines():
-            m = re.match(r"sweep (\S+) = (\S+): touch ratio median ([\d.]+) p90 ([\d.]+), (?:confirmation ratio median ([\d.]+) p90 ([\d.]+), )?confirmed ([\d.]+) %, safety events (\d+), claims true ([\d.na]+) %, contradictions (\d+)", line)
+            m = re.match(r"sweep (\S+) = (\S+): touch ratio median ([\d.]+) p90 ([\d.]+), (?:confirmation ratio median ([\d.]+) p90 ([\d.]+), )?confirmed ([\d.]+) %, safety events (\d+)(?: in (\d+) walks)?, claims true ([\d.na]+) %, contradictions (\d+)", line)
             if m:
                 conf = f"{m[5]}, {m[6]}" if m[5] else "n/a"
-                print(f"| {m[1]} = {m[2]} | {m[3]}, {m[4]} | {conf} | {m[7]} % | {m[8]} | {m[9]} % | {m[10]} |")
+                walks = f" ({m[9]})" if m[9] else ""
+                print(f"| {m[1]} = {m[2]} | {m[3]}, {m[4]} | {conf} | {m[7]} % | {m[8]}{walks} | {m[10]} % | {m[11]} |")
+
+for start in ("25", "10"):
+    for name in (f"street-helpful-{start}-all", f"street-helpful-coin-{start}-all"):
+        path = root / f"{name}-20001.txt"
+        if path.exists():
+            r = parse(path)
+            print(f"\nRepeat on seeds 20001-21000, {name}: confirmation ÷ line median {r['conf_med']}, p90 {r['conf_p90']}, confirmed {r['confirmed']}")

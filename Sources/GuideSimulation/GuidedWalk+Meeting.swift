@@ -20,6 +20,8 @@ struct MeetingTally: Sendable {
     var besideSince: Double?
     /// How long she waits beside the driver for "Touch detected" before pressing w, s (assumed).
     static let wordPatience = 10.0
+    /// Times she did not catch the ride word and asked again.
+    var wordMisheard = 0
 }
 
 extension GuidedWalk {
@@ -49,7 +51,9 @@ extension GuidedWalk {
         if let scene = world.scene {
             // A driver who sees her on the pavement walks over (round by a crossing when she is
             // across the road, after saying so).
-            person.look(at: now, passengerDistance: world.trueDistance, sinceArrival: now,
+            let eyes = person.position ?? scene.street.driverSeat
+            person.look(at: now, passengerDistance: world.trueDistance,
+                        inSight: scene.street.inSight(eyes, world.walker.position), sinceArrival: now,
                         across: scene.street.placement == .acrossStreet)
             if let device = person.walk(to: world.walker.position, from: scene.pavementAcross, at: now, dt: SimulatedWorld.step) {
                 if meeting.driverCameAt == nil { meeting.driverCameAt = now }
@@ -97,7 +101,16 @@ extension GuidedWalk {
         }
         // Face to face (at the car, or the driver beside her), she asks and the driver says it.
         if meeting.wantsWord, world.walker.atCar || world.trueDistance <= 2 { person.askedForWord(at: now) }
-        if person.saysWord(by: now), meeting.wordKeyAt == nil { meeting.wordKeyAt = now + world.walker.parameters.confirmDelay }
+        if person.saysWord(by: now), meeting.wordKeyAt == nil {
+            // Heard right (she presses w after a moment), or not caught over the street's noise
+            // at that moment: she asks again.
+            if world.heardWordRight() {
+                meeting.wordKeyAt = now + world.walker.parameters.confirmDelay
+            } else {
+                meeting.wordMisheard += 1
+                person.repeatWord(at: now)
+            }
+        }
         if let at = meeting.wordKeyAt, now >= at {
             meeting.wordKeyAt = .infinity
             out += guide.handle(.key(time: now, .rideWord))

@@ -206,6 +206,7 @@ public struct GuidedWalk {
                            rideWordOffered: meeting.wordOffered, soundsAnnounced: meeting.soundsAnnounced,
                            soundsAnnouncedNotMade: meeting.soundsNotMade, secondsDriverOut: meeting.driverCameAt.map(Self.rounded),
                            acrossJudgedWrongly: meeting.acrossSaid && world.scene.map { $0.street.placement != .acrossStreet } ?? false,
+                           rideWordMisheard: meeting.wordMisheard, wrongCarsTried: world.walker.wrongCarsTried,
                            haptics: configuration.haptics.vibrates ? hapticCounts : nil)
     }
 
@@ -269,6 +270,11 @@ public struct GuidedWalk {
         case .touchDetected: world.hear(.touchPrompt)
         case .turnOnTheSpot: world.hear(.turnOnTheSpot)
         case .carAhead: world.hear(.carAhead)
+        case .driverArrivedSearching:
+            // "Searching for the signal; stay where you are": she was standing waiting for the
+            // car, and stays until the guide's next instruction (`Walker.awaitGuidance`).
+            if world.scene != nil { world.walker.awaitGuidance(at: world.time) }
+        case .signalFound: world.hear(.signal)
         case .aboutMeters, .moreThanMeters:
             // A band farther than the last one spoken means the walk is going the wrong way, a
             // nearer one that it is right (far away, bands change before the trend is sure).

@@ -109,10 +109,10 @@ public struct SimulatedDriver: Sendable {
         comingFrom = press + 3 + (across ? rng.uniform(behaviour.crossingDetour) : 0)
     }
 
-    /// The passenger is in sight (on the pavement within `seesWithin`), or waited long enough.
-    /// Seeing her across the road, he says so (x) and comes round.
-    mutating func look(at time: Double, passengerDistance: Double, sinceArrival: Double, across: Bool) {
-        if let within = behaviour.seesWithin, passengerDistance <= within, sawPassengerAt == nil {
+    /// The passenger is in sight (within `seesWithin`, and `inSight`: no parked car between
+    /// them), or waited long enough. Seeing her across the road, he says so (x) and comes round.
+    mutating func look(at time: Double, passengerDistance: Double, inSight: Bool, sinceArrival: Double, across: Bool) {
+        if let within = behaviour.seesWithin, passengerDistance <= within, inSight, sawPassengerAt == nil {
             sawPassengerAt = time
             if across { keys.append((time + rng.uniform(behaviour.comeDelay), .across)) }
             decideToCome(at: time, across: across)
@@ -134,7 +134,7 @@ public struct SimulatedDriver: Sendable {
         var here = position ?? pavement
         let gap = here.distance(to: passenger)
         // Beside her, the phone held to hers.
-        let stop = 0.02
+        let stop = NearField.touching
         if gap > stop { here = here.moved(by: min(behaviour.walkingSpeed * dt, gap - stop), heading: here.bearing(to: passenger)) }
         position = here
         return here
@@ -143,6 +143,12 @@ public struct SimulatedDriver: Sendable {
     /// Asked for the ride word face to face: said a moment later (by every driver who talks).
     mutating func askedForWord(at time: Double) {
         guard behaviour.saysWord, wordAt == nil else { return }
+        wordAt = time + rng.uniform(1...3)
+    }
+
+    /// She did not catch it and asks again: said again a moment later.
+    mutating func repeatWord(at time: Double) {
+        guard behaviour.saysWord else { return }
         wordAt = time + rng.uniform(1...3)
     }
 

@@ -24,9 +24,12 @@ public struct StreetScene: Sendable {
     public let carriedLoss: Double
     let start: (depth: Double, side: Double, distance: Double)
     public var straightLine: Double
+    /// The walker's parameters before the street's draws (the configuration's: turn pace, first direction).
+    let walkerBase: Walker.Parameters
 
     init(parameters p: StreetParameters, startDistance: Double, walker: Walker.Parameters, rng: inout SeededRandom) {
         parameters = p
+        walkerBase = walker
         let roll = rng.unit()
         let placement: CarPlacement = roll < p.kerbShare ? .kerb : roll < p.kerbShare + p.doubleParkedShare ? .doubleParked : .acrossStreet
         let device: DevicePlacement = rng.chance(p.dashboardShare) ? .dashboard : .driverSeat
@@ -84,29 +87,45 @@ public struct StreetScene: Sendable {
     public var pavementAcross: Point { Point(x: street.kerbWindow.x, y: 0.3) }
 
     func makeWalker(rng: SeededRandom) -> Walker {
-        var parameters = Walker.Parameters()
+        var parameters = walkerBase
         parameters.speed = walkingSpeed
         parameters.slowSpeed = 0.4 * walkingSpeed
         parameters.stepOffChance = self.parameters.stepOffChance
         parameters.veer = self.parameters.veer
         parameters.reaction = self.parameters.reaction
+        parameters.stayPutPatience = self.parameters.stayPutPatience
+        parameters.wrongCarChance = self.parameters.wrongCarChance
+        parameters.wrongCarCheck = self.parameters.wrongCarCheck
         return Walker(street: street, target: street.deviceInCar, distance: start.distance, depth: start.depth, side: start.side,
                       parameters: parameters, rng: rng)
     }
 
     /// The band levels of the device's locator tick at 1 m (the product's own tick spectrum
     /// through a phone loudspeaker), less the short burst's temporal-integration penalty.
-    public var tickLevels: [Double] {
-        let penalty = 10 * log10(min(1, LocatorTickShape.duration / parameters.integrationWindow))
-        return StreetSounds.phoneLevels(spectrum: StreetSounds.tickSpectrum, maxLevel: parameters.phoneMaxLevel,
-                                        cutoff: parameters.phoneCutoff, slope: parameters.phoneRollOff).map { $0 + penalty }
-    }
+    public var tickLevels: [Double] { parameters.tickLevels }
 
     /// How far above its threshold a sound with `levels` (at the listener, dB(A) per band) is
-    /// heard over this street's noise: the best band's margin, dB (negative: not heard).
+    /// heard over this street's noise: the best band's margin, dB (negative: not heard). For
+    /// the tick and the horn.
     public func margin(_ levels: [Double]) -> Double {
-        let noise = StreetSounds.levels(total: streetNoise, spectrum: StreetSounds.trafficSpectrum)
-        return zip(levels, noise).map { $0 - $1 }.max()! - detectionSNR
+        zip(levels, noiseLevels).map { $0 - $1 }.max()! - detectionSNR
+    }
+
+    /// This street's traffic noise by band, dB(A).
+    public var noiseLevels: [Double] { StreetSounds.levels(total: streetNoise, spectrum: StreetSounds.trafficSpectrum) }
+
+    /// How far above its detection threshold a call with `levels` is, dB: speech is judged
+    /// across bands (`SpeechIndex`), heard at `speechDetectionBelowSRT` under the level it
+    /// would be understood at half the time.
+    public func speechMargin(_ levels: [Double]) -> Double {
+        SpeechIndex.margin(levels, noise: noiseLevels, criterion: parameters.speechDetectionSII)
+    }
+
+    /// The chance a ride word said at `levels` (at her ear) is heard right over `noise` dB(A)
+    /// of traffic at that moment.
+    public func wordHeardChance(_ levels: [Double], noise: Double) -> Double {
+        let index = SpeechIndex.index(levels, noise: StreetSounds.levels(total: noise, spectrum: StreetSounds.trafficSpectrum))
+        return 1 / (1 + exp(-(index - parameters.wordSII) / parameters.wordSIISlope))
     }
 }
 
@@ -137,7 +156,7 @@ extension SimulatedWorld {
                 walker.retarget(window)
             }
         }
-        if contactAt == nil, walker.distance <= walker.parameters.contact + 0.005 { contactAt = end }
+        if contactAt == nil, walker.distance <= walker.parameters.contact + NearField.tolerance { contactAt = end }
         let loss = obstacleLoss(scene)
         var atPassenger: [Reception] = [], atDriver: [Reception] = []
         while nextAdvert.driver < end {
@@ -161,6 +180,16 @@ extension SimulatedWorld {
         return (atPassenger, atDriver)
     }
 
+    /// The driver says the ride word face to face (raised voice, 1 m, ISO 9921's raised effort):
+    /// whether she hears it right over the street's noise at this moment (its L_Aeq moved by
+    /// `noiseFluctuation`). The open field has no street noise: always.
+    mutating func heardWordRight() -> Bool {
+        guard let scene else { return true }
+        let noise = scene.streetNoise + scene.parameters.noiseFluctuation * rng.gaussian()
+        let voice = StreetSounds.levels(total: scene.parameters.raisedVoice, spectrum: StreetSounds.speechSpectrum)
+        return rng.chance(scene.wordHeardChance(voice, noise: noise))
+    }
+
     /// The driver makes `sound` now: its bursts at these offsets, s.
     public mutating func play(_ sound: StreetSound, offsets: [Double]) {
         for offset in offsets { pendingSounds.append((time + offset, sound)) }
@@ -178,7 +207,9 @@ extension SimulatedWorld {
             let penalty = 10 * log10(min(1, sound.burstSeconds / scene.parameters.integrationWindow))
             let levels = sound.levels(atDistance: walker.position.distance(to: sound.source), insertionLoss: -penalty)
             let bearing = wrapAngle(walker.position.bearing(to: sound.source) - walker.heading)
-            guard let heard = listener.localise(bearing: bearing, margin: scene.margin(levels)) else { continue }
+            let speech = sound.kind == .raisedVoice || sound.kind == .shout
+            let margin = speech ? scene.speechMargin(levels) : scene.margin(levels)
+            guard let heard = listener.localise(bearing: bearing, margin: margin) else { continue }
             soundsHeard += 1
             walker.hear(.soundFrom(heading: walker.heading + heard), at: time)
         }

@@ -68,6 +68,9 @@ public struct Street: Sendable {
     public static let parkingLane = 2.2, trafficLanes = 7.0
 
     public let pavementWidth: Double
+    /// From the near kerb to the far one (both parking lanes and the traffic lanes), m: the
+    /// roadway is 0 > y > −`roadWidth`, the far pavement (as wide as the near one) beyond it.
+    public static let roadWidth = parkingLane + trafficLanes + parkingLane
     public let placement: CarPlacement
     public let device: DevicePlacement
     /// The ride's car.
@@ -77,6 +80,8 @@ public struct Street: Sendable {
     /// The driver's device while it stays in the car, and at the window nearest the pavement.
     public let deviceInCar: Point
     public let kerbWindow: Point
+    /// Where the driver sits (his eyes, for whether he sees her).
+    public let driverSeat: Point
 
     /// Draws a street around the pickup: parked cars with gaps of `gaps` metres ahead and
     /// behind along 120 m of kerb on both sides (the ride's car in one of them).
@@ -102,7 +107,8 @@ public struct Street: Sendable {
         let seatX = towardsFront * 0.3, dashX = towardsFront * 1.3
         let roadSide = placement == .acrossStreet ? body.maxY - 0.45 : body.minY + 0.45
         let middle = (body.minY + body.maxY) / 2
-        deviceInCar = device == .driverSeat ? Point(x: seatX, y: roadSide) : Point(x: dashX, y: middle)
+        driverSeat = Point(x: seatX, y: roadSide)
+        deviceInCar = device == .driverSeat ? driverSeat : Point(x: dashX, y: middle)
         // The front passenger window on the pavement's side (the far side's kerb is at its minY).
         let kerbSideY = placement == .acrossStreet ? body.minY - 0.05 : body.maxY + 0.05
         kerbWindow = Point(x: seatX, y: kerbSideY)
@@ -138,8 +144,17 @@ public struct Street: Sendable {
         parked = boxes
     }
 
-    /// Whether `p` is in the roadway (off the pavement, below the kerb).
-    public func inRoadway(_ p: Point) -> Bool { p.y < 0 }
+    /// Whether `p` is in the roadway (between the near kerb and the far one).
+    public func inRoadway(_ p: Point) -> Bool { p.y < 0 && p.y > -Self.roadWidth }
+
+    /// The building lines: the near one 0.3 m inside the near pavement, the far one as far
+    /// beyond the far kerb.
+    public var nearBuildingLine: Double { pavementWidth - 0.3 }
+    public var farBuildingLine: Double { -Self.roadWidth - pavementWidth + 0.3 }
+
+    /// Whether someone at `a` sees someone at `b`: no parked car's body on the line between
+    /// them (a driver sits lower than the roofs; assumed, docs/SIMULATOR.md).
+    public func inSight(_ a: Point, _ b: Point) -> Bool { !parked.contains { $0.intersects(from: a, to: b) } }
 
     /// Whether `p` is inside any car body (the ride's or a parked one).
     public func insideACar(_ p: Point) -> Bool { car.contains(p) || parked.contains { $0.contains(p) } }

@@ -33,7 +33,8 @@ public struct StreetParameters: Sendable, Equatable {
     /// both devices about 1 m up steepens it towards 4 only past about 30 m).
     public var exponent: ClosedRange<Double> = 1.8...2.6
     /// Slow shadowing (σ, dB; decorrelation distance, m) and the direct path's Rician K, dB
-    /// (assumed; the indoor corridor fit, 2.1 dB / 1.5 m / 2.5 dB, lies inside these ranges).
+    /// (assumed; the indoor corridor fit, 1.9 dB / 2.6 m / 2.2 dB in fixtures/channel-fit.json,
+    /// lies inside these ranges).
     public var shadowingSigma: ClosedRange<Double> = 2.0...6.0
     public var shadowingDecorrelation: ClosedRange<Double> = 1.5...5.0
     public var ricianKdB: ClosedRange<Double> = 0.0...9.0
@@ -67,7 +68,8 @@ public struct StreetParameters: Sendable, Equatable {
     /// through the window, very loud (78) calling out at the kerb (shouting is 84).
     public var raisedVoice = 66.0
     public var shout = 78.0
-    /// A horn: at least 93 dB(A) at 7 m in front (UN ECE Regulation 28, §6.2.3), so 110 at 1 m.
+    /// A horn: at least 93 dB(A) at 7 m in front of the vehicle (UN ECE Regulation 28, Part II,
+    /// the vehicle's audible signal), so 110 at 1 m.
     public var hornAt1m = 93.0 + 20 * log10(7)
     /// A closed car between a sound inside it and the kerb, dB (assumed: 25–35 dB is the usual
     /// range of a passenger car's sound insulation).
@@ -80,7 +82,20 @@ public struct StreetParameters: Sendable, Equatable {
     public var streetNoise: ClosedRange<Double> = 60.0...75.0
     /// A band is heard when the signal is this far above the noise in it, dB (assumed: the
     /// critical ratio of a tone in noise is about −4 dB in a critical band; an octave is wider).
+    /// The tick and the horn are judged so; speech is judged across bands (below).
     public var detectionSNR: ClosedRange<Double> = -6.0...0.0
+    /// Speech across bands (`SpeechIndex`, the ANSI S3.5-1997 SII): sentences are understood
+    /// half the time at −5 dB SNR in speech-shaped noise, and each dB there is worth 18 %
+    /// (Plomp 1986, citing Duquesnoy 1983), which is SII 0.31 with a slope of 0.044 per unit.
+    public var wordSII = 0.31
+    public var wordSIISlope = 0.044
+    /// A call is heard (detected, which is all a passenger told "Ben is calling you" needs) this
+    /// many dB below the level at which it would be understood half the time (assumed: the
+    /// clinical rule puts the speech detection threshold 5–10 dB under the recognition one).
+    public var speechDetectionBelowSRT = 8.0
+    /// The street's level moves from moment to moment around its L_Aeq: σ, dB, drawn for each
+    /// ride word said (assumed; passing vehicles make it fluctuate by several dB).
+    public var noiseFluctuation = 4.0
     /// Bursts shorter than this are heard as if `10 log10(duration / window)` quieter (the ear's
     /// temporal integration, about 200 ms).
     public var integrationWindow = 0.2
@@ -106,6 +121,13 @@ public struct StreetParameters: Sendable, Equatable {
     /// Chance a walker whose cane finds the kerb with no car there steps into the road when the
     /// guidance or a sound points across it (assumed).
     public var stepOffChance = 0.5
+    /// How long she obeys "stay where you are" (at the arrival, before any signal; or for a
+    /// driver said to be coming) without another instruction or the driver, s (assumed).
+    public var stayPutPatience = 120.0
+    /// The chance her cane takes a parked car it finds from the pavement for hers, and how long
+    /// she tries its window (no touch comes) before moving on, s (both assumed).
+    public var wrongCarChance = 0.2
+    public var wrongCarCheck = 8.0
 
     public init() {}
 
@@ -132,5 +154,11 @@ public struct StreetParameters: Sendable, Equatable {
         ("reaction", { $0.reaction = $1 }, [0.3, 0.5, 1.0]),
         ("step-off-chance", { $0.stepOffChance = $1 }, [0.2, 0.5, 0.8]),
         ("walking-speed-mid", { $0.walkingSpeed = ($1 - 0.2)...($1 + 0.2) }, [0.8, 1.0, 1.2]),
+        ("stay-put-patience", { $0.stayPutPatience = $1 }, [60, 120, 240]),
+        ("wrong-car-chance", { $0.wrongCarChance = $1 }, [0, 0.2, 0.5]),
+        ("wrong-car-check", { $0.wrongCarCheck = $1 }, [4, 8, 16]),
+        ("word-sii", { $0.wordSII = $1 }, [0.2, 0.31, 0.45]),
+        ("noise-fluctuation", { $0.noiseFluctuation = $1 }, [0, 4, 8]),
+        ("speech-detection-below-srt", { $0.speechDetectionBelowSRT = $1 }, [4, 8, 12]),
     ]
 }

@@ -39,6 +39,10 @@ public struct WalkSummary: Codable, Equatable, Sendable {
     public var secondsDriverOut: Double? = nil
     /// The guide judged the car across the street when it was not (the street only).
     public var acrossJudgedWrongly = false
+    /// Times she did not catch the ride word over the street and asked again, and parked cars
+    /// her cane took for hers (the street only; issue 34).
+    public var rideWordMisheard = 0
+    public var wrongCarsTried = 0
     /// Vibrations by pattern (`HapticEvent`), when the walk's haptics are on or only (nil: off).
     public var haptics: [String: Int]? = nil
 
@@ -67,6 +71,8 @@ public struct WalkSummary: Codable, Equatable, Sendable {
         case soundsAnnouncedNotMade = "sounds_announced_not_made"
         case secondsDriverOut = "seconds_driver_out"
         case acrossJudgedWrongly = "across_judged_wrongly"
+        case rideWordMisheard = "ride_word_misheard"
+        case wrongCarsTried = "wrong_cars_tried"
         case haptics
     }
 

@@ -48,7 +48,7 @@ public struct Walker: Sendable {
         public var armReach = 0.6
         /// Hand speed reaching for the driver's phone, m/s, and how close "touching" is, m.
         public var reachSpeed = 0.3
-        public var contact = 0.02
+        public var contact = NearField.touching
         /// Delay from hearing a cue to acting on it, s.
         public var reaction = 0.5
         /// Delay from the touch prompt to pressing Enter, s: after the prompt has been spoken.
@@ -65,7 +65,24 @@ public struct Walker: Sendable {
         /// On the street: the chance of stepping into the road when the cane finds the kerb and
         /// the guidance points across it (`StreetParameters.stepOffChance`).
         public var stepOffChance = 0.5
+        /// How long "stay where you are" (at the arrival, or for a driver said to be coming) is
+        /// obeyed without another instruction or the driver, s (`StreetParameters.stayPutPatience`).
+        public var stayPutPatience = 120.0
+        /// Which way along the pavement she sets off (`FirstDirection`).
+        public var firstDirection = FirstDirection.known
+        /// On the street: the chance her cane takes a parked car for hers
+        /// (`StreetParameters.wrongCarChance`), and how long she tries its window before moving on, s.
+        public var wrongCarChance = 0.0
+        public var wrongCarCheck = 8.0
         public init() {}
+    }
+
+    /// Which way a passenger on the pavement first walks, before any cue says: `known`, towards
+    /// the car (as if the app had told her from the satellite positions, which it does not yet);
+    /// `coinToss`, either way along the pavement with even chances.
+    public enum FirstDirection: String, Sendable, CaseIterable {
+        case known
+        case coinToss = "coin"
     }
 
     public let parameters: Parameters
@@ -83,8 +100,13 @@ public struct Walker: Sendable {
     /// Turning on the spot for turn-to-find, until "the car is ahead".
     public internal(set) var spinning = false
     var stillUntil = 0.0
-    /// Told the driver is coming (or the car is across the street): she stays where she is.
+    /// Told the driver is coming (or the car is across the street): she stays where she is,
+    /// until `heldUntil` (her patience; then she follows the guide's cues again).
     public internal(set) var heldForDriver = false
+    var heldUntil = 0.0
+    /// Told "stay where you are" at the arrival: she waits for the guide's next instruction,
+    /// until `heldUntil`.
+    public internal(set) var awaitingGuidance = false
     var lastTurn = -Double.infinity
     var lastEncouraged = 0.0
     /// The last cue or sound that pointed her somewhere ("closer", a sound, "the car is ahead").
@@ -104,6 +126,15 @@ public struct Walker: Sendable {
     public internal(set) var safetyEvents = 0
     /// Until when a decision at the kerb (step off, or follow it) holds.
     var kerbDecision: (stepOff: Bool, until: Double)?
+    /// The kerb she last stepped off (0: the near one, −`Street.roadWidth`: the far one).
+    var steppedOffFrom: Double?
+    /// Parked cars her cane has found (each taken for hers at most once), and the one she is
+    /// trying now, until when.
+    var judgedCars: Set<Int> = []
+    var wrongCar: (index: Int, until: Double)?
+    /// Whether she is at a parked car she took for hers, and how many she has tried.
+    public var atWrongCar: Bool { wrongCar != nil }
+    public internal(set) var wrongCarsTried = 0
 
     /// A walker `distance` metres from the car (at the origin), facing roughly towards it.
     public init(distance: Double, parameters: Parameters = Parameters(), rng: SeededRandom) {
@@ -129,7 +160,16 @@ public struct Walker: Sendable {
             pending.removeFirst()
             act(on: first.hint, at: time)
         }
-        if heldForDriver, !atCar { return }
+        if heldForDriver, !atCar {
+            guard time >= heldUntil else { return }
+            // Nobody came: she follows the guide's cues again.
+            heldForDriver = false
+            lastEncouraged = time
+        }
+        if awaitingGuidance {
+            guard time >= heldUntil else { return }
+            setOff(at: time)
+        }
         if street != nil {
             stepOnStreet(to: time, dt: dt)
             return
@@ -182,9 +222,27 @@ public struct Walker: Sendable {
         return (slow ? parameters.slowSpeed : parameters.speed) * dt
     }
 
+    /// "Stay where you are" at the arrival (before any signal): she stands until the guide's
+    /// next instruction, or `stayPutPatience` without one.
+    public mutating func awaitGuidance(at time: Double) {
+        guard !atCar else { return }
+        awaitingGuidance = true
+        heldUntil = time + parameters.stayPutPatience
+    }
+
+    /// The wait for guidance is over: she sets off, her doubt counted from now.
+    mutating func setOff(at time: Double) {
+        awaitingGuidance = false
+        lastEncouraged = time
+    }
+
     mutating func act(on hint: WalkerHint, at time: Double) {
-        // Told to stay where she is for the driver: nothing but the touch prompt moves her.
-        if heldForDriver, hint != .touchPrompt { return }
+        // Told to stay where she is for the driver: nothing but the touch prompt (or being told
+        // again, which renews her patience) moves her.
+        if heldForDriver, hint != .touchPrompt, hint != .stayPut { return }
+        // Waiting for the guide's next instruction: any cue that says where to go, or that the
+        // signal is there ("Signal found. Follow the sound."), sets her off.
+        if awaitingGuidance, hint != .keepStill, hint != .stayPut { setOff(at: time) }
         switch hint {
         case .towards:
             lastEncouraged = time
@@ -204,7 +262,10 @@ public struct Walker: Sendable {
         case .veryClose:
             slow = true
         case .keepStill:
-            // Someone told to keep still waits a while, then tries a few steps anyway.
+            // Someone told to keep still waits a while, then tries a few steps anyway; a turn on
+            // the spot is over (the guide ended it with the signal).
+            spinning = false
+            targetHeading = nil
             still = true
             stillUntil = time + parameters.patience
         case .signal:
@@ -235,7 +296,9 @@ public struct Walker: Sendable {
         case .stayPut:
             spinning = false
             targetHeading = nil
+            awaitingGuidance = false
             heldForDriver = true
+            heldUntil = time + parameters.stayPutPatience
         case .touchPrompt:
             spinning = false
             still = true

@@ -97,13 +97,20 @@ public struct NearField: Sendable, Equatable {
         NearField(pair: fit.pairs[Int(rng.unit() * Double(fit.pairs.count)) % fit.pairs.count])
     }
 
-    /// Mean level and spread at `distance` (≤ the pair's farthest reading; contact below the
-    /// nearest non-zero one, 2 cm).
+    /// How close two phones are when they touch, m: the walker's hand (`Walker.Parameters.contact`)
+    /// and the driver's stop there. Within `touching + tolerance` the pair reads its contact level.
+    public static let touching = 0.02
+    /// Positions are sums of steps: a hand that stops at `touching` lands a few 1e-17 m either
+    /// side of it; a millimetre is far below anything the pairs resolve.
+    public static let tolerance = 0.001
+
+    /// Mean level and spread at `distance` (≤ the pair's farthest reading): the contact level
+    /// up to `touching` (plus `tolerance`), log-distance interpolation beyond it.
     public func level(atDistance distance: Double) -> (mean: Double, sd: Double) {
         let levels = pair.levels.sorted { $0.distance < $1.distance }
-        func x(_ d: Double) -> Double { log10(max(d, 0.02)) }
+        func x(_ d: Double) -> Double { log10(max(d, Self.touching)) }
         guard let first = levels.first else { return (pair.levelAt1m, 3) }
-        if distance <= max(first.distance, 0.02) { return (first.mean, first.sd) }
+        if distance <= max(first.distance, Self.touching) + Self.tolerance { return (first.mean, first.sd) }
         for (a, b) in zip(levels, levels.dropFirst()) where distance <= b.distance {
             let f = (x(distance) - x(a.distance)) / max(x(b.distance) - x(a.distance), 1e-9)
             return (a.mean + (b.mean - a.mean) * f, a.sd + (b.sd - a.sd) * f)

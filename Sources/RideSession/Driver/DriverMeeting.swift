@@ -34,7 +34,9 @@ public enum DriverKey: Sendable, Equatable {
 /// What the driver is asked to do for a locator request, from the quietest: the device's tick
 /// (heard only near), the driver's voice through the open window, the driver's voice from the
 /// kerb, two short taps on the horn. Each has a reach, m, within which a passenger standing on
-/// a street hears it over traffic (assumed, for choosing only: the simulator sweeps them).
+/// a street hears it over traffic: the street simulator's hearing (GuideSimulation's
+/// `SoundReach`, docs/SIMULATOR.md) at 67.5 dB(A) of traffic, the window open; a test keeps the
+/// two equal. A quieter street carries each farther, a busier one less far.
 public enum LocatorInstruction: String, Sendable, Equatable, CaseIterable {
     /// The device's tick, heard only near.
     case device
@@ -54,13 +56,14 @@ public enum LocatorInstruction: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// Metres within which it is chosen.
+    /// Metres within which it is chosen. A call through the window carries no farther than the
+    /// device's tick (about a metre over traffic), so with the tick allowed it is not chosen.
     public var reach: Double {
         switch self {
-        case .device: 6
-        case .voiceWindow: 12
-        case .voiceKerb: 25
-        case .horn: 60
+        case .device: 1.1
+        case .voiceWindow: 1.1
+        case .voiceKerb: 14
+        case .horn: 300
         }
     }
 
