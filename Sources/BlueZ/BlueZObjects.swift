@@ -21,8 +21,8 @@ public enum BlueZRequest {
     /// ManufacturerData keys are company ids; the value is what follows the id on air.
     public static func advertisementProperties(_ advertisement: BeaconAdvertisement) -> [(String, DBusValue)] {
         let payload = Array(advertisement.beacon.manufacturerData.dropFirst(2))
-        let interval = DBusValue.uint32(UInt32(advertisement.intervalMilliseconds))
-        return [
+        let interval = DBusValue.uint32(UInt32(max(advertisement.intervalMilliseconds, BeaconAdvertisement.shortestIntervalMilliseconds)))
+        var properties: [(String, DBusValue)] = [
             // "broadcast" is non-connectable; "peripheral" connectable (BlueZ has no scannable-only type).
             ("Type", .string(advertisement.type == .connectable ? "peripheral" : "broadcast")),
             ("ManufacturerData", .dictionary(keySignature: "q", valueSignature: "v", [
@@ -32,6 +32,21 @@ public enum BlueZRequest {
             ("MinInterval", interval),
             ("MaxInterval", interval),
         ]
+        if advertisement.transmitPower == .highest {
+            // Experimental too, and used only when the adapter can set its power (CanSetTxPower):
+            // the kernel then asks the controller for at most this, which it meets with its highest.
+            properties.append(("TxPower", .int16(highestTransmitPower)))
+        }
+        return properties
+    }
+
+    /// The highest power an advertisement may ask for (LEAdvertisement1 `TxPower`: −127 … +20 dBm).
+    public static let highestTransmitPower: Int16 = 20
+
+    /// The highest advertising power bluetoothd says the controller has: LEAdvertisingManager1's
+    /// SupportedCapabilities (experimental), `MaxTxPower`; nil when it does not say.
+    static func maximumTransmitPower(capabilities: DBusValue?) -> Int8? {
+        capabilities?.stringKeyedDictionary?["MaxTxPower"]?.int16Value.map { Int8(clamping: $0) }
     }
 
     /// LE only, every advertisement (not just changed data), and an RSSI floor: with any filter

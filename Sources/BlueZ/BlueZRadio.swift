@@ -46,6 +46,8 @@ public actor BlueZRadio: ReconcilingRadio {
     /// The advertisement bluetoothd holds for us (nil after a loss or a Release).
     private var registered: BeaconAdvertisement?
     private var discovering = false
+    /// The power bluetoothd says the controller advertises at, for an advertisement that asked for the highest.
+    private var transmitPower: Int8?
     private var healthy = false
     private var recovery: Task<Void, Never>?
     private var wakeUp: CheckedContinuation<Void, Never>?
@@ -83,6 +85,10 @@ public actor BlueZRadio: ReconcilingRadio {
     }
 
     private func markHealthy() { healthy = true }
+
+    /// The highest power bluetoothd reports for the adapter while an advertisement that asked
+    /// for it is registered (the kernel does not report the power it chose); nil otherwise.
+    public var advertisingTransmitPower: Int8? { registered == nil ? nil : transmitPower }
 
     /// Our unique name on the bus, for diagnostics and tests.
     public var busName: String? { bus?.uniqueName }
@@ -152,6 +158,12 @@ public actor BlueZRadio: ReconcilingRadio {
                                    [.objectPath(Self.advertisementPath), .properties([])])
                 registered = wanted
                 registrations += 1
+                transmitPower = nil
+                if wanted.transmitPower == .highest {
+                    let capabilities = try? await call(bus, adapterPath, BlueZName.properties, "Get",
+                                                       [.string(BlueZName.advertisingManager), .string("SupportedCapabilities")])
+                    transmitPower = BlueZRequest.maximumTransmitPower(capabilities: capabilities?.first)
+                }
             }
         }
     }

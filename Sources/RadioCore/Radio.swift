@@ -11,8 +11,15 @@ import Glibc
 public protocol Radio: Sendable {
     /// Starts (or restarts, with new parameters) advertising `advertisement`.
     func startAdvertising(_ advertisement: BeaconAdvertisement) async throws
-    /// Replaces the frame being advertised, keeping interval and type (identity rotation).
+    /// Replaces the frame being advertised, keeping interval and type (identity rotation); a
+    /// `.rotatingPrivate` advertisement moves to a fresh address with it.
     func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws
+    /// Changes the interval of what is advertised, keeping frame, type and address (fast
+    /// advertising in the last metre); throws when nothing is advertised.
+    func setAdvertisingInterval(milliseconds: Int) async throws
+    /// The transmit power the controller reported for advertising, dBm (after `.highest` was
+    /// asked: the highest it allows); nil before advertising, or when the controller does not say.
+    var advertisingTransmitPower: Int8? { get async }
     /// Stops advertising; scanning, if any, goes on.
     func stopAdvertising() async throws
     /// Advertisements seen, plus radio lost / restored events. Scanning runs while at least one
@@ -32,17 +39,56 @@ public struct BeaconAdvertisement: Equatable, Sendable {
     public var intervalMilliseconds: Int
     /// Which legacy PDU carries it; `.nonConnectable` unless a peer needs otherwise.
     public var type: AdvertisingKind
+    /// Which address sends it.
+    public var address: AdvertisingAddress
+    /// What transmit power to ask the controller for.
+    public var transmitPower: TransmitPowerRequest
+
+    /// The shortest interval any controller accepts (Core Spec Vol 4 Part E §7.8.5 and §7.8.53:
+    /// 0x0020 × 0.625 ms). Legacy non-connectable and scannable PDUs may use it since Core 5.0;
+    /// a 4.x controller's floor for them is 100 ms, and the HCI radio asks no less of one.
+    public static let shortestIntervalMilliseconds = 20
 
     /// `beacon` every `intervalMilliseconds` as `type`:
     ///
     /// ```swift
     /// try await radio.startAdvertising(BeaconAdvertisement(beacon: identity, intervalMilliseconds: 100))
     /// ```
-    public init(beacon: IBeacon, intervalMilliseconds: Int = 100, type: AdvertisingKind = .nonConnectable) {
+    public init(beacon: IBeacon, intervalMilliseconds: Int = 100, type: AdvertisingKind = .nonConnectable,
+                address: AdvertisingAddress = .controllerPublic, transmitPower: TransmitPowerRequest = .controllerDefault) {
         self.beacon = beacon
         self.intervalMilliseconds = intervalMilliseconds
         self.type = type
+        self.address = address
+        self.transmitPower = transmitPower
     }
+
+    /// What a device advertising for a ride sends (issue 36): a non-connectable PDU from a fresh
+    /// non-resolvable private address with every identity, at the highest power the controller
+    /// allows, every `intervalMilliseconds`.
+    public static func ride(beacon: IBeacon, intervalMilliseconds: Int = 100) -> BeaconAdvertisement {
+        BeaconAdvertisement(beacon: beacon, intervalMilliseconds: intervalMilliseconds, type: .nonConnectable,
+                            address: .rotatingPrivate, transmitPower: .highest)
+    }
+}
+
+/// The address an advertisement is sent from.
+public enum AdvertisingAddress: String, Sendable, CaseIterable {
+    /// The controller's own (public) address: one address for the device's life, so whoever
+    /// records it can follow the device. For a fixed beacon (`ridebeacon advertise`).
+    case controllerPublic = "public"
+    /// A non-resolvable private address, a fresh one with every new frame: nothing on the air
+    /// links one identity's address to the next. HCI radios set it themselves; through BlueZ the
+    /// kernel chooses it (docs in SECURITY.md, "What a bystander with a scanner learns").
+    case rotatingPrivate = "private"
+}
+
+/// The transmit power an advertisement asks for.
+public enum TransmitPowerRequest: String, Sendable, CaseIterable {
+    /// Whatever the controller uses by default (its own choice; HCI: "no preference").
+    case controllerDefault = "default"
+    /// The highest power the controller allows: a ride's devices must hear each other at the kerb.
+    case highest = "highest"
 }
 
 /// The legacy PDU an advertisement uses. iBeacons are normally non-connectable; some virtual

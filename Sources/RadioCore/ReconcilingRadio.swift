@@ -68,6 +68,14 @@ extension ReconcilingRadio {
         try await apply()
     }
 
+    /// Changes the wanted interval, keeping the frame, type and address; throws when nothing is advertised.
+    public func setAdvertisingInterval(milliseconds: Int) async throws {
+        guard var advertisement = demand.advertisement else { throw RadioError("not advertising") }
+        advertisement.intervalMilliseconds = milliseconds
+        demand.advertisement = advertisement
+        try await apply()
+    }
+
     /// Records that nothing is to be advertised and applies it.
     public func stopAdvertising() async throws {
         demand.advertisement = nil

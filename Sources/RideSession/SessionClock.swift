@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let clock: any SessionClock = SystemClock()
 /// let slot = identity.slot(at: clock.unixTime)                          // which identity is current
-/// try await clock.sleep(untilUnixTime: Double(slot + 1) * Double(identity.period))  // the next one's boundary
+/// try await clock.sleep(untilUnixTime: identity.start(of: slot + 1))     // the next one's boundary
 /// ```
 public protocol SessionClock: Sendable {
     /// Seconds on a monotonic timeline (durations, freshness, the guide's timeline).

@@ -14,7 +14,7 @@ import Foundation
 public struct TouchObservation: Equatable, Sendable {
     /// The counterpart's identity as observed.
     public var identity: BeaconIdentity
-    /// The identity's slot, floor(unix seconds / period).
+    /// The identity's slot, floor((unix seconds − the ride's offset) / period) (`RotatingIdentity.slot(at:)`).
     public var slot: UInt64
     /// Peak filtered RSSI while touching, dBm.
     public var peakFilteredRSSI: Double

@@ -47,7 +47,7 @@ public struct TouchProof: Sendable, Equatable, Codable {
     public var major: Int
     /// The observed minor, `TouchProof.componentRange`.
     public var minor: Int
-    /// The identity's slot, floor(unix seconds / period).
+    /// The identity's slot, floor((unix seconds − the ride's offset) / period) (`RotatingIdentity.slot(at:)`).
     public var slot: Int64
     /// Peak filtered RSSI while touching, dBm (`TouchProof.peakRssiRange`).
     public var peakRssiDbm: Double

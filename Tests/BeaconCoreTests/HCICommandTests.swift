@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import BeaconCore
 
@@ -199,5 +200,77 @@ import Testing
         for command in commands {
             #expect(try H4Packet(bytes: command.packet.encode()[...]) == .command(command))
         }
+    }
+
+    // MARK: private addresses and transmit power (issue 36, issue 34)
+
+    @Test func randomAddressCommands() throws {
+        let address = BDAddress("3F:12:34:56:78:9A")!
+        #expect(HCICommand.leSetRandomAddress(address).encode() == hexBytes("05 20 06  9A 78 56 34 12 3F"))
+        #expect(try HCICommand.leSetAdvertisingSetRandomAddress(handle: 0, address: address).encode()
+                == hexBytes("35 20 07  00  9A 78 56 34 12 3F"))
+        #expect(throws: EncodeError.self) { try HCICommand.leSetAdvertisingSetRandomAddress(handle: 0xF0, address: address) }
+        #expect(HCIOpcode.leSetRandomAddress.description == "LE_Set_Random_Address")
+        #expect(HCIOpcode.leSetAdvertisingSetRandomAddress.description == "LE_Set_Advertising_Set_Random_Address")
+    }
+
+    @Test func transmitPowerCommandsAndWhatTheyReport() throws {
+        #expect(HCICommand.leReadTransmitPower.encode() == hexBytes("4B 20 00"))
+        #expect(HCICommand.leReadAdvertisingPhysicalChannelTxPower.encode() == hexBytes("07 20 00"))
+        // Own_Address_Type is parameter byte 10 and Advertising_TX_Power byte 19: random, +20 dBm asked
+        // for; 0x7F without a preference.
+        let asked = LEExtendedAdvertisingParameters(ownAddressType: .randomDevice, txPower: 20)
+        let bytes = try HCICommand.leSetExtendedAdvertisingParameters(asked).encode()
+        #expect(bytes[3 + 10] == 0x01 && bytes[3 + 19] == 0x14)
+        #expect(try HCICommand.leSetExtendedAdvertisingParameters(LEExtendedAdvertisingParameters()).encode()[3 + 19] == 0x7F)
+        // Return parameters, status first: Selected_TX_Power −3 dBm; Min −20, Max +9; the legacy level +4.
+        #expect(HCIReturnParameters.selectedTxPower(hexBytes("00 FD")) == -3)
+        #expect(HCIReturnParameters.transmitPowerRange(hexBytes("00 EC 09")).map { $0 == (-20, 9) } == true)
+        #expect(HCIReturnParameters.advertisingChannelTxPower(hexBytes("00 04")) == 4)
+        #expect(HCIReturnParameters.hciVersion(hexBytes("00 09 00 00 09 FF FF 00 00")) == 0x09)
+        // A failed status or a short answer reports nothing.
+        #expect(HCIReturnParameters.selectedTxPower(hexBytes("01 FD")) == nil)
+        #expect(HCIReturnParameters.transmitPowerRange(hexBytes("00 EC")) == nil)
+        #expect(HCIReturnParameters.hciVersion([]) == nil)
+    }
+
+    @Test("return-parameter readers never trap, whatever the controller sends")
+    func returnParametersNeverTrap() async {
+        await propertyCheck(count: 1000, input: Gen.uint8().array(of: 0...12)) { bytes in
+            let power = HCIReturnParameters.selectedTxPower(bytes)
+            #expect(power == (bytes.count >= 2 && bytes[0] == 0 ? Int8(bitPattern: bytes[1]) : nil))
+            _ = HCIReturnParameters.transmitPowerRange(bytes)
+            _ = HCIReturnParameters.advertisingChannelTxPower(bytes)
+            _ = HCIReturnParameters.hciVersion(bytes)
+        }
+    }
+
+    @Test("a non-resolvable private address: top two bits 00, the other 46 neither all 0 nor all 1, whatever the draw")
+    func nonResolvablePrivateAddresses() async {
+        struct Replay: RandomNumberGenerator {
+            var draws: [UInt64]
+            mutating func next() -> UInt64 { draws.isEmpty ? 0x1234_5678_9ABC : draws.removeFirst() }
+        }
+        await propertyCheck(count: 1000, input: Gen.uint64().array(of: 1...3)) { draws in
+            var generator = Replay(draws: draws)
+            let address = BDAddress.nonResolvablePrivate(using: &generator)
+            #expect(address.rawValue >> 46 == 0)
+            #expect(address.isNonResolvablePrivate)
+        }
+        // All-zero and all-one random parts are drawn again.
+        var edges = Replay(draws: [0, (1 << 46) - 1, UInt64.max, 0xC000_0000_0000])
+        #expect(BDAddress.nonResolvablePrivate(using: &edges) == BDAddress(rawValue: 0x1234_5678_9ABC))
+        #expect(!BDAddress(rawValue: 0).isNonResolvablePrivate)
+        #expect(!BDAddress("C0:FF:EE:00:00:01")!.isNonResolvablePrivate)   // static random: top bits 11
+        let fresh = (0..<100).map { _ in BDAddress.nonResolvablePrivate() }
+        #expect(Set(fresh).count == 100 && fresh.allSatisfy(\.isNonResolvablePrivate))
+    }
+
+    @Test("the frame's measured power is the 1 m level of the power the controller reported")
+    func measuredPowerFollowsTransmitPower() {
+        #expect(MeasuredPower.atOneMetre(transmitPower: 0) == -60)
+        #expect(MeasuredPower.atOneMetre(transmitPower: 9) == -51)
+        #expect(MeasuredPower.atOneMetre(transmitPower: -15) == -75)
+        #expect(MeasuredPower.atOneMetre(transmitPower: -127) == -128)
     }
 }

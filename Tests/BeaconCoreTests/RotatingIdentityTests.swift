@@ -10,6 +10,7 @@ struct RotatingIdentityTests {
         var label: String
         var unix_seconds: Double
         var period_s: Int
+        var offset_s: Double
         var slot: UInt64
         var uuid: String
         var major: UInt16
@@ -39,7 +40,8 @@ struct RotatingIdentityTests {
         for v in Self.vectors {
             let identity = try RotatingIdentity(rideKey: Self.bytes(hex: v.key_hex), period: v.period_s)
             let side = try #require(BeaconSide.allCases.first { $0.label == v.label })
-            #expect(identity.slot(at: v.unix_seconds) == v.slot)
+            #expect(identity.offset == v.offset_s)
+            #expect(identity.slot(at: v.unix_seconds) == v.slot, "vector \(v.label) t=\(v.unix_seconds)")
             let got = identity.identity(of: side, slot: v.slot)
             #expect(got == BeaconIdentity(uuid: try #require(UUID(uuidString: v.uuid)), major: v.major, minor: v.minor),
                     "vector \(v.label) t=\(v.unix_seconds)")
@@ -48,12 +50,27 @@ struct RotatingIdentityTests {
 
     @Test func slotBoundaries() throws {
         let identity = try RotatingIdentity(rideKey: Self.key, period: 30)
-        #expect(identity.slot(at: 29.999) == 0)
-        #expect(identity.slot(at: 30) == 1)
-        #expect(identity.acceptedSlots(at: 95) == 2...4)
+        let first = identity.start(of: 1)
+        #expect(identity.slot(at: first - 0.001) == 0)
+        #expect(identity.slot(at: first) == 1)
+        #expect(identity.slot(at: identity.start(of: 58_907_521)) == 58_907_521)
+        #expect(identity.acceptedSlots(at: identity.start(of: 3) + 5) == 2...4)
         #expect(identity.acceptedSlots(at: 5) == 0...1)
         #expect(identity.identity(of: .driver, slot: 3) != identity.identity(of: .driver, slot: 4))
         #expect(identity.identity(of: .driver, slot: 3) != identity.identity(of: .passenger, slot: 3))
+    }
+
+    @Test("each ride's slots begin at its own offset from the wall clock, so two devices do not change identity together")
+    func boundariesAreOffsetPerRide() throws {
+        var offsets: Set<Double> = []
+        for seed in 0..<50 {
+            let identity = try RotatingIdentity(rideKey: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }, period: 30)
+            #expect((0..<30).contains(identity.offset))
+            #expect(identity.start(of: 1) == 30 + identity.offset)
+            offsets.insert(identity.offset)
+        }
+        // 50 draws from 30 000 ms: equal offsets for two rides would be a derivation that ignores the key.
+        #expect(offsets.count >= 45, "only \(offsets.count) distinct offsets among 50 rides")
     }
 
     @Test func rejectsBadKeysAndPeriods() {

@@ -87,6 +87,31 @@ struct BlueZRadioTests {
         await mock.stop()
     }
 
+    @Test("a ride's advertisement: broadcast, TxPower +20 asked, MaxTxPower reported; fast and back re-register at 20 and 100 ms")
+    func rideAdvertisementPowerAndPace() async throws {
+        let mock = try await BluezMock.start()
+        let radio = try await Self.radio(mock)
+        try await radio.startAdvertising(.ride(beacon: Beacons.first, intervalMilliseconds: 100))
+        // bluetoothd's SupportedCapabilities (the mock's controller: −20 … +9 dBm).
+        #expect(await radio.advertisingTransmitPower == 9)
+        try await radio.setAdvertisingInterval(milliseconds: BeaconAdvertisement.shortestIntervalMilliseconds)
+        try await radio.setAdvertisingInterval(milliseconds: 100)
+        let registrations = Self.registrations(try await mock.advertisingLog())
+        let properties = registrations.compactMap { $0["properties"] as? [String: Any] }
+        #expect(properties.count == 3)
+        #expect(properties.map { $0["MinInterval"] as? Int } == [100, 20, 100])
+        #expect(properties.map { $0["MaxInterval"] as? Int } == [100, 20, 100])
+        #expect(properties.allSatisfy { $0["Type"] as? String == "broadcast" && $0["TxPower"] as? Int == 20 })
+        #expect(registrations.allSatisfy { Self.beacon(in: $0) == Self.payload(Beacons.first) })
+        // A plain advertisement asks for no power and reports none.
+        try await radio.startAdvertising(BeaconAdvertisement(beacon: Beacons.first))
+        #expect(await radio.advertisingTransmitPower == nil)
+        let plain = try #require(Self.registrations(try await mock.advertisingLog()).last?["properties"] as? [String: Any])
+        #expect(plain["TxPower"] == nil)
+        await radio.shutdown()
+        await mock.stop()
+    }
+
     @Test("rotation is UnregisterAdvertisement then RegisterAdvertisement, and bluetoothd reads the new identity")
     func rotation() async throws {
         let mock = try await BluezMock.start()

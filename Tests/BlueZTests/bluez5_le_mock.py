@@ -92,6 +92,10 @@ def AddLEAdapter(self, name):
         'ActiveInstances': dbus.Byte(0, variant_level=1),
         'SupportedInstances': dbus.Byte(5, variant_level=1),
         'SupportedIncludes': dbus.Array(['tx-power'], signature='s', variant_level=1),
+        # Experimental in bluetoothd: what the controller reported (LE Read Transmit Power).
+        'SupportedCapabilities': dbus.Dictionary({
+            'MaxAdvLen': dbus.Byte(31), 'MaxScnRspLen': dbus.Byte(31),
+            'MinTxPower': dbus.Int16(-20), 'MaxTxPower': dbus.Int16(9)}, signature='sv', variant_level=1),
     })
     return path
 

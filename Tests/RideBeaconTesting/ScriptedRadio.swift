@@ -18,6 +18,7 @@ public final class ScriptedRadio: Radio, Sendable {
     public enum Call: Equatable, Sendable {
         case startAdvertising(IBeacon)
         case replaceAdvertisedBeacon(IBeacon)
+        case setAdvertisingInterval(Int)
         case stopAdvertising
         case scanStarted
         case scanEnded
@@ -30,6 +31,8 @@ public final class ScriptedRadio: Radio, Sendable {
         var nextScan: UInt64 = 0
         var scanFailure: RadioError?
         var advertised: IBeacon?
+        var interval: Int?
+        var transmitPower: Int8?
     }
 
     private let state = Mutex(State())
@@ -46,6 +49,8 @@ public final class ScriptedRadio: Radio, Sendable {
     public var calls: [Call] { state.withLock { $0.calls } }
     /// The frame on the air now (nil when not advertising).
     public var advertised: IBeacon? { state.withLock { $0.advertised } }
+    /// The interval on the air now (nil when not advertising).
+    public var interval: Int? { state.withLock { $0.interval } }
     /// Whether a scan is being consumed now.
     public var scanning: Bool { state.withLock { !$0.scans.isEmpty } }
 
@@ -76,11 +81,29 @@ public final class ScriptedRadio: Radio, Sendable {
         for scan in failing { scan.finish(throwing: error) }
     }
 
+    /// From now on the radio reports `power` dBm as its advertising power (nil: it does not say).
+    public func reportTransmitPower(_ power: Int8?) {
+        state.withLock { $0.transmitPower = power }
+    }
+
     public func startAdvertising(_ advertisement: BeaconAdvertisement) async throws {
         state.withLock {
             $0.calls.append(.startAdvertising(advertisement.beacon))
             $0.advertised = advertisement.beacon
+            $0.interval = advertisement.intervalMilliseconds
         }
+    }
+
+    public func setAdvertisingInterval(milliseconds: Int) async throws {
+        try state.withLock {
+            guard $0.advertised != nil else { throw RadioError("not advertising") }
+            $0.calls.append(.setAdvertisingInterval(milliseconds))
+            $0.interval = milliseconds
+        }
+    }
+
+    public var advertisingTransmitPower: Int8? {
+        get async { state.withLock { $0.advertised == nil ? nil : $0.transmitPower } }
     }
 
     public func replaceAdvertisedBeacon(_ beacon: IBeacon) async throws {
@@ -94,6 +117,7 @@ public final class ScriptedRadio: Radio, Sendable {
         state.withLock {
             $0.calls.append(.stopAdvertising)
             $0.advertised = nil
+            $0.interval = nil
         }
     }
 

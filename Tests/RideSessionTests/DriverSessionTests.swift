@@ -117,7 +117,7 @@ struct DriverSessionTests {
         rig.pressEnter.yield()
         #expect(await eventually { rig.saidLines == [DriverPhrase.noRecentTouch.rawValue] })
         let slot = Self.identity.slot(at: Self.start)
-        rig.clock.advance(toUnixTime: Double(slot + 1) * Double(Self.identity.period))
+        rig.clock.advance(toUnixTime: Self.identity.start(of: slot + 1))
         let next = Self.identity.identity(of: .driver, slot: slot + 1).beacon(measuredPower: -59)
         #expect(await eventually { rig.radio.advertised == next })
         #expect(rig.service.calls.isEmpty, "no proof was sent")

@@ -20,6 +20,8 @@ actor RecordingRadio: Radio {
         }
         advertised.append(beacon)
     }
+    func setAdvertisingInterval(milliseconds: Int) async throws {}
+    var advertisingTransmitPower: Int8? { nil }
     func stopAdvertising() async throws {}
     nonisolated func scan() -> AsyncThrowingStream<RadioEvent, any Error> { AsyncThrowingStream { $0.finish() } }
     nonisolated func connectionEvents() -> AsyncThrowingStream<RadioEvent, any Error> { AsyncThrowingStream { $0.finish() } }
@@ -32,7 +34,7 @@ struct IdentityAdvertiserTests {
 
     @Test("each slot's identity goes on the air at its boundary; a failed rotation is retried and logged")
     func rotatesAndRetries() async throws {
-        let clock = VirtualClock(unixTime: 1_700_000_010)  // 10 s into slot 56 666 667 (30 s slots)
+        let clock = VirtualClock(unixTime: 1_700_000_010)
         let radio = RecordingRadio()
         let logs = Mutex<[String]>([])
         let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -61))
@@ -44,20 +46,20 @@ struct IdentityAdvertiserTests {
 
         #expect(await eventually { await radio.advertised == [frame(slot)] })
         #expect(await eventually { clock.sleeperCount == 1 })
-        clock.advance(toUnixTime: Double(slot + 1) * 30 - 0.5)
+        clock.advance(toUnixTime: Self.identity.start(of: slot + 1) - 0.5)
         #expect(await radio.advertised.count == 1, "not before the boundary")
 
         await radio.failNext(1)
-        clock.advance(toUnixTime: Double(slot + 1) * 30)
+        clock.advance(toUnixTime: Self.identity.start(of: slot + 1))
         // The failed replacement waits a second on the clock before its retry.
         #expect(await eventually { clock.sleeperCount == 1 })
         #expect(await radio.advertised.count == 1)
-        clock.advance(toUnixTime: Double(slot + 1) * 30 + 1)
+        clock.advance(toUnixTime: Self.identity.start(of: slot + 1) + 1)
         #expect(await eventually { await radio.advertised == [frame(slot), frame(slot + 1)] })
         #expect(logs.withLock { $0 } == ["radio: controller busy; retrying"])
 
         task.cancel()
-        clock.advance(toUnixTime: Double(slot + 3) * 30)
+        clock.advance(toUnixTime: Self.identity.start(of: slot + 3))
         #expect(await task.value == nil)
     }
 }

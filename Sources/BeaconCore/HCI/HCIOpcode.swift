@@ -30,8 +30,12 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let leSetEventMask = HCIOpcode(ogf: 0x08, ocf: 0x0001)
     /// `LE_Read_Local_Supported_Features`, opcode 0x2003.
     public static let leReadLocalSupportedFeatures = HCIOpcode(ogf: 0x08, ocf: 0x0003)
+    /// `LE_Set_Random_Address`, opcode 0x2005.
+    public static let leSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0005)
     /// `LE_Set_Advertising_Parameters`, opcode 0x2006.
     public static let leSetAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0006)
+    /// `LE_Read_Advertising_Physical_Channel_Tx_Power`, opcode 0x2007.
+    public static let leReadAdvertisingPhysicalChannelTxPower = HCIOpcode(ogf: 0x08, ocf: 0x0007)
     /// `LE_Set_Advertising_Data`, opcode 0x2008.
     public static let leSetAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0008)
     /// `LE_Set_Scan_Response_Data`, opcode 0x2009.
@@ -42,6 +46,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let leSetScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x000B)
     /// `LE_Set_Scan_Enable`, opcode 0x200C.
     public static let leSetScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x000C)
+    /// `LE_Set_Advertising_Set_Random_Address`, opcode 0x2035.
+    public static let leSetAdvertisingSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0035)
     /// `LE_Set_Extended_Advertising_Parameters`, opcode 0x2036.
     public static let leSetExtendedAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0036)
     /// `LE_Set_Extended_Advertising_Data`, opcode 0x2037.
@@ -53,6 +59,9 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// `LE_Set_Extended_Scan_Enable`, opcode 0x2042.
     public static let leSetExtendedScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x0042)
 
+    /// `LE_Read_Transmit_Power`, opcode 0x204B.
+    public static let leReadTransmitPower = HCIOpcode(ogf: 0x08, ocf: 0x004B)
+
     static let names: [HCIOpcode: String] = [
         .setEventMask: "Set_Event_Mask",
         .reset: "Reset",
@@ -60,17 +69,21 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         .readLocalSupportedCommands: "Read_Local_Supported_Commands",
         .leSetEventMask: "LE_Set_Event_Mask",
         .leReadLocalSupportedFeatures: "LE_Read_Local_Supported_Features",
+        .leSetRandomAddress: "LE_Set_Random_Address",
         .leSetAdvertisingParameters: "LE_Set_Advertising_Parameters",
+        .leReadAdvertisingPhysicalChannelTxPower: "LE_Read_Advertising_Physical_Channel_Tx_Power",
         .leSetAdvertisingData: "LE_Set_Advertising_Data",
         .leSetScanResponseData: "LE_Set_Scan_Response_Data",
         .leSetAdvertisingEnable: "LE_Set_Advertising_Enable",
         .leSetScanParameters: "LE_Set_Scan_Parameters",
         .leSetScanEnable: "LE_Set_Scan_Enable",
+        .leSetAdvertisingSetRandomAddress: "LE_Set_Advertising_Set_Random_Address",
         .leSetExtendedAdvertisingParameters: "LE_Set_Extended_Advertising_Parameters",
         .leSetExtendedAdvertisingData: "LE_Set_Extended_Advertising_Data",
         .leSetExtendedAdvertisingEnable: "LE_Set_Extended_Advertising_Enable",
         .leSetExtendedScanParameters: "LE_Set_Extended_Scan_Parameters",
         .leSetExtendedScanEnable: "LE_Set_Extended_Scan_Enable",
+        .leReadTransmitPower: "LE_Read_Transmit_Power",
     ]
 
     /// The spec's command name when known (`LE_Set_Scan_Enable`), else `0x200C`.

@@ -46,10 +46,15 @@ public struct BeaconIdentity: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(uuid.uuidString) \(major) \(minor)" }
 }
 
-/// The rotating beacon identity of one ride (docs/ARCHITECTURE.md, "Rotating beacon identity"): for slot `s = floor(t / period)`,
-/// `h = HMAC-SHA256(rideKey, label || UInt64BE(s))`; UUID = h[0..<16], major = h[16..<18],
-/// minor = h[18..<20], both big-endian. Only holders of the 32-byte ride key can compute or
-/// recognise it, and a recorded identity is stale one slot later.
+/// The rotating beacon identity of one ride (docs/ARCHITECTURE.md, "Rotating beacon identity"): for slot
+/// `s = floor((t - offset) / period)`, `h = HMAC-SHA256(rideKey, label || UInt64BE(s))`; UUID = h[0..<16],
+/// major = h[16..<18], minor = h[18..<20], both big-endian. Only holders of the 32-byte ride key can
+/// compute or recognise it, and a recorded identity is stale one slot later.
+///
+/// `offset` moves the ride's slot boundaries off the wall clock's multiples of the period, by an
+/// amount only the ride key gives (`offsetLabel`): were every device to change identity (and
+/// address) at the same instants, a bystander could chain one device's identities by the times
+/// they change (issue 36).
 public struct RotatingIdentity: Sendable {
     /// Deployments choose between 10 s (less time for a replay) and 15 min (fewer re-registrations).
     public static let periodRange: ClosedRange<Int> = 10...900
@@ -76,6 +81,11 @@ public struct RotatingIdentity: Sendable {
 
     /// Seconds per slot.
     public let period: Int
+    /// Where this ride's slots begin, s after each multiple of `period`: 0 ≤ offset < period, in
+    /// whole milliseconds, `UInt32BE(HMAC-SHA256(rideKey, offsetLabel)[0..<4]) mod (period × 1000)` ms.
+    public let offset: Double
+    /// The HMAC label of the slot offset.
+    public static let offsetLabel = "ridebeacon/v1/slot-offset"
     /// Kept as bytes: `SymmetricKey` is not Sendable, and identities are derived once per slot.
     private let key: [UInt8]
 
@@ -91,12 +101,21 @@ public struct RotatingIdentity: Sendable {
         guard Self.periodRange.contains(period) else { throw .period(period) }
         self.key = Array(rideKey)
         self.period = period
+        let h = Array(HMAC<SHA256>.authenticationCode(for: Array(Self.offsetLabel.utf8), using: SymmetricKey(data: key)))
+        let draw = UInt32(h[0]) << 24 | UInt32(h[1]) << 16 | UInt32(h[2]) << 8 | UInt32(h[3])
+        self.offset = Double(draw % UInt32(period * 1000)) / 1000
     }
 
-    /// The slot containing `unixSeconds` (times before 1970 fall in slot 0).
+    /// The slot containing `unixSeconds` (times before the first boundary after 1970 fall in slot 0).
     public func slot(at unixSeconds: Double) -> UInt64 {
-        guard unixSeconds.isFinite, unixSeconds > 0 else { return 0 }
-        return UInt64((unixSeconds / Double(period)).rounded(.down))
+        let since = unixSeconds - offset
+        guard since.isFinite, since > 0 else { return 0 }
+        return UInt64((since / Double(period)).rounded(.down))
+    }
+
+    /// When `slot` begins, unix seconds: the next identity's boundary is `start(of: slot + 1)`.
+    public func start(of slot: UInt64) -> Double {
+        Double(slot) * Double(period) + offset
     }
 
     /// The identity `side` advertises during `slot`.

@@ -6,8 +6,10 @@ import RideSession
 
 /// The guide in real time: `GuideCore` driven by a radio's sightings, the ride's live event
 /// stream, a 20 Hz tick and the passenger's keys, its cues played by a `LiveCuePlayer`, its
-/// touch proof posted through the `RideService`. Meanwhile the passenger's own rotating identity
-/// is advertised (the driver's side proves the touch with it).
+/// touch proof posted through the `RideService`. From the driver's arrival the passenger's own
+/// rotating identity is advertised (the driver's side proves the touch with it): not before, so
+/// a waiting passenger sends nothing a scanner could follow (issue 36); fast when the guide says
+/// "very close" or asks her to hold the phones together (`IdentityAdvertiser.hurry()`, issue 34).
 ///
 /// The core's timeline is `clock.now` (`SystemClock` in the product, a virtual clock in tests):
 /// every input is stamped on it, each sighting with its arrival (`RadioSighting.receivedAt`,
@@ -81,8 +83,8 @@ public struct LiveGuide: Sendable {
             log(trouble)
             player.say(trouble, urgent: true)
         }
+        let advertiser = passengerAdvertiser()
         let tasks: [Task<Void, Never>] = [
-            Task { await advertisePassengerIdentity() },
             Task { await followRide(feed) },
             Task {
                 while !Task.isCancelled {
@@ -104,8 +106,17 @@ public struct LiveGuide: Sendable {
         var finished = false
         var felt = haptics.map { LiveHaptics(output: $0) }
         var reported = false
+        var advertising: Task<Void, Never>?
+        var wasInLastMetre = false
         func reportStart() {
-            guard reportsGuide, !reported, core.state != .waiting, !finished else { return }
+            guard core.state != .waiting, !finished else { return }
+            if advertising == nil {
+                let log = log
+                advertising = Task {
+                    if let failure = await advertiser.run() { log("radio: the passenger's beacon: \(failure)") }
+                }
+            }
+            guard reportsGuide, !reported else { return }
             reported = true
             let (service, rideID, log) = (service, rideID, log)
             Task { if let failure = await service.reportGuide(rideID: rideID, .started) { log("guide_started not delivered: \(failure)") } }
@@ -120,6 +131,10 @@ public struct LiveGuide: Sendable {
                 if let mode = perform(actions, feed: feed, finished: &finished) { await scanner.set(scanMode(mode)) }
                 post(core.takeOutbox(), feed: feed)
                 reportStart()
+                // Entering the last metre hurries her beacon (once per entry; bounded by `hurrySeconds`).
+                let inLastMetre = Self.inLastMetre(core)
+                if inLastMetre, !wasInLastMetre, advertising != nil, !finished { Task { await advertiser.hurry() } }
+                wasInLastMetre = inLastMetre
                 if finished { break }
             }
         }
@@ -127,7 +142,7 @@ public struct LiveGuide: Sendable {
             // Awaited: the process may exit right after.
             if let failure = await service.reportGuide(rideID: rideID, .stopped) { log("guide_stopped not delivered: \(failure)") }
         }
-        for task in tasks { task.cancel() }
+        for task in tasks + [advertising].compactMap({ $0 }) { task.cancel() }
         await scanner.set(.off)
         try? await radio.stopAdvertising()
         if ownsPlayer {
@@ -209,13 +224,20 @@ public struct LiveGuide: Sendable {
         }
     }
 
-    /// The passenger's own beacon, re-registered at every slot boundary.
-    private func advertisePassengerIdentity() async {
-        let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -59),
-                                           intervalMilliseconds: 100, type: .connectable)
-        let advertiser = IdentityAdvertiser(radio: radio, identity: ride.identity, side: .passenger, template: template,
-                                            clock: clock, log: log)
-        if let failure = await advertiser.run() { log("radio: the passenger's beacon: \(failure)") }
+    /// The passenger's own beacon, replaced at every slot boundary: non-connectable, from a fresh
+    /// private address with every identity, at the radio's highest power (issue 36).
+    private func passengerAdvertiser() -> IdentityAdvertiser {
+        let template = BeaconAdvertisement.ride(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -59),
+                                                intervalMilliseconds: 100)
+        return IdentityAdvertiser(radio: radio, identity: ride.identity, side: .passenger, template: template,
+                                  clock: clock, log: log)
+    }
+
+    /// Whether the guide is in the last metre, where both devices advertise fast: "very close" is
+    /// the band it last told (`spokenBand`, whatever the verbosity lets it say aloud), or it is
+    /// holding or feeling the touch ("Hold the phones together" may come before any band).
+    static func inLastMetre(_ core: GuideCore) -> Bool {
+        core.spokenBand == .veryClose || core.state == .holding || core.state == .touch
     }
 }
 

@@ -30,6 +30,10 @@ public actor HCIRadio: ReconcilingRadio {
         let capabilities: ControllerCapabilities
         let reader: Task<any Error, Never>
         var advertising: BeaconAdvertisement?
+        /// The random address advertising uses now (nil: the public one).
+        var address: BDAddress?
+        /// The transmit power the controller reported for advertising.
+        var transmitPower: Int8?
         var scanning = false
 
         init(host: HCIHost, link: HCILink, capabilities: ControllerCapabilities, reader: Task<any Error, Never>) {
@@ -68,6 +72,10 @@ public actor HCIRadio: ReconcilingRadio {
 
     /// Whether the controller uses the extended advertising/scanning commands (nil while disconnected).
     public var usesExtendedCommands: Bool? { session?.capabilities.extended }
+    /// The non-resolvable private address advertising uses now (nil: the public one, or not advertising).
+    public var advertisingAddress: BDAddress? { session?.advertising == nil ? nil : session?.address }
+    /// The transmit power the controller reported for advertising, dBm.
+    public var advertisingTransmitPower: Int8? { session?.transmitPower }
 
     private func start() async throws {
         let first = try await openSession()
@@ -124,11 +132,19 @@ public actor HCIRadio: ReconcilingRadio {
         let target = demand.advertisement
         if target != s.advertising {
             if let target {
-                if let current = s.advertising, current.intervalMilliseconds == target.intervalMilliseconds,
-                   current.type == target.type {
+                // A private advertisement takes a fresh address with every new frame, so no two
+                // identities share one; only the interval changing keeps it.
+                let newAddress = target.address == .rotatingPrivate
+                    && (s.address == nil || s.advertising?.beacon != target.beacon || s.advertising?.address != target.address)
+                if let current = s.advertising, !newAddress, current.intervalMilliseconds == target.intervalMilliseconds,
+                   current.type == target.type, current.address == target.address, current.transmitPower == target.transmitPower {
                     try await HCIProcedures.replaceData(s.host, target.beacon, s.capabilities)
                 } else {
-                    try await HCIProcedures.startAdvertising(s.host, target, s.capabilities)
+                    let address = newAddress ? BDAddress.nonResolvablePrivate() : nil
+                    s.transmitPower = try await HCIProcedures.startAdvertising(s.host, target, s.capabilities,
+                                                                               newAddress: address, scanning: s.scanning)
+                    if let address { s.address = address }
+                    if target.address == .controllerPublic { s.address = nil }
                 }
             } else {
                 try await HCIProcedures.stopAdvertising(s.host, s.capabilities)

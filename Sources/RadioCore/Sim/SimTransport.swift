@@ -2,8 +2,9 @@ import BeaconCore
 import Synchronization
 
 /// `--radio sim`: an in-process controller on a shared simulated channel. Minimal: a legacy-only
-/// controller that answers the commands the HCI host sends, advertises its data at the set
-/// interval and reports every other sim controller's adverts (RSSI -60) while scanning.
+/// Core 5.0 controller that answers the commands the HCI host sends, advertises its data at the
+/// set interval from its public or random address (LE Set Random Address) at 0 dBm, and reports
+/// every other sim controller's adverts (RSSI -60) while scanning.
 public struct SimTransport: HCITransport {
     /// The channel this transport's controllers share.
     public let air: SimAir
@@ -58,6 +59,8 @@ actor SimController {
     private let air: SimAir
     private let toHost: AsyncThrowingStream<HCIChunk, any Error>.Continuation
     private let address: BDAddress
+    private var randomAddress: BDAddress?
+    private var ownAddressType: UInt8 = 0
     private var reassembler = H4Reassembler(acceptedTypes: [.command])
     private var intervalUnits: UInt16 = 0x0800
     private var advertisingType: UInt8 = 0x03
@@ -86,16 +89,24 @@ actor SimController {
     private func handle(_ command: HCICommand) {
         let p = Array(command.parameters)
         var extra: [UInt8] = []
+        var status: UInt8 = 0
         switch command.opcode {
         case .reset:
             advertiser?.cancel()
             advertiser = nil
             scanning = false
         case .readLocalSupportedCommands: extra = [UInt8](repeating: 0, count: 64)
+        // HCI 5.0 (0x09), so legacy non-connectable advertising may be as fast as 20 ms.
+        case .readLocalVersionInformation: extra = [0x09, 0, 0, 0x09, 0xFF, 0xFF, 0, 0]
+        case .leReadAdvertisingPhysicalChannelTxPower: extra = [0]
+        case .leSetRandomAddress where p.count == 6:
+            // As the Core Spec has it (Vol 4 Part E §7.8.4): refused while advertising or scanning.
+            if advertiser != nil || scanning { status = HCIStatus.commandDisallowed.rawValue } else { randomAddress = BDAddress(wireBytes: p) }
         case .leReadLocalSupportedFeatures: extra = [UInt8](repeating: 0, count: 8)
         case .leSetAdvertisingParameters where p.count == 15:
             intervalUnits = UInt16(p[0]) | UInt16(p[1]) << 8
             advertisingType = p[4]
+            ownAddressType = p[5]
         case .leSetAdvertisingData where p.count == 32:
             data = Array(p[1..<(1 + Int(min(p[0], 31)))])
         case .leSetAdvertisingEnable where p.count == 1:
@@ -107,14 +118,16 @@ actor SimController {
             break
         }
         let complete = HCIEvent.commandComplete(.init(numHCICommandPackets: 1, opcode: command.opcode,
-                                                      returnParameters: ([0] + extra)[...]))
+                                                      returnParameters: ([status] + extra)[...]))
         if let packet = try? complete.encode() { toHost.yield(HCIChunk(H4Packet.event(packet).encode())) }
     }
 
     private func advertise() async {
         while !Task.isCancelled {
+            let random = ownAddressType == OwnAddressType.randomDevice.rawValue ? randomAddress : nil
             air.transmit(from: self, report: .legacy(eventType: advertisingType == 0x00 ? 0 : advertisingType,
-                                                     addressType: .publicDevice, address: address, rssi: -60, data: data[...]))
+                                                     addressType: random == nil ? .publicDevice : .randomDevice,
+                                                     address: random ?? address, rssi: -60, data: data[...]))
             try? await Task.sleep(for: .microseconds(Int(intervalUnits) * 625))
         }
     }

@@ -31,8 +31,9 @@ public struct DriverSession: Sendable {
     public let keys: AsyncStream<DriverKey>
     private let core: DriverCore
 
-    /// A session for `rideID`; `template` gives the advertising interval, PDU type and measured
-    /// power. Nothing runs until `run()`.
+    /// A session for `rideID`; `template` gives the advertising interval, PDU type and the measured
+    /// power used until the radio reports its own; the advertisement is always a ride's (a fresh
+    /// private address with every identity, the highest power: issue 36). Nothing runs until `run()`.
     ///
     /// ```swift
     /// let session = DriverSession(rideID: ride.id, identity: identity, calibration: calibration, autoConfirm: false,
@@ -58,7 +59,10 @@ public struct DriverSession: Sendable {
         self.locator = locator
         self.locatorPlayed = locatorPlayed
         self.keys = keys
-        var advertiser = IdentityAdvertiser(radio: radio, identity: identity, side: .driver, template: template,
+        var ride = template
+        ride.address = .rotatingPrivate
+        ride.transmitPower = .highest
+        var advertiser = IdentityAdvertiser(radio: radio, identity: identity, side: .driver, template: ride,
                                             clock: clock, log: log)
         advertiser.onSlot = { slot, _ in
             let id = identity.identity(of: .driver, slot: slot)
@@ -72,6 +76,11 @@ public struct DriverSession: Sendable {
         core.book = book
         self.core = core
     }
+
+    /// How near the passenger must surely be, m (`DriverCore.passengerFarthest`), for the
+    /// driver's device to advertise fast (`IdentityAdvertiser.hurry()`): the guide's "very close"
+    /// band (`DistanceBands.veryCloseLimit`, 2.4 m), so both devices hurry at about the same time.
+    public static let hurryWithin = 2.4
 
     /// Runs until the ride is confirmed, completed or cancelled, the radio cannot advertise,
     /// or the caller's task is cancelled (nil).
@@ -123,9 +132,17 @@ public struct DriverSession: Sendable {
         var core = core
         let (locator, locatorPlayed, say) = (locator, locatorPlayed, say)
         defer { locator(.stop) }
+        var withinReach = false
         return await withTaskCancellationHandler {
             for await input in inputs {
-                for action in core.handle(input) {
+                let actions = core.handle(input)
+                if case .sighting(let time, _, _, _) = input {
+                    // Her entering reach hurries the car's beacon, as "very close" hurries hers.
+                    let within = core.passengerFarthest(at: time).map { $0 <= Self.hurryWithin } ?? false
+                    if within, !withinReach { Task { await advertiser.hurry() } }
+                    withinReach = within
+                }
+                for action in actions {
                     switch action {
                     case .say(let phrase): say(phrase.text(in: core.book))
                     case .log(let line): log(line)
