@@ -154,6 +154,8 @@ public protocol Store: Sendable {
     /// in the same transaction: the same key for the same note (ride, kind and detail) answers
     /// its first event again and writes nothing (`isReplay`, whatever the ride's state now);
     /// the key with another note throws `idempotencyKeyReused`. A refusal stores nothing.
+    /// `perRideLimit`, `unchangedAmong` and `answersOnePerRequest` are checked in the same
+    /// transaction, after the state (a replay answers before them).
     func recordRideNote(_ note: RideNote, idempotency: IdempotencyScope?) async throws -> KeyedRideNoteRecording
 
     // Retention
@@ -171,6 +173,9 @@ public protocol Store: Sendable {
     // History
     /// The ride's whole history, from its request's `requested` event on.
     func events(rideID: String, after id: Int64) async throws -> [RideEvent]
+    /// The ride's newest event of one of these kinds (one indexed row, not the history: the
+    /// dispatcher board and the passenger page ask on every view).
+    func latestEvent(rideID: String, kinds: Set<RideEventKind>) async throws -> RideEvent?
     /// Events of every ride after `id`, oldest first (dispatchers' live view).
     func events(after id: Int64, limit: Int) async throws -> [RideEvent]
     /// The newest event id, 0 when there is none.
@@ -305,6 +310,15 @@ public struct RideNote: Sendable, Equatable {
     /// ride, kind and detail (a message's preset, so a preset and the same sentence typed out
     /// are two requests).
     public var keyedRequest: String?
+    /// At most this many events of `kind` in the ride's history (`limitReached`): a client
+    /// cannot grow the history every reader pays for (issue 36).
+    public var perRideLimit: Int?
+    /// A repeat that changes nothing is refused (`unchanged`): the ride's newest event among
+    /// these kinds is already of `kind` (the guide started twice, the car across twice).
+    public var unchangedAmong: Set<RideEventKind> = []
+    /// An answer: at most as many events of `kind` as of `requiresEarlier` (`nothingToAnswer`
+    /// once every request has its answer).
+    public var answersOnePerRequest = false
 
     public init(rideID: String, kind: RideEventKind, actorID: String, at: Date, detail: String?,
                 states: Set<RideState> = [.arrived], requiresEarlier: RideEventKind? = nil) {
@@ -323,8 +337,13 @@ public enum RideNoteRecording: Sendable, Equatable {
     case recorded(RideEvent)
     /// Refused: the ride is in this state.
     case wrongState(RideState)
-    /// Refused: the history holds no event of `requiresEarlier`'s kind.
+    /// Refused: the history holds no event of `requiresEarlier`'s kind (with
+    /// `answersOnePerRequest`: none left unanswered).
     case nothingToAnswer
+    /// Refused: the ride's history already holds `perRideLimit` events of this kind.
+    case limitReached(Int)
+    /// Refused: the newest event among `unchangedAmong` is already of this kind.
+    case unchanged
 }
 
 /// What a keyed `recordRideNote` did: the recording, and whether it is a replay of the key's

@@ -70,6 +70,11 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     /// 409, ride word: this ride's word was tried too often (`RideWordPolicy.attemptsPerRide`);
     /// it no longer confirms the ride: confirm by touch, or the ride service's operator does.
     public static let rideWordLocked = Self(rawValue: "ride_word_locked")
+    /// 409: the ride's history already holds as many events of this kind as a ride takes
+    /// (guide reports, meeting moves, messages: `RideEventLimits`).
+    public static let rideEventLimit = Self(rawValue: "ride_event_limit")
+    /// 409: the event would change nothing (the guide started twice, the car across twice).
+    public static let noChange = Self(rawValue: "no_change")
     /// 429: too many requests; `Retry-After` says when to try again.
     public static let rateLimited = Self(rawValue: "rate_limited")
     /// 503: the database is unreachable; retry after `Retry-After`.

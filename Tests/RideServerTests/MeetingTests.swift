@@ -49,9 +49,10 @@ struct MeetingTests {
             #expect(event.state == .arrived && event.name == "locator_answered")
             #expect(try await world.store.ride(id: ride.id)?.state == .arrived, "the ride's state is untouched")
 
-            let cannot = try await client.call(.post, answer, as: world.driver, json: #"{"sound":"none"}"#)
-            #expect(cannot.status == .created && cannot.string("detail") == "none")
-            #expect(try await Self.history(world, ride).last?.locatorAnswer == LocatorSoundName.none)
+            // One answer per request (issue 36): the request is answered.
+            let again = try await client.call(.post, answer, as: world.driver, json: #"{"sound":"none"}"#)
+            #expect(again.status == .conflict && again.errorCode == "nothing_to_answer", "\(again.text)")
+            #expect(try await Self.history(world, ride).last?.locatorAnswer == .horn)
         }
     }
 

@@ -17,6 +17,15 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
     let store: any Store
     let rides: RideLookup
     let now: @Sendable () -> Date
+    /// Guide reports, meeting moves and locator answers per account (`RideEventLimits`).
+    private let perAccount: RateLimiter
+
+    init(store: any Store, rides: RideLookup, now: @escaping @Sendable () -> Date, perAccount: RateLimit = RideEventLimits.perAccount) {
+        self.store = store
+        self.rides = rides
+        self.now = now
+        self.perAccount = RateLimiter(perAccount, now: now)
+    }
 
     func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.post("/rides/{id}/locator/answer", use: answerLocator)
@@ -107,15 +116,24 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
         try await rides.ownRide(try context.parameters.require("id"), account, as: side)
     }
 
+    /// Takes one from the account's budget, then writes the note with its kind's limits
+    /// (`RideEventLimits`); a refusal writes nothing.
     private func note(_ note: RideNote, context: Context, doing: String) async throws -> EditedResponse<MeetingEvent> {
+        if let wait = perAccount.take(note.actorID) {
+            throw APIError.rateLimited(retryAfter: wait, "too many guide reports, meeting moves and locator answers from this account")
+        }
+        let note = RideEventLimits.bound(note)
         let recording: RideNoteRecording
         do { recording = try await store.recordRideNote(note) } catch let error as StoreError { throw APIError(error) }
+        if let refusal = RideEventLimits.refusal(recording, kind: note.kind) { throw refusal }
         switch recording {
         case .wrongState(let state):
             let states = note.states.map(\.rawValue).sorted().joined(separator: " or ")
             throw APIError(.conflict, code: .wrongState, "the ride is \(state.rawValue); it \(doing) only while \(states)", state: state)
         case .nothingToAnswer:
-            throw APIError(.conflict, code: .nothingToAnswer, "the passenger has not asked for a locator sound on this ride")
+            throw APIError(.conflict, code: .nothingToAnswer, "the passenger has no locator request on this ride left unanswered")
+        case .limitReached, .unchanged:
+            throw APIError(.conflict, code: .noChange, "the ride takes no more such events")
         case .recorded(let event):
             context.logger.info("\(note.kind)", metadata: ["ride_id": .string(note.rideID), "detail": .string(note.detail ?? "")])
             return EditedResponse(status: .created, response: MeetingEvent(eventID: event.id, rideID: note.rideID, kind: event.kind,

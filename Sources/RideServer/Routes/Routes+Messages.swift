@@ -40,18 +40,20 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
             text = try FreeText.clean(body.text ?? "", field: "text", maxLength: PassengerMessage.maxTextLength, multiline: false)
         }
         try limits.admitMessage(account: account.id)
-        var note = RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text, states: Self.states)
+        var note = RideEventLimits.bound(RideNote(rideID: ride.id, kind: .passengerMessage, actorID: account.id, at: now(), detail: text,
+                                                  states: Self.states))
         // The answer names the preset: a preset and its sentence typed out are two requests.
         note.keyedRequest = preset.map { "preset=\($0.rawValue)" } ?? "text"
         let keyed: KeyedRideNoteRecording
         do { keyed = try await store.recordRideNote(note, idempotency: key) } catch let error as StoreError { throw APIError(error) }
         if keyed.isReplay { limits.refundMessage(account: account.id) }
+        if let refusal = RideEventLimits.refusal(keyed.recording, kind: note.kind) { throw refusal }
         switch keyed.recording {
         case .wrongState(let state):
             throw APIError(.conflict, code: .wrongState,
                            "the ride is \(state.rawValue); messages reach the driver only while the ride is accepted or arrived",
                            state: state)
-        case .nothingToAnswer:
+        case .nothingToAnswer, .limitReached, .unchanged:
             throw APIError(.conflict, code: .wrongState, "the ride cannot take messages now")
         case .recorded(let event):
             // The words stay out of the log: only that a message was sent, and whether a preset.

@@ -237,7 +237,8 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     /// their newest request, so only that one is looked at.
     /// What the passenger's guide last reported on this ride (`guide_started`, `guide_stopped`).
     func guideState(rideID: String) async throws -> PassengerPage.GuideState {
-        let last = try await store.events(rideID: rideID, after: 0).last { $0.kind == .guideStarted || $0.kind == .guideStopped }
+        // One indexed row, not the whole history on every view (issue 36).
+        let last = try await store.latestEvent(rideID: rideID, kinds: [.guideStarted, .guideStopped])
         switch last?.kind {
         case .guideStarted?: return .guiding
         case .guideStopped?: return .stopped

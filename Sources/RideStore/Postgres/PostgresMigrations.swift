@@ -208,6 +208,9 @@ enum PostgresMigrations {
         ("touch-proof-resend-check", TouchProofResend.v7),
         // Issue 36 (6): each ride counts its ride-word attempts (see the SQLite migration).
         ("ride-word-attempts", ["ALTER TABLE ride ADD COLUMN ride_word_attempts integer NOT NULL DEFAULT 0"]),
+        // Issue 36 (4): the index of the SQLite migration, and a ride note with its limits
+        // (BoundedRideNotes).
+        ("bounded-ride-notes", BoundedRideNotes.v7),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

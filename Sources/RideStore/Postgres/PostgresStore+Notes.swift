@@ -2,7 +2,8 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// One CALL (`rb_record_note_5`, TransitionProcedures.v5): checks, stages the event (and,
+    /// One CALL (`rb_record_note_7`, BoundedRideNotes; `rb_record_note_5`'s steps and the
+    /// note's limits): checks, stages the event (and,
     /// with a key, stores its answer), commits, sequences and answers with the event and its id
     /// (a transaction of four to five statements, the sequencing run and a read-back before).
     /// A keyed retry answers its first event and writes nothing.
@@ -13,7 +14,8 @@ extension PostgresStore {
             let answer = try await callKeyedNote(key) {
                 try Prepared<TransitionSQL.RecordNote>(
                     key?.accountID, key?.key, note.idempotencyOperation, note.rideID, note.kind.rawValue, states, note.requiresEarlier?.rawValue,
-                    note.actorID, note.at.wholeMillisecondsDown, note.detail, now, Self.eventChannel)
+                    note.actorID, note.at.wholeMillisecondsDown, note.detail, now, Self.eventChannel, note.perRideLimit,
+                    note.unchangedAmong.map(\.rawValue).sorted(), note.answersOnePerRequest)
             }
             switch answer.outcome {
             case "ok": return KeyedRideNoteRecording(.recorded(try answer.recorded()))
@@ -22,6 +24,8 @@ extension PostgresStore {
             case "not-found": throw StoreError.notFound("ride \(note.rideID)")
             case "illegal": return KeyedRideNoteRecording(.wrongState(try stored(answer.info ?? "")))
             case "nothing-to-answer": return KeyedRideNoteRecording(.nothingToAnswer)
+            case "limit-reached": return KeyedRideNoteRecording(.limitReached(note.perRideLimit ?? 0))
+            case "unchanged": return KeyedRideNoteRecording(.unchanged)
             default: throw StoreError.unavailable("the note procedure answered '\(answer.outcome)'")
             }
         }

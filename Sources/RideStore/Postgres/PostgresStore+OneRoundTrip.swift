@@ -13,7 +13,7 @@ enum TransitionSQL {
     enum TouchProof: PreparedSQL { static let sql = TouchProofResend.call }
     enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
-    enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_5", arguments: 12) }
+    enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_7", arguments: 15) }
 }
 
 /// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`).

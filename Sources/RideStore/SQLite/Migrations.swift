@@ -218,6 +218,11 @@ enum SQLiteMigrations {
         m.register("ride-word-attempts") { db in
             try db.alter(table: "ride") { t in t.add(column: "rideWordAttempts", .integer).notNull().defaults(to: 0) }
         }
+        // Issue 36 (4): a ride's newest event of a kind, and its count of a kind, by index
+        // (`latestEvent`, the notes' limits); PostgreSQL also gets its note procedure.
+        m.register("bounded-ride-notes") { db in
+            try db.create(index: "rideEvent_ride_kind", on: "rideEvent", columns: ["rideID", "kind", "id"])
+        }
         return m
     }()
 

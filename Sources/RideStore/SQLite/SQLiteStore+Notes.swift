@@ -25,6 +25,7 @@ extension SQLiteStore {
                                              arguments: [note.rideID, after]) ?? 0
                 guard count > 0 else { return KeyedRideNoteRecording(.nothingToAnswer) }
             }
+            if let refusal = try Self.bounds(db, note) { return KeyedRideNoteRecording(refusal) }
             try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, kind: note.kind, state: ride.state,
                                  actor: note.actorID, at: at, detail: note.detail)
             guard let event = try RideEvent.fetchOne(db, key: db.lastInsertedRowID) else {
@@ -34,5 +35,24 @@ extension SQLiteStore {
             if let key { try Self.storeResult(StoredNote(eventID: event.id), db, key, operation: note.idempotencyOperation) }
             return KeyedRideNoteRecording(.recorded(event))
         }
+    }
+
+    /// The note's limits (issue 36), read under the write's transaction: nil when it may be written.
+    private static func bounds(_ db: Database, _ note: RideNote) throws -> RideNoteRecording? {
+        let count = { (kind: RideEventKind) in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
+                             arguments: [note.rideID, kind]) ?? 0
+        }
+        if let limit = note.perRideLimit, try count(note.kind) >= limit { return .limitReached(limit) }
+        if !note.unchangedAmong.isEmpty {
+            let kinds = note.unchangedAmong.map(\.rawValue)
+            let newest = try String.fetchOne(db, sql: """
+                SELECT kind FROM rideEvent WHERE rideID = ? AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))
+                ORDER BY id DESC LIMIT 1
+                """, arguments: StatementArguments([note.rideID] + kinds))
+            if newest == note.kind.rawValue { return .unchanged }
+        }
+        if note.answersOnePerRequest, let requests = note.requiresEarlier, try count(note.kind) >= count(requests) { return .nothingToAnswer }
+        return nil
     }
 }

@@ -1,0 +1,16 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// By the index (rideID, kind, id) of migration `bounded-ride-notes`.
+    public func latestEvent(rideID: String, kinds: Set<RideEventKind>) async throws -> RideEvent? {
+        guard !kinds.isEmpty else { return nil }
+        let names = kinds.map(\.rawValue).sorted()
+        return try await read { db in
+            try RideEvent.fetchOne(db, sql: """
+                SELECT * FROM rideEvent WHERE rideID = ? AND kind IN (\(names.map { _ in "?" }.joined(separator: ", ")))
+                ORDER BY id DESC LIMIT 1
+                """, arguments: StatementArguments([rideID] + names))
+        }
+    }
+}
