@@ -227,8 +227,7 @@ public struct LiveGuide: Sendable {
     /// The passenger's own beacon, replaced at every slot boundary: non-connectable, from a fresh
     /// private address with every identity, at the radio's highest power (issue 36).
     private func passengerAdvertiser() -> IdentityAdvertiser {
-        let template = BeaconAdvertisement.ride(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -59),
-                                                intervalMilliseconds: 100)
+        let template = BeaconAdvertisement.ride(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: -59))
         return IdentityAdvertiser(radio: radio, identity: ride.identity, side: .passenger, template: template,
                                   clock: clock, log: log)
     }
