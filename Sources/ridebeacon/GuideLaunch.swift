@@ -119,6 +119,11 @@ extension GuideLaunch {
 enum KeyboardKeys {
     /// Kept for the process's life: one keyboard per process.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+    /// Set by SIGINT or SIGTERM (not by the `q` key): the whole command ends, not only the
+    /// guide it runs (`passenger follow` went on following for minutes after a SIGTERM that
+    /// reached it while it guided, so its systemd unit hung until SIGKILL).
+    private static let terminated = Atomic<Bool>(false)
+    static var terminationRequested: Bool { terminated.load(ordering: .relaxed) }
 
     static func stream() -> AsyncStream<GuideKey> {
         let (keys, continuation) = AsyncStream<GuideKey>.makeStream()
@@ -129,7 +134,10 @@ enum KeyboardKeys {
         signal(SIGTERM, SIG_IGN)
         signalSources = [SIGINT, SIGTERM].map { number in
             let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { continuation.yield(.quit) }
+            source.setEventHandler {
+                terminated.store(true, ordering: .relaxed)
+                continuation.yield(.quit)
+            }
             source.resume()
             return source
         }

@@ -203,6 +203,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             guideRan = await guide.run(ride: ride, client: client, announcer: announcer)
         }
         if ride.state == .arrived { await arrival() }
+        // A signal ended the guide: it ends the follow too (after the guide's own way out).
+        if KeyboardKeys.terminationRequested { return Self.stoppedBySignal(announcer) }
         // The stream replays the history first; what happened before `start` was summed up above.
         let summarizedUpTo = max(ride.stateChangedAt, ride.etaGivenAt ?? .distantPast)
         for try await update in client.rideEvents(ride.id) {
@@ -237,7 +239,14 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             // Confirmed is not the end: the follow stays to say the ride completed (issue 25).
             if event.state.isFinal { return false }
             if event.state == .arrived { await arrival() }
+            if KeyboardKeys.terminationRequested { return Self.stoppedBySignal(announcer) }
         }
+        return false
+    }
+
+    /// Says the follow stopped and ends it (false: nothing to follow next).
+    static func stoppedBySignal(_ announcer: RideAnnouncer) -> Bool {
+        Say.line(announcer.book(.followStopped))
         return false
     }
 }

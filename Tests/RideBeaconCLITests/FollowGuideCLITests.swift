@@ -76,6 +76,24 @@ struct FollowGuideCLITests {
         #expect(await follow.exitStatus() != nil, "follow ends with the ride: \(follow.stderr)")
     }
 
+    /// Issue 37 (14): SIGTERM while the guide runs ends the whole follow (the guide first, its
+    /// own way: it reports its stop), not only the guide; before, follow went on for minutes and
+    /// its systemd unit hung until SIGKILL.
+    @Test func sigtermWhileGuidingEndsTheFollow() async throws {
+        let service = try await RideServiceFixture()
+        let rideID = try await Self.acceptedRide(service)
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications"],
+                                           environment: service.environment(token: service.passengerToken))
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+        #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
+        follow.signal(SIGTERM)
+        #expect(await follow.exitStatus(within: 60) != nil, "follow ended on SIGTERM: \(follow.stdout.suffix(600))\n\(follow.stderr)")
+        #expect(follow.stdout.contains("Stopped following"), "it says so: \(follow.stdout.suffix(400))")
+        #expect(try await Self.waitFor(.guideStopped, service, rideID), "the guide reported its stop first")
+    }
+
     @Test func withoutARadioOneSentenceAndTheDriverIsAskedForASound() async throws {
         let service = try await RideServiceFixture()
         let rideID = try await Self.acceptedRide(service)
