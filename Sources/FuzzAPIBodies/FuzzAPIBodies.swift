@@ -21,8 +21,9 @@ func decodeBody(_ bytes: ArraySlice<UInt8>) {
     } catch {
         fatalError("\(error) escaped as something other than a BodyError")
     }
-    // Accepted: then no object in it repeats a key (those are refused with invalid_json).
-    precondition(DuplicateKeys.first(in: body) == nil, "a body with a duplicate key was accepted")
+    // Accepted: then no object in it repeats a key or has more than the cap of keys (those are
+    // refused with invalid_json).
+    precondition(DuplicateKeys.scan(body) == nil, "a body with a duplicate key or too many keys was accepted")
 }
 
 /// What a decoded body promises the server: its checks hold.

@@ -159,6 +159,29 @@ struct SignInBudgetTests {
         }
     }
 
+    /// While the server-wide budget is spent an IPv6 site (/48) counts as one address: its
+    /// 65 536 /64s would otherwise each get their own tries.
+    @Test func anIPv6SiteIsOneAddressWhileTheServerWideBudgetIsSpent() async throws {
+        #expect(AddressKey.site(AddressKey.of("2001:db8:1:2::1")) == AddressKey.site(AddressKey.of("2001:db8:1:ffff::9")))
+        #expect(AddressKey.site(AddressKey.of("2001:db8:2::1")) != AddressKey.site(AddressKey.of("2001:db8:1::1")))
+        #expect(AddressKey.site("192.0.2.7") == "192.0.2.7")
+        let world = try await World.make(.sqlite)
+        let clock = SteppedClock(Date())
+        try await world.app(configure: {
+            $0.now = clock.reading
+            $0.rateLimits.signInFailuresServerWide = .perMinute(1)
+            $0.rateLimits.signInsPerAddressWhenServerWideIsSpent = RateLimit(count: 2, per: 1800)
+            $0.rateLimits.clientAddressHeader = "X-Forwarded-For"
+        }).test(.live) { client in
+            var answers: [Int] = []
+            for subnet in 0..<6 {
+                answers.append(Int(try await client.call(.post, "/v1/sign-in", as: nil, json: #"{"code":"5000000\#(subnet)"}"#,
+                                                         headers: ["X-Forwarded-For": "2001:db8:7:\(subnet)::1"]).status.code))
+            }
+            #expect(answers == [401, 401, 401, 429, 429, 429], "one from the server-wide budget, two for the site")
+        }
+    }
+
     /// The allow-list forgets: past its lifetime an address meets the server-wide budget again.
     @Test func knownGoodAddressesAreForgottenAfterTheirLifetime() {
         let clock = SteppedClock()

@@ -90,4 +90,11 @@ enum AddressKey {
         }
         return RateLimits.hex(octets[0..<8]) + "::/64"
     }
+
+    /// A key of `of` widened to its site: an IPv6 /64 to its /48 (what one customer is routed,
+    /// 65 536 /64s for the price of one); an IPv4 address stays as it is.
+    static func site(_ key: String) -> String {
+        guard key.hasSuffix("::/64"), key.count == 16 + 5 else { return key }
+        return String(key.prefix(12)) + "::/48"
+    }
 }

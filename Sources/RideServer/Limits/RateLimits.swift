@@ -18,11 +18,14 @@ public struct RateLimitConfiguration: Sendable {
     /// that signed in lately is not counted against it at all, and any other address still gets
     /// `signInsPerAddressWhenServerWideIsSpent`, so a valid code typed once always gets through.
     public var signInFailuresServerWide = RateLimit.perMinute(60)
-    /// While the server-wide budget is spent: sign-in attempts per address not known good. A
-    /// rider typing her code needs one or two; a botnet of N addresses gets N × this.
-    public var signInsPerAddressWhenServerWideIsSpent = RateLimit(count: 3, per: 600)
-    /// How long an address that signed in (a good code, or a good token looked up) stays known
-    /// good: its sign-ins take nothing from the server-wide budget.
+    /// While the server-wide budget is spent: sign-in attempts per address not known good (an
+    /// IPv6 address by its /48, `AddressKey.site`: one site's 65 536 /64s are one address here).
+    /// A rider typing her code needs one or two; a botnet of N addresses gets N × this (1 000
+    /// addresses: 100 a minute beside the server-wide 60, about 22 days per expected hit).
+    public var signInsPerAddressWhenServerWideIsSpent = RateLimit(count: 3, per: 1800)
+    /// How long an address that signed in with a good code stays known good: its sign-ins take
+    /// nothing from the server-wide budget. Only codes count, which only admins issue: a good
+    /// token would let one account vouch for every address of a botnet.
     public var knownGoodAddressLifetime: TimeInterval = 24 * 3600
     /// Sign-in attempts that reach one account's code (good, used or expired), per account.
     public var signInsPerAccount = RateLimit.perMinute(5)
@@ -176,7 +179,7 @@ final class RateLimits: Sendable {
         do {
             try reservation.take(authFailuresByAddress, address)
             if !goodAddresses.contains(address), !reservation.takeIfAvailable(signInFailuresServerWide, "server") {
-                try reservation.take(signInsByAddressWhileSpent, address)
+                try reservation.take(signInsByAddressWhileSpent, AddressKey.site(address))
             }
         } catch {
             reservation.cancel()
@@ -203,7 +206,7 @@ final class RateLimits: Sendable {
                 return nil
             }
             reservation.succeeded()
-            authenticated(token: key, address: address)
+            authenticated(token: key)
             return found
         }
     }
@@ -217,12 +220,6 @@ final class RateLimits: Sendable {
     /// for a while.
     func signedIn(from reservation: AuthenticationReservation) {
         if let address = reservation.address { goodAddresses.insert(address) }
-    }
-
-    /// The token worked: later requests with it take nothing, and its address is known good.
-    func authenticated(token: String, address: String) {
-        goodAddresses.insert(address)
-        authenticated(token: token)
     }
 
     /// The token worked: later requests with it take nothing.

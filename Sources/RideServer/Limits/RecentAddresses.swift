@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Client addresses (`AddressKey`) that signed in lately, each remembered for `lifetime` after
+/// Client addresses (`AddressKey`) that signed in with a code lately, each remembered for `lifetime` after
 /// its last sign-in: the allow-list that lets riders through while a botnet spends the
 /// server-wide sign-in budget (`RateLimits.reserveSignIn`). In this process's memory, bounded:
 /// past `capacity` the oldest half is forgotten (those addresses simply meet the server-wide

@@ -69,7 +69,7 @@ struct AuthMiddleware: RouterMiddleware {
                 outcome = .good
                 account = found.0
                 tokenHash = found.1
-                limits.authenticated(token: tokenKey, address: address)
+                limits.authenticated(token: tokenKey)
             }
         } else {
             // Only presented credentials count: a request with none is not a guess.
