@@ -2,6 +2,9 @@
 // Usage: swift build -c release --product TouchEventBenchmark &&
 //        .build/release/TouchEventBenchmark ../shared/data/herald [--pooled] [--k K]
 //        .build/release/TouchEventBenchmark --walks ../shared/data/philotuxo
+//        .build/release/TouchEventBenchmark ../shared/data/herald --step [--pcng ../shared/data/pcng] [--walks-too ../shared/data/philotuxo]
+// `--step`: the step rule (issue 34), chosen on some phone pairs and scored on the others
+// (StepMain.swift). Otherwise:
 // The touch level rule (`TouchLevelRule`: step above the pair's 1 m level = offset + k·n) is
 // chosen on every other phone pair and scored on the one left out, with the product's Ranger.
 import BeaconCore
@@ -21,6 +24,12 @@ let recordings: [Recording]
 do { recordings = try Recordings.load(folder: folder).filter { $0.line != nil } } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)
+}
+if args.contains("--step") {
+    let pcng = args.firstIndex(of: "--pcng").flatMap { args.index(after: $0) < args.endIndex ? args[args.index(after: $0)] : nil }
+    let walks = args.firstIndex(of: "--walks-too").flatMap { args.index(after: $0) < args.endIndex ? args[args.index(after: $0)] : nil }
+    do { try StepBenchmark.run(recordings: recordings, pcng: pcng, walks: walks) } catch { FileHandle.standardError.write(Data("\(error)\n".utf8)); exit(1) }
+    exit(0)
 }
 let pairs = Array(Set(recordings.map(\.pair))).sorted()
 let table = StepTable(recordings)

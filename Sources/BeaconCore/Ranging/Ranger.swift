@@ -79,7 +79,7 @@ public struct Ranger: Sendable {
         lastSampleTime = max(lastSampleTime, time)
         let level = filter.update(time: time, rssi: rssi)
         let trend = trendEstimator.update(time: time, rssi: rssi, level: level, noiseSigma: filter.noiseSigma)
-        let touch = touchDetector.update(rssi: rssi, level: level)
+        let touch = touchDetector.update(time: time, rssi: rssi, level: level)
         let zone = zones.update(level: level)
         return RangeEstimate(time: time, rssi: rssi, filteredRSSI: level,
                              distance: calibration.model.distance(forRSSI: level),
