@@ -173,6 +173,9 @@ public protocol Store: Sendable {
     // History
     /// The ride's whole history, from its request's `requested` event on.
     func events(rideID: String, after id: Int64) async throws -> [RideEvent]
+    /// At most `limit` of the ride's events after `id`, oldest first: a stream's replay reads
+    /// the history page by page, so no read (nor the memory it takes) grows with the history.
+    func events(rideID: String, after id: Int64, limit: Int) async throws -> [RideEvent]
     /// The ride's newest event of one of these kinds (one indexed row, not the history: the
     /// dispatcher board and the passenger page ask on every view).
     func latestEvent(rideID: String, kinds: Set<RideEventKind>) async throws -> RideEvent?

@@ -58,4 +58,28 @@ struct BoundedRideNoteStoreTests {
         #expect(try await store.recordRideNote(answer) == .nothingToAnswer, "one answer per request")
         await store.close()
     }
+
+    /// A stream's replay reads the history a page at a time: every page at most the limit, in
+    /// order, and together the whole history.
+    @Test(arguments: StoreKind.available)
+    func theHistoryReadsInPages(kind: StoreKind) async throws {
+        let (store, _) = try await kind.makeStore()
+        let (ride, cast) = try await Self.arrivedRide(store)
+        for index in 0..<5 {
+            _ = try await store.recordRideNote(RideNote(rideID: ride.id, kind: .passengerMessage, actorID: cast.passenger.id, at: Date(),
+                                                        detail: "m\(index)"))
+        }
+        let whole = try await store.events(rideID: ride.id, after: 0)
+        var pages: [[RideEvent]] = []
+        var after: Int64 = 0
+        while true {
+            let page = try await store.events(rideID: ride.id, after: after, limit: 3)
+            if page.isEmpty { break }
+            pages.append(page)
+            after = page.last!.id
+        }
+        #expect(whole.count == 8 && pages.map(\.count) == [3, 3, 2])
+        #expect(pages.flatMap { $0 } == whole)
+        await store.close()
+    }
 }

@@ -13,6 +13,10 @@ struct EventRoutes<Context: RideRequestContext>: Sendable {
         routes.get("/events", use: allEvents)
     }
 
+    /// A stream's replay reads the history this many events at a time (issue 36: it read the
+    /// whole history at once on every fresh start, however long a client had made it).
+    static var replayPage: Int { 200 }
+
     /// Starts with the ride's whole history unless resuming (`Last-Event-ID` or `?after=`).
     @Sendable func rideEvents(_ request: Request, context: Context) async throws -> Response {
         let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "follow rides")
@@ -21,7 +25,7 @@ struct EventRoutes<Context: RideRequestContext>: Sendable {
         let subscription = try await hub.subscribe(.ride(ride.id), credential: try await streamCredential(context))
         let store = self.store
         return EventStream(subscription: subscription, history: { after in
-            try await store.events(rideID: ride.id, after: after)
+            try await store.events(rideID: ride.id, after: after, limit: Self.replayPage)
         }, resumeAfter: resume, requestBody: request.body).response
     }
 

@@ -13,4 +13,12 @@ extension SQLiteStore {
                 """, arguments: StatementArguments([rideID] + names))
         }
     }
+
+    public func events(rideID: String, after id: Int64, limit: Int) async throws -> [RideEvent] {
+        try await read { db in
+            try RideEvent.fetchAll(db, sql: """
+                SELECT * FROM rideEvent WHERE requestID = (SELECT requestID FROM ride WHERE id = ?) AND id > ? ORDER BY id LIMIT ?
+                """, arguments: [rideID, id, limit])
+        }
+    }
 }
