@@ -33,8 +33,21 @@ final class FollowGuide: @unchecked Sendable {
         self.player = player
     }
 
-    /// Whether a radio is configured (it may still fail to open: then the no-radio words follow).
-    var canGuide: Bool { radio != nil }
+    /// The radio opened on arrival by `prepare`, before the arrival is said (nil: none opened).
+    private var openedRadio: (any Radio)?
+    private var prepared = false
+
+    /// Opens the radio, once, before the arrival is announced (issue 37, 1): the arrival is
+    /// then one sentence that is true, the phone guiding or not, instead of "Your phone is
+    /// guiding you" followed within a second by a D-Bus error and the no-radio sentence.
+    /// Called by the follow's own task only (as `run` is).
+    func prepare() async -> Bool {
+        if prepared { return openedRadio != nil }
+        prepared = true
+        guard let radio else { return false }
+        do { openedRadio = try await openRadio(radio) } catch { openedRadio = nil }
+        return openedRadio != nil
+    }
 
     /// Passes `key` to the running guide; false when none runs.
     func forward(_ key: GuideKey) -> Bool {
@@ -43,20 +56,10 @@ final class FollowGuide: @unchecked Sendable {
         return true
     }
 
-    /// Runs the guide; false when no radio could be opened (then the words and the request).
+    /// Runs the guide on the radio `prepare` opened; false when none could be opened (the
+    /// arrival's words said so already: then only the sound is asked of the driver).
     func run(ride: Ride, client: RideServiceClient, announcer: RideAnnouncer) async -> Bool {
-        let opened: (any Radio)?
-        if let radio {
-            do { opened = try await openRadio(radio) } catch { opened = nil }
-        } else {
-            opened = nil
-        }
-        guard let opened else {
-            if radio != nil {
-                let name: [String: PhraseValue] = ["name": .text(ride.driver.name)]
-                await announcer.announce(RideAnnouncement.Words(summary: announcer.book(.followArrivedSummary, name),
-                                                                body: announcer.book(.rideNoGuide, name)))
-            }
+        guard await prepare(), let opened = openedRadio else {
             // The driver is asked for a sound, and told the passenger waits (the answer is the driver's).
             do { _ = try await client.requestLocator(ride.id) } catch {
                 StandardError.writeLine("ridebeacon: asking the driver for a sound: \(error)")

@@ -190,7 +190,9 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil,
                              offer: AskAgainOffer? = nil) async throws -> Bool {
         var ride = start
-        await announcer.announce(RideAnnouncement.current(ride, guiding: guide?.canGuide ?? false, in: announcer.book))
+        // At the kerb the radio is opened before anything is said, so the one sentence is true.
+        let guidingAtStart = ride.state == .arrived ? await guide?.prepare() ?? false : false
+        await announcer.announce(RideAnnouncement.current(ride, guiding: guidingAtStart, in: announcer.book))
         if ride.state.isFinal { return false }
         var guided = false
         /// The guide ran (a radio opened): the meeting's news was its to tell.
@@ -219,7 +221,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             if event.state != ride.state || event.detail != nil {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }
-            var words = RideAnnouncement.change(event, ride: ride, guiding: guide?.canGuide ?? false, in: announcer.book)
+            let guiding = event.state == .arrived && event.kind.isStateChange ? await guide?.prepare() ?? false : false
+            var words = RideAnnouncement.change(event, ride: ride, guiding: guiding, in: announcer.book)
             let offering = event.state == .cancelled && event.kind.isStateChange && offer != nil
                 && RideCancellation(event: event, passengerID: ride.passengerID, driverID: ride.driverID).by != .passenger
             // Someone else cancelled: who and why, and the offer, in one announcement.

@@ -111,4 +111,23 @@ struct FollowGuideCLITests {
         #expect(try await service.post("/v1/rides/\(rideID)/locator/answer", json: #"{"sound":"voice"}"#, as: service.driverToken).0 == 201)
         #expect(await follow.wait { out, _ in out.contains("Ben is calling your name. Walk towards the voice.") }, "\(follow.stdout)")
     }
+
+    /// Issue 37 (1): a radio that cannot be opened at the kerb is found out before anything is
+    /// said: one arrival sentence (no guide), never "Your phone is guiding you" first.
+    @Test func aRadioThatFailsToOpenIsOneSentenceNotAContradiction() async throws {
+        let service = try await RideServiceFixture()
+        let rideID = try await Self.acceptedRide(service)
+        let closed = try FreePort.loopback()  // nothing listens there: the h4 radio cannot connect
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "h4:tcp:127.0.0.1:\(closed)", "--audio-out", "none",
+                                            "--no-notifications"],
+                                           environment: service.environment(token: service.passengerToken))
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+        #expect(try await Self.waitFor(.locatorRequested, service, rideID), "the driver is asked for a sound: \(follow.stderr)")
+        #expect(await follow.wait { out, _ in out.contains("Stay at the pickup: your phone cannot guide you here") }, "\(follow.stdout)")
+        #expect(!follow.stdout.contains("Your phone is guiding you to the car."), "no claim of guiding first: \(follow.stdout)")
+        #expect(follow.stdout.components(separatedBy: "Stay at the pickup").count == 2, "said once: \(follow.stdout)")
+        #expect(try await !Self.kinds(service, rideID).contains(.guideStarted))
+    }
 }
