@@ -58,7 +58,9 @@ public struct TouchStep: Sendable {
     /// on every report); at faster rates the history is just shorter.
     static let capacity = 1024
 
+    /// The tuning this detector runs with.
     public let parameters: Parameters
+    /// Whether the devices touch now.
     public private(set) var isTouching = false
     /// The highest recent median while touching (dBm; −∞ when not touching).
     public private(set) var touchLevel = -Double.infinity
