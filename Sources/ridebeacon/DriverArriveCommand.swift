@@ -45,7 +45,8 @@ struct DriverArriveCommand: AsyncParsableCommand {
     @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Advertising interval, 20 to 10240 milliseconds.", valueName: "MS"))
     var intervalMilliseconds = 100
     @Option(name: .customLong("measured-power"), parsing: .unconditional,
-            help: ArgumentHelp("This transmitter's RSSI at 1 metre, dBm, for example -59.", valueName: "DBM"))
+            help: ArgumentHelp("This transmitter's RSSI at 1 metre, dBm, for example -59: in the frame until the radio reports its power (then that power's level).",
+                               valueName: "DBM"))
     var measuredPower: Int8 = -59
     @Option(name: .customLong("adv-type"), help: ArgumentHelp("nonconn (default), conn or scannable.", valueName: "TYPE"))
     var advertisingType = "nonconn"
