@@ -30,6 +30,17 @@ struct Detector: Sendable {
         return ranger(String(format: "step %.0f dB, %.0f dB over %.0f s", p.rise, p.above, p.history), touch: touch)
     }
 
+    /// The step rule, and (AND) the level rule at the pair's 1 m level + `floor` dB: what a
+    /// line learnt on the way in could add (benchmark only; the product has no such floor).
+    static func stepAboveLine(_ p: TouchStep.Parameters, floor: Double) -> Detector {
+        Detector(name: String(format: "step and line A + %.0f dB", floor)) { times, rssi, line in
+            let step = Detector.step(p).flags(times, rssi, line)
+            var ranger = Ranger(calibration: Calibration(model: line, touchRSSI: line.txPower + floor))
+            let level = zip(times, rssi).map { ranger.update(time: $0, rssi: $1).touch }
+            return zip(step, level).map { $0 && $1 }
+        }
+    }
+
     /// The step rule with the level rule (−33.5 dBm) beside it (`TouchDetector.Parameters.withStep`).
     static func stepAndLevel(_ p: TouchStep.Parameters) -> Detector {
         var touch = TouchDetector.Parameters.withStep

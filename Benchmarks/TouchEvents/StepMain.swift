@@ -62,6 +62,9 @@ enum StepBenchmark {
         print("")
         summary(tuning: tuning, heldOut: heldOut, detectors, StepEvents(rate: 10, walkIn: false))
         riseSweep(heldOut: heldOut, tuning: tuning, around: shipped, events)
+        print("with a floor from the pair's line (not in the product):")
+        print("")
+        summary(tuning: tuning, heldOut: heldOut, [10.0, 13.0, 16.0].map { Detector.stepAboveLine(shipped, floor: $0) }, events)
         if let pcng {
             print("carried phones (pcng), one side, 10 s windows that flagged touch:")
             try carried(folder: pcng, detectors)
