@@ -98,4 +98,22 @@ struct RideEventLimitsTests {
         }
         await world.close()
     }
+
+    /// The driver's ETA updates, each an event on the ride's history, are capped per ride too.
+    @Test(arguments: StoreKind.available)
+    func etaUpdatesAreCappedPerRide(kind: StoreKind) async throws {
+        let world = try await World.make(kind)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.live) { client in
+            var answers: [(Int, String?)] = []
+            for minutes in 0..<(RideHistoryLimits.etaUpdatesPerRide + 5) {
+                answers.append(try await Self.post(client, "/v1/rides/\(ride.id)/eta", as: world.driver, #"{"minutes":\#(minutes % 30 + 1)}"#))
+            }
+            #expect(answers.filter { $0.0 == 200 }.count == RideHistoryLimits.etaUpdatesPerRide, "\(answers)")
+            #expect(answers.filter { $0 == (409, "ride_event_limit") }.count == 5)
+            let given = try await world.store.events(rideID: ride.id, after: 0).filter { $0.kind == .etaGiven }
+            #expect(given.count == RideHistoryLimits.etaUpdatesPerRide)
+        }
+        await world.close()
+    }
 }

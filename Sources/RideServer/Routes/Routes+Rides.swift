@@ -62,6 +62,9 @@ struct RideRoutes<Context: RideRequestContext>: Sendable {
             detail.ride = try await store.setETA(rideID: detail.ride.id, minutes: body.minutes, by: driver.id, idempotency: key)
         } catch StoreError.illegalTransition(let from, _) {
             throw APIError.conflict(from, "the ride is \(from.rawValue); an ETA is only for an accepted ride")
+        } catch StoreError.limitReached(let message) {
+            // A cap per ride, not a rate: waiting does not help (issue 36).
+            throw APIError(.conflict, code: .rideEventLimit, message)
         }
         return rides.rideView(detail, showKey: true)
     }

@@ -1,5 +1,16 @@
 import Foundation
 
+/// What a ride's history takes of the events its people post that the store writes by itself
+/// (issue 36; the notes' limits come with each `RideNote`).
+public enum RideHistoryLimits {
+    /// The driver's ETA updates per ride (`setETA`); the next throws `etaRefusal`.
+    public static let etaUpdatesPerRide = 20
+    /// `limitReached` with its reason.
+    public static var etaRefusal: StoreError {
+        .limitReached("this ride already has \(etaUpdatesPerRide) ETA updates; it takes no more")
+    }
+}
+
 /// A ride as stored: the key as bytes, the people as account ids. The API's `Ride` (RideWire)
 /// is made from it with the people's names, and the key only for the ride's own people.
 public struct RideRecord: Codable, Equatable, Sendable {

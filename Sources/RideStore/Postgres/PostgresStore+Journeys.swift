@@ -8,6 +8,12 @@ extension PostgresStore {
                 throw StoreError.notFound("ride \(rideID)")
             }
             guard ride.state == .accepted else { throw StoreError.illegalTransition(from: ride.state, to: .accepted) }
+            // Under the ride's row lock, staged events counted as the notes count them.
+            let given = try await conn.query("""
+                SELECT (SELECT COUNT(*) FROM ride_event WHERE ride_id = \(rideID) AND kind = 'eta_given')
+                     + (SELECT COUNT(*) FROM ride_event_pending WHERE ride_id = \(rideID) AND kind = 'eta_given')
+                """, logger: self.logger).all({ try $0.decode(Int64.self) }).first ?? 0
+            guard given < RideHistoryLimits.etaUpdatesPerRide else { throw RideHistoryLimits.etaRefusal }
             let now = Date.storeNow
             ride.etaMinutes = minutes
             ride.etaGivenAt = now

@@ -7,6 +7,9 @@ extension SQLiteStore {
             try Self.idempotent(db, idempotency, operation: "eta:\(rideID)") {
                 guard var ride = try RideRecord.fetchOne(db, key: rideID) else { throw StoreError.notFound("ride \(rideID)") }
                 guard ride.state == .accepted else { throw StoreError.illegalTransition(from: ride.state, to: .accepted) }
+                let given = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
+                                             arguments: [rideID, RideEventKind.etaGiven]) ?? 0
+                guard given < RideHistoryLimits.etaUpdatesPerRide else { throw RideHistoryLimits.etaRefusal }
                 ride.etaMinutes = minutes
                 ride.etaGivenAt = .storeNow
                 try ride.update(db)
