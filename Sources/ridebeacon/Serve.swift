@@ -74,7 +74,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may read nothing while it waits for or reads a request before it is closed (1 to 3600); a response being written (an event stream) is not idle.")
     var idleTimeoutSeconds = 60
 
-    @Option(help: "Open connections allowed per client address (IPv6 by /64, 1 to 100000); the next is closed at once. Not applied with --client-address-header (the proxy's connections).")
+    @Option(help: "Open connections allowed per client address (IPv6 by /64, 1 to 100000); the next is closed at once. Not applied to loopback clients, nor with --client-address-header (the proxy's connections).")
     var maxConnectionsPerAddress = 64
 
     @Option(help: "Days a token from a sign-in code (ridebeacon sign-in, a device) works before the device needs a new code (1 to 3650).")

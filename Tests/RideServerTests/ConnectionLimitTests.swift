@@ -25,6 +25,7 @@ struct ConnectionLimitTests {
         let world = try await World.make(.sqlite)
         try await world.app(configure: {
             $0.connections.maxPerAddress = 4
+            $0.connections.capsLoopback = true  // every client here is a 127.x address
             $0.connections.requestHeadTimeout = .seconds(60)
         }).test(.live) { client in
             let port = try #require(client.port)
@@ -106,6 +107,7 @@ struct ConnectionLimitTests {
         #expect(counter.admit("a") && counter.admit("a") && !counter.admit("a") && counter.admit("b"))
         counter.release("a")
         #expect(counter.count("a") == 1 && counter.admit("a"))
+        #expect(ConnectionGuardHandler.isLoopback("127.0.0.3") && ConnectionGuardHandler.isLoopback("::1") && !ConnectionGuardHandler.isLoopback("192.0.2.1"))
     }
 }
 

@@ -3,14 +3,18 @@
 address is local, so each sender is its own client address):
   costly_requests.py PORT bodies   one 64 KiB body of 8 680 keys, then four senders of 30 each
                                    while /health is polled from another address
-  costly_requests.py PORT slow     1 074 half-sent requests from 127.0.0.1; which are closed at
-                                   once and after 9 s, and /health from 127.0.0.2 meanwhile
+  costly_requests.py PORT slow ADDRESS
+                                   1 074 half-sent requests from ADDRESS, a non-loopback address
+                                   of this machine the server listens on (`serve --host 0.0.0.0`;
+                                   loopback clients are not capped); which are closed at once and
+                                   after 9 s, and /health from 127.0.0.2 meanwhile
 Counts answers and closed connections; the times printed are for reading, not for asserting.
 """
 import http.client, resource, socket, statistics, sys, threading, time
 
 PORT = int(sys.argv[1])
 MODE = sys.argv[2] if len(sys.argv) > 2 else "bodies"
+ADDRESS = sys.argv[3] if len(sys.argv) > 3 else "127.0.0.1"
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -59,8 +63,8 @@ def slow():
     connections = []
     for _ in range(1074):
         s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        s.connect(("127.0.0.1", PORT))
+        s.bind((ADDRESS, 0))
+        s.connect((ADDRESS, PORT))
         s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nUser-Agent: slow")
         s.setblocking(False)
         connections.append(s)

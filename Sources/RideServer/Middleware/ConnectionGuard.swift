@@ -21,6 +21,10 @@ public struct ConnectionLimits: Sendable {
     /// once. Not applied behind a proxy (`RateLimitConfiguration.clientAddressHeader` set), where
     /// every connection comes from the proxy; the proxy limits clients there.
     public var maxPerAddress: Int? = 64
+    /// Whether loopback clients are capped too. Off: a client on this machine is a proxy, a
+    /// load generator or an operator, not a remote attacker (the load runs hold 500 streams
+    /// from 127.0.0.1). Tests turn it on to use 127.x addresses as clients.
+    public var capsLoopback = false
 
     public init() {}
 
@@ -75,9 +79,12 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     private var tail: [UInt8] = []
     private var deadline: Scheduled<Void>?
 
-    init(counter: ConnectionCounter?, headTimeout: TimeAmount?) {
+    private let capsLoopback: Bool
+
+    init(counter: ConnectionCounter?, headTimeout: TimeAmount?, capsLoopback: Bool) {
         self.counter = counter
         self.headTimeout = headTimeout
+        self.capsLoopback = capsLoopback
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -92,7 +99,7 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     private func start(_ context: ChannelHandlerContext) {
         guard !started else { return }
         started = true
-        if let counter, let peer = context.channel.remoteAddress?.ipAddress {
+        if let counter, let peer = context.channel.remoteAddress?.ipAddress, capsLoopback || !Self.isLoopback(peer) {
             let key = AddressKey.of(peer)
             guard counter.admit(key) else {
                 context.close(promise: nil)
@@ -139,6 +146,10 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         counted = nil
     }
 
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+
     /// Whether `bytes` hold CRLF CRLF (a request head's end; a bare LF LF is accepted too).
     static func containsBlankLine(_ bytes: [UInt8]) -> Bool {
         var i = 0
@@ -178,7 +189,7 @@ extension HTTPServerBuilder {
         let headTimeout = limits.headTimeAmount
         return HTTPServerBuilder { responder in
             GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: limits.idleTimeAmount)),
-                                makeGuard: { ConnectionGuardHandler(counter: counter, headTimeout: headTimeout) })
+                                makeGuard: { ConnectionGuardHandler(counter: counter, headTimeout: headTimeout, capsLoopback: limits.capsLoopback) })
         }
     }
 }

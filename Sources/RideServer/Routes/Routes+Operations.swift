@@ -47,7 +47,7 @@ struct OperationsRoutes<Context: RideRequestContext>: Sendable {
     }
 
     static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+        ConnectionGuardHandler.isLoopback(address)
     }
 
     /// 200 when the database answers, 503 (JSON error) when it does not.
