@@ -1,0 +1,83 @@
+import BeaconCore
+import Foundation
+@testable import HCITransports
+@testable import RadioCore
+import RideBeaconTesting
+import Synchronization
+import Testing
+
+/// Issue 34's fast advertising on real parts: a real `ridebeacon passenger guide` on one Bumble
+/// controller; on the other, the test plays the car (the driver's identity, at Bumble's fixed
+/// −50 dBm, which the guide is told is touch range) and counts the passenger's beacon. Nothing
+/// before the arrival; after it, when the guide enters the last metre ("hold the phones
+/// together"), reports come at least 3 times as often as 15 s later, when it has fallen back;
+/// and the frame's measured power is the 1 m level of Bumble's reported 0 dBm.
+@Suite("The passenger's beacon over Bumble: from arrival, fast in the last metre, then back", .tags(.bumble, .process), .timeLimit(.minutes(3)))
+struct FastAdvertisingOverBumbleTests {
+    /// The passenger's beacons the car's scanner heard: (frame, arrival).
+    final class Heard: Sendable {
+        private let heard = Mutex<[(IBeacon, ContinuousClock.Instant)]>([])
+        private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+        init(_ stream: AsyncThrowingStream<RadioEvent, any Error>, identity: RotatingIdentity) {
+            let consumer = Task { [weak self] in
+                do {
+                    for try await event in stream {
+                        guard case .sighting(let s) = event, let beacon = s.beacon,
+                              identity.match(BeaconIdentity(beacon), of: .passenger, at: Double(s.unixMicroseconds) / 1e6) != nil
+                        else { continue }
+                        self?.heard.withLock { $0.append((beacon, s.receivedAt)) }
+                    }
+                } catch {}
+            }
+            task.withLock { $0 = consumer }
+        }
+
+        var all: [(IBeacon, ContinuousClock.Instant)] { heard.withLock { $0 } }
+
+        func count(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Int {
+            all.filter { $0.1 >= start && $0.1 < end }.count
+        }
+
+        func stop() { task.withLock { $0?.cancel() } }
+    }
+
+    @Test(.enabled(if: BumbleControllers.shouldRun, "needs .venv with bumble (make test creates it)"))
+    func lastMetreIsFastThenBack() async throws {
+        let (server, api, passenger, driver, rideID) = try await GuideOverBumbleTests.acceptedRide()
+        defer { server.stop() }
+        let ride = try await api.call(.GET, "/v1/rides/\(rideID)", token: driver).json
+        let key = try #require(Data(base64Encoded: ride["key"] as? String ?? ""))
+        let identity = try RotatingIdentity(rideKey: Array(key), period: try #require(ride["identityPeriodSeconds"] as? Int))
+
+        let bumble = try BumbleControllers()
+        defer { bumble.stop() }
+        let car = try await HCIRadio.connect(RadioSelection(parsing: bumble.radioArgument(0)).hciTransport())
+        let heard = Heard(car.scan(), identity: identity)
+        defer { heard.stop() }
+        let guide = try Interactive(["passenger", "guide", rideID, "--radio", bumble.radioArgument(1), "--touch-rssi", "-55",
+                                     "--audio-out", "none", "--server", server.baseURL], token: passenger)
+        defer { guide.stop() }
+        #expect(await guide.wait { $0.contains("Your driver is on the way.") }, "\(guide.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(heard.all.isEmpty, "the passenger advertised before the driver arrived")
+
+        // The car: the driver's current identity (a ride's test lasts well within the ±1 slot accepted).
+        let now = Date().timeIntervalSince1970
+        try await car.startAdvertising(.ride(beacon: identity.identity(of: .driver, slot: identity.slot(at: now)).beacon(measuredPower: -59)))
+        #expect(try await api.call(.POST, "/v1/rides/\(rideID)/arrive", token: driver).status == 200)
+        let hold = "Hold the phones together."
+        #expect(await guide.wait { $0.contains(hold) || $0.contains("Very close") }, "\(guide.stdout)\n\(guide.stderr)")
+        let lastMetre = ContinuousClock.now
+        try await Task.sleep(for: .seconds(4))
+        let fast = heard.count(from: lastMetre + .seconds(1), to: lastMetre + .seconds(4))
+        // `IdentityAdvertiser.hurrySeconds` (15 s) after it began, at most: back at 100 ms.
+        try await Task.sleep(until: lastMetre + .seconds(21), clock: .continuous)
+        let normal = heard.count(from: lastMetre + .seconds(18), to: lastMetre + .seconds(21))
+        print("passenger's reports at the car in 3 s over Bumble: \(fast) in the last metre, \(normal) 18 s later")
+        #expect(normal > 0 && fast >= 3 * normal, "\(fast) fast reports against \(normal) after falling back\n\(guide.stderr)")
+        // Bumble's controller reports 0 dBm: once it has, the frame says its 1 m level.
+        #expect(heard.all.last?.0.measuredPower == MeasuredPower.atOneMetre(transmitPower: 0))
+        await car.shutdown()
+    }
+}
