@@ -51,10 +51,14 @@ struct LiveGuideAdvertisingTests {
         #expect(rig.radio.interval == 100)
         await rig.walk(seconds: 6) { _ in 8 }
         #expect(!rig.radio.calls.contains(.setAdvertisingInterval(20)), "fast before the last metre")
-        await rig.walk(seconds: 6) { _ in 0.8 }
+        // In as `LiveGuideTests.touchToConfirmation` walks, to "Hold the phones together."
+        await rig.walk(seconds: 4) { _ in 1 }
+        await rig.walk(seconds: 3) { t in max(0.02, 1 - 0.5 * t) }
+        await rig.walk(seconds: 3) { _ in 0.02 }
         #expect(await eventually { rig.radio.interval == 20 }, "log: \(rig.log.all)")
-        // Bounded: `hurrySeconds` (15 s) after entering the last metre, the normal interval.
-        await rig.walk(seconds: IdentityAdvertiser.hurrySeconds + 1) { _ in 8 }
+        // Bounded: `hurrySeconds` (15 s) after entering the last metre, the normal interval,
+        // though she is still there (the driver's device has not felt it: no new entry).
+        await rig.walk(seconds: IdentityAdvertiser.hurrySeconds + 1) { _ in 0.02 }
         #expect(await eventually { rig.radio.interval == 100 })
         #expect(rig.radio.calls.filter { $0 == .setAdvertisingInterval(20) || $0 == .setAdvertisingInterval(100) }.last
                 == .setAdvertisingInterval(100))
