@@ -37,7 +37,7 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 struct TokenExpiryOption: ParsableArguments {
-    @Option(help: "The token stops working after this many days (1 to 3650); without it, only revocation ends it.")
+    @Option(help: "The token stops working after this many days (1 to 3650; default 365).")
     var expiresInDays: Int?
 
     func validate() throws {
@@ -46,7 +46,8 @@ struct TokenExpiryOption: ParsableArguments {
         }
     }
 
-    var expiresAt: Date? { expiresInDays.map { TokenExpiry.date(afterDays: $0) } }
+    /// Every token expires by policy: `TokenExpiry.adminIssuedDays` unless given.
+    var expiresAt: Date { TokenExpiry.date(afterDays: expiresInDays ?? TokenExpiry.adminIssuedDays) }
 }
 
 /// Where the database is: `--database`, else RIDEBEACON_DATABASE (so a PostgreSQL password

@@ -46,6 +46,26 @@ struct AdminAndServeCLITests {
         await store.close()
     }
 
+    /// Issue 36 (8): every token expires by policy; an admin-issued one without
+    /// `--expires-in-days` lasted until revoked.
+    @Test func adminIssuedTokensExpireByPolicy() async throws {
+        let database = try temporaryDatabase()
+        let created = try await CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--vehicle", "blue Prius", "--database", database])
+        #expect(created.status == 0, "\(created.stderr)")
+        let store = try await StoreLocation.open(database)
+        let secret = try #require(APITokenSecret(presented: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let account = try #require(try await store.authenticate(secretHash: secret.hash))
+        let another = try await CLI.run(["admin", "create-token", account.id, "--database", database])
+        #expect(another.status == 0, "\(another.stderr)")
+        let tokens = try await store.tokens(accountID: account.id)
+        #expect(tokens.count == 2)
+        for token in tokens {
+            let expires = try #require(token.expiresAt, "a token without expiry")
+            #expect(abs(expires.timeIntervalSinceNow - 365 * 86_400) < 600)
+        }
+        await store.close()
+    }
+
     @Test func badInputIsOneLineAndNonZero() async throws {
         let database = try temporaryDatabase()
         let role = try await CLI.run(["admin", "create-account", "--role", "pilot", "--name", "X", "--database", database])

@@ -17,9 +17,10 @@ struct TokenExpiryAndPagingTests {
             #expect(abs(expires.timeIntervalSinceNow - 86_400) < 60)
             let fresh = Member(account: world.driver.account, token: try #require(issued.string("token")))
             #expect(try await client.call(.get, "/v1/rides", as: fresh).status == .ok)
-            // No body: a token without expiry, and no expiresAt in the answer.
-            let forever = try await client.call(.post, "/v1/accounts/\(world.driver.id)/tokens", as: world.admin)
-            #expect(forever.status == .created && forever.json["expiresAt"] == nil)
+            // No body: the policy's lifetime (issue 36, finding 8: every token expires), said in the answer.
+            let byPolicy = try await client.call(.post, "/v1/accounts/\(world.driver.id)/tokens", as: world.admin)
+            let policyEnd = try #require(byPolicy.string("expiresAt").flatMap { try? Date($0, strategy: .iso8601) }, "\(byPolicy.text)")
+            #expect(byPolicy.status == .created && abs(policyEnd.timeIntervalSinceNow - Double(TokenExpiry.adminIssuedDays) * 86_400) < 60)
 
             let zero = try await client.call(.post, "/v1/accounts/\(world.driver.id)/tokens", as: world.admin, json: #"{"expiresInDays":0}"#)
             #expect(zero.status == .badRequest && zero.errorField == "expiresInDays")

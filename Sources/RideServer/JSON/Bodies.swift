@@ -23,6 +23,11 @@ extension NewAccountBody {
 
 public enum TokenExpiry {
     public static let days = IssueTokenBody.days
+    /// Every token expires by policy (issue 36, finding 8): one an admin issues for a device or
+    /// a service (`admin create-account`/`create-token`, `POST /v1/accounts/{id}/tokens`) lasts
+    /// this many days unless a shorter or longer `expiresInDays` is given; a code sign-in's
+    /// lasts `--sign-in-token-days`, a page session's `--web-session-hours` after last use.
+    public static let adminIssuedDays = 365
 
     /// Whole milliseconds, like every time the store keeps.
     public static func date(afterDays days: Int, from now: Date = Date()) -> Date {

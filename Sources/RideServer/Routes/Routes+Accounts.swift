@@ -36,7 +36,7 @@ struct AccountRoutes<Context: RideRequestContext>: Sendable {
         let body = try await request.decodeStrict(IssueTokenBody.self, context: context)
         let accountID = try context.parameters.require("id")
         let secret = APITokenSecret()
-        let expiresAt = body.expiresInDays.map { TokenExpiry.date(afterDays: $0) }
+        let expiresAt = TokenExpiry.date(afterDays: body.expiresInDays ?? TokenExpiry.adminIssuedDays)
         let issue = try await store.addToken(accountID: accountID, secretHash: secret.hash, expiresAt: expiresAt, idempotency: key)
         if issue.isReplay {
             throw APIError(.conflict, code: .tokenAlreadyIssued,

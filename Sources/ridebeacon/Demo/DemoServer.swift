@@ -51,7 +51,7 @@ final class DemoServer: Sendable {
     func createAccount(role: Role, name: String, vehicle: Vehicle? = nil) async throws -> String {
         let account = try await store.createAccount(NewAccount(role: role, displayName: name, vehicleDetails: vehicle))
         let secret = APITokenSecret()
-        _ = try await store.addToken(accountID: account.id, secretHash: secret.hash)
+        _ = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: TokenExpiry.date(afterDays: 1))
         return secret.text
     }
 
