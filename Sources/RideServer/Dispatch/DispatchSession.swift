@@ -22,7 +22,7 @@ enum DispatchSession {
     /// The token the request's cookie carries, if it has the shape of one. Over TLS only the
     /// `__Host-` cookie counts.
     static func token(in request: Request, secure: Bool) -> APITokenSecret? {
-        request.cookies[cookieName(secure: secure)].flatMap { APITokenSecret(presented: $0.value) }
+        SessionCookie.token(named: cookieName, in: request, secure: secure)
     }
 
     /// The signed-in account, or nil when there is no cookie or its token no longer works. The
@@ -30,9 +30,8 @@ enum DispatchSession {
     /// the session's expiry slides forward with use (`WebSessions`).
     static func account(for request: Request, secure: Bool, sessions: WebSessions, limits: RateLimits, now: Date,
                         lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
-        guard let token = token(in: request, secure: secure),
-              let account = try await sessions.account(for: token, limits: limits, now: now, lifetime: lifetime) else { return nil }
-        return (account, token)
+        try await SessionCookie.session(named: cookieName, in: request, secure: secure, sessions: sessions, limits: limits, now: now,
+                                        lifetime: lifetime)
     }
 
     /// Forms carry this and the server recomputes it: an HMAC keyed by the session's own token,
@@ -68,6 +67,24 @@ enum DispatchSession {
 }
 
 /// The two pages' session cookie names.
+/// What both pages' session cookies share: the name, the token it carries, and the account
+/// behind it, looked up through the authentication budgets.
 enum SessionCookie {
     static func name(_ base: String, secure: Bool) -> String { secure ? "__Host-" + base : base }
+
+    /// The token the cookie `base` carries, if it has the shape of one. Over TLS only the
+    /// `__Host-` cookie counts.
+    static func token(named base: String, in request: Request, secure: Bool) -> APITokenSecret? {
+        request.cookies[name(base, secure: secure)].flatMap { APITokenSecret(presented: $0.value) }
+    }
+
+    /// The signed-in account and its token, or nil without a cookie or when its token no
+    /// longer works; the lookup takes from the authentication budgets (429 when spent) and
+    /// slides the session's expiry (`WebSessions`).
+    static func session(named base: String, in request: Request, secure: Bool, sessions: WebSessions, limits: RateLimits, now: Date,
+                        lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
+        guard let token = token(named: base, in: request, secure: secure),
+              let account = try await sessions.account(for: token, limits: limits, now: now, lifetime: lifetime) else { return nil }
+        return (account, token)
+    }
 }

@@ -14,7 +14,7 @@ enum PassengerSession {
     static func cookieName(secure: Bool) -> String { SessionCookie.name(cookieName, secure: secure) }
 
     static func token(in request: Request, secure: Bool) -> APITokenSecret? {
-        request.cookies[cookieName(secure: secure)].flatMap { APITokenSecret(presented: $0.value) }
+        SessionCookie.token(named: cookieName, in: request, secure: secure)
     }
 
     /// The signed-in passenger, or nil without a cookie or when its token no longer works
@@ -23,10 +23,10 @@ enum PassengerSession {
     /// The lookup takes from the authentication budgets like any presented token (429 when spent).
     static func passenger(for request: Request, secure: Bool, sessions: WebSessions, limits: RateLimits, now: Date,
                           lifetime: TimeInterval) async throws -> (Account, APITokenSecret)? {
-        guard let token = token(in: request, secure: secure),
-              let account = try await sessions.account(for: token, limits: limits, now: now, lifetime: lifetime),
-              account.role == .passenger else { return nil }
-        return (account, token)
+        guard let session = try await SessionCookie.session(named: cookieName, in: request, secure: secure, sessions: sessions,
+                                                            limits: limits, now: now, lifetime: lifetime),
+              session.0.role == .passenger else { return nil }
+        return session
     }
 
     static func signInCookie(_ token: APITokenSecret, secure: Bool) -> Cookie {
