@@ -27,6 +27,22 @@ struct FollowGuideCLITests {
         return false
     }
 
+    /// `passenger follow` on the simulated radio, through the driver's arrival until its guide
+    /// has reported in.
+    static func followUntilGuiding(_ service: RideServiceFixture, _ rideID: String) async throws -> BackgroundProcess {
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications"],
+                                           environment: service.environment(token: service.passengerToken))
+        do {
+            #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+            #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+            #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
+        } catch {
+            follow.stop()
+            throw error
+        }
+        return follow
+    }
+
     @Test func startsOnArrivalReportsInAndStopsWhenTheRideWordConfirms() async throws {
         let service = try await RideServiceFixture()
         let rideID = try await Self.acceptedRide(service)
@@ -66,12 +82,8 @@ struct FollowGuideCLITests {
     @Test func theGuideStopsWhenTheRideIsCancelled() async throws {
         let service = try await RideServiceFixture()
         let rideID = try await Self.acceptedRide(service)
-        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications"],
-                                           environment: service.environment(token: service.passengerToken))
+        let follow = try await Self.followUntilGuiding(service, rideID)
         defer { follow.stop() }
-        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
-        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
-        #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
         let cancelled = try await service.run(["passenger", "cancel", rideID], as: service.passengerToken)
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(await follow.wait { out, _ in out.contains("Your ride was cancelled.") }, "\(follow.stdout)")
@@ -84,12 +96,8 @@ struct FollowGuideCLITests {
     @Test func sigtermWhileGuidingEndsTheFollow() async throws {
         let service = try await RideServiceFixture()
         let rideID = try await Self.acceptedRide(service)
-        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications"],
-                                           environment: service.environment(token: service.passengerToken))
+        let follow = try await Self.followUntilGuiding(service, rideID)
         defer { follow.stop() }
-        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
-        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
-        #expect(try await Self.waitFor(.guideStarted, service, rideID), "\(follow.stderr)")
         follow.signal(SIGTERM)
         #expect(await follow.exitStatus(within: 60) != nil, "follow ended on SIGTERM: \(follow.stdout.suffix(600))\n\(follow.stderr)")
         #expect(follow.stdout.contains("Stopped following"), "it says so: \(follow.stdout.suffix(400))")
