@@ -158,13 +158,36 @@ extension World {
 
 extension TestClientProtocol {
     /// A browser-like request: form body, session cookie, no Authorization header. `cookie` is
-    /// a dispatcher's token, or a whole `name=value` pair.
+    /// a dispatcher's token, or a whole `name=value` pair. A sign-in form's post without a
+    /// `csrf` field gets the sign-in form token the way a browser does: its page is opened
+    /// first (with the same extra headers) and the token goes in both the cookie and the body.
     func form(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, cookie: String? = nil,
-              headers extra: [String: String] = [:]) async throws -> TestResponse {
+              headers extra: [String: String] = [:], signInToken: Bool = true) async throws -> TestResponse {
+        var cookies = cookie.map { $0.contains("=") ? $0 : "rb_dispatch=\($0)" }
+        var body = body
+        if method == .post, let page = ["/sign-in": "/", "/dispatch/login": "/dispatch/login"][uri], let typed = body, signInToken, !typed.contains("csrf=") {
+            let token = try await signInFormToken(page: page, headers: extra)
+            cookies = [cookies, token.cookie].compactMap { $0 }.joined(separator: "; ")
+            body = "csrf=\(token.value)&" + typed
+        }
         var headers = HTTPFields()
-        if let cookie { headers[.cookie] = cookie.contains("=") ? cookie : "rb_dispatch=\(cookie)" }
+        if let cookies { headers[.cookie] = cookies }
         if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
         for (name, value) in extra { if let name = HTTPField.Name(name) { headers[name] = value } }
         return try await executeRequest(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    /// The sign-in form token a browser gets on opening `page` signed out: its cookie
+    /// (`name=value`) and the value the form carries.
+    func signInFormToken(page: String, headers extra: [String: String] = [:]) async throws -> (cookie: String, value: String) {
+        var headers = HTTPFields()
+        for (name, value) in extra where name.lowercased() != "cookie" { if let name = HTTPField.Name(name) { headers[name] = value } }
+        let response = try await executeRequest(uri: page, method: .get, headers: headers, body: nil)
+        let setCookie = try #require(response.headers[values: .setCookie].first { $0.contains("rb_form=") }, "\(page) set no sign-in form cookie")
+        let pair = String(setCookie.prefix { $0 != ";" })
+        let value = String(pair.drop { $0 != "=" }.dropFirst())
+        let html = String(buffer: response.body)
+        #expect(html.contains("name=\"csrf\" value=\"\(value)\""), "\(page)'s form does not carry its cookie's token")
+        return (pair, value)
     }
 }

@@ -44,6 +44,39 @@ struct HardeningTests {
     }
 }
 
+extension HardeningTests {
+    /// Login CSRF whatever the headers (issue 36, finding 11): a post with neither Origin nor
+    /// Referer (a proxy or privacy setting strips them) still needs the token the sign-in page
+    /// gave this browser, in its cookie and in the form; without it, or with another browser's,
+    /// nothing is spent and no cookie is set. Over TLS the cookie is `__Host-`.
+    @Test(arguments: ["/sign-in", "/dispatch/login"])
+    func signInFormsNeedTheirPagesTokenWhateverTheHeaders(form: String) async throws {
+        let world = try await World.make(.sqlite)
+        try await world.app().test(.live) { client in
+            let issued = try await client.call(.post, "/v1/accounts/\(form == "/sign-in" ? world.passenger.id : world.dispatcher.id)/sign-in-codes",
+                                               as: world.admin, json: "{}")
+            let code = try #require(issued.string("code")).replacingOccurrences(of: " ", with: "+")
+            let field = form == "/sign-in" ? "code" : "token"
+            let page = form == "/sign-in" ? "/" : "/dispatch/login"
+            let mine = try await client.signInFormToken(page: page)
+            let theirs = try await client.signInFormToken(page: page)
+            #expect(mine.value != theirs.value, "two browsers got the same token")
+            for (cookie, body) in [(nil, "\(field)=\(code)"), (mine.cookie, "\(field)=\(code)"), (nil, "csrf=\(mine.value)&\(field)=\(code)"),
+                                   (theirs.cookie, "csrf=\(mine.value)&\(field)=\(code)"), (mine.cookie, "csrf=&\(field)=\(code)")] {
+                let refused = try await client.form(.post, form, body, cookie: cookie ?? "rb_other=1", signInToken: false)
+                #expect(refused.status == .forbidden && refused.text.contains("not one this server gave"),
+                        "\(cookie ?? "no cookie") \(body): \(refused.status)")
+                #expect(refused.headers[.setCookie] == nil)
+            }
+            // The code was not spent by any of those: the page's own token signs in with it.
+            let signedIn = try await client.form(.post, form, "csrf=\(mine.value)&\(field)=\(code)", cookie: mine.cookie)
+            #expect(signedIn.status == .seeOther, "\(signedIn.text)")
+            let tls = try await client.signInFormToken(page: page, headers: ["X-Forwarded-Proto": "https"])
+            #expect(tls.cookie.hasPrefix("__Host-rb_form="))
+        }
+    }
+}
+
 /// Failed authentications are logged sampled, with counts, not one line each (issue 13, item 7).
 @Suite("Failure log sampling", .timeLimit(.minutes(2)))
 struct FailureLogSamplingTests {

@@ -60,7 +60,8 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
     }
 
     @Sendable func loginPage(_ request: Request, context: Context) async throws -> Response {
-        DispatchRenderer.page("login", ["error": [String]()])
+        let form = SignInFormToken.issue(for: request, secure: secure(request))
+        return SignInFormToken.attach(form.cookie, to: DispatchRenderer.page("login", ["error": [String](), "csrf": form.value]))
     }
 
     /// Takes a sign-in code (what an admin hands a new dispatcher) or a dispatcher's token.
@@ -72,10 +73,11 @@ struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
     @Sendable func login(_ request: Request, context: Context) async throws -> Response {
         try SameOrigin.check(request)
         let form = try await request.decodeForm(LoginForm.self)
+        try SignInFormToken.check(form.csrf, request: request, secure: secure(request))
         let typed = (form.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let address = limits.clientAddress(request, context: context)
         func refuse(_ message: String, status: HTTPResponse.Status) -> Response {
-            DispatchRenderer.page("login", ["error": [message]], status: status)
+            DispatchRenderer.page("login", ["error": [message], "csrf": form.csrf ?? ""], status: status)
         }
         guard !typed.isEmpty else { return refuse("Enter your sign-in code or your dispatcher token.", status: .badRequest) }
         if !typed.hasPrefix("rb_") {
@@ -250,7 +252,7 @@ enum FormLimits {
 }
 
 /// The form `login` reads.
-struct LoginForm: Decodable { var token: String? }
+struct LoginForm: Decodable { var csrf: String?; var token: String? }
 
 /// The form both pages' sign-out buttons send.
 struct SignOutForm: Decodable { var csrf: String? }

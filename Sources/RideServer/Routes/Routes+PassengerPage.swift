@@ -37,8 +37,9 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
 
     @Sendable func passengerHome(_ request: Request, context: Context) async throws -> Response {
         guard let (passenger, token) = try await passengerSession(request) else {
-            let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String]()]
-            return passengerRender("p-signin", empty)
+            let form = SignInFormToken.issue(for: request, secure: secure(request))
+            let empty: [String: Any] = ["code": "", "hasErrors": false, "errors": [Any](), "codeError": [String](), "csrf": form.value]
+            return SignInFormToken.attach(form.cookie, to: passengerRender("p-signin", empty))
         }
         let book = await book(for: request, passenger: passenger)
         let notice = request.uri.queryParameters["cancelled"] != nil ? book(.pageCancelledNotice) : nil
@@ -50,10 +51,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
             throw APIError(.forbidden, code: .crossSiteForm, "This sign-in form was sent from another site. Open / on this server and sign in there.")
         }
         let form = try await request.decodeForm(CodeForm.self)
+        try SignInFormToken.check(form.csrf, request: request, secure: secure(request))
         let typed = form.code ?? ""
         func refuse(_ message: String, status: HTTPResponse.Status) -> Response {
             let page: [String: Any] = ["code": typed, "hasErrors": true, "errors": [["fieldID": "code", "message": message]],
-                                       "codeError": [message]]
+                                       "codeError": [message], "csrf": form.csrf ?? ""]
             return passengerRender("p-signin", page, status: status)
         }
         // Codes are guessable by brute force: the page shares the API's sign-in budgets, taken
@@ -310,7 +312,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
 }
 
 /// The form `passengerSignIn` reads.
-struct CodeForm: Decodable { var code: String? }
+struct CodeForm: Decodable { var csrf: String?; var code: String? }
 
 /// The form `passengerRequest` reads.
 struct RideRequestForm: Decodable { var csrf: String?; var pickup: String?; var dropoff: String?; var notes: String? }

@@ -123,7 +123,7 @@ enum DispatchTemplates {
         <main>
         <h1>Dispatcher sign-in</h1>
         {{#error}}<p class="error" role="alert" id="login-error">{{.}}</p>{{/error}}
-        <form method="post" action="/dispatch/login">
+        <form method="post" action="/dispatch/login"><input type="hidden" name="csrf" value="{{csrf}}">
         <p><label for="token">Sign-in code or dispatcher token</label></p>
         <p><input id="token" name="token" type="password" autocomplete="current-password" required{{#error}} aria-invalid="true" aria-describedby="login-error"{{/error}}></p>
         <p><button type="submit" id="login">Sign in</button></p>

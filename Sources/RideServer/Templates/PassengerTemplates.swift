@@ -44,7 +44,7 @@ enum PassengerTemplates {
         <main>
         <h1>Sign in to RideBeacon</h1>
         {{> p-errors}}
-        <form method="post" action="/sign-in" novalidate>
+        <form method="post" action="/sign-in" novalidate><input type="hidden" name="csrf" value="{{csrf}}">
         <div class="field">
         <label for="code">Sign-in code</label>
         <p class="hint" id="code-hint">The eight digits your dispatcher gave you, for example 4821 0937.</p>
