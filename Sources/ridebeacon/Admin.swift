@@ -19,8 +19,17 @@ struct DatabaseOptions: ParsableArguments {
 
     var database: String { DatabaseLocation.resolve(databaseOption) }
 
-    /// Runs `body` on the opened store and closes it, reporting store errors as one line.
-    func withStore<T>(_ body: (any Store) async throws -> T) async throws -> T {
+    /// Runs `body` on the opened store and closes it, reporting store errors as one line. Only
+    /// `creating` (the first account of a new deployment) may make a SQLite file that is not
+    /// there: any other command run in the wrong folder would answer from an empty database
+    /// it just made ("ride not found") and leave that file behind (issue 37, point 10).
+    func withStore<T>(creating: Bool = false, _ body: (any Store) async throws -> T) async throws -> T {
+        if let path = Self.sqlitePath(database), !FileManager.default.fileExists(atPath: path) {
+            guard creating else {
+                throw ValidationError("--database: there is no database at \(path) (run where it is, pass --database sqlite:PATH or set RIDEBEACON_DATABASE; `ridebeacon admin create-account` makes a new one)")
+            }
+            StandardError.writeLine("ridebeacon: no database at \(path) yet: creating a new one")
+        }
         let store = try await openStore(database)
         do {
             let result = try await body(store)
@@ -33,6 +42,15 @@ struct DatabaseOptions: ParsableArguments {
             await store.close()
             throw error
         }
+    }
+}
+
+extension DatabaseOptions {
+    /// The file of a `sqlite:PATH` location (nil for PostgreSQL and in-memory databases).
+    static func sqlitePath(_ location: String) -> String? {
+        guard location.hasPrefix("sqlite:") else { return nil }
+        let path = String(location.dropFirst("sqlite:".count))
+        return path.isEmpty || path == ":memory:" ? nil : path
     }
 }
 
@@ -191,7 +209,7 @@ extension Admin {
 
         func run() async throws {
             guard let role = Role(rawValue: role) else { return }
-            try await options.withStore { store in
+            try await options.withStore(creating: true) { store in
                 let new = vehicleDetails.map { NewAccount(role: role, displayName: name, vehicleDetails: $0) }
                     ?? NewAccount(role: role, displayName: name, vehicle: vehicle)
                 let account = try await store.createAccount(new)

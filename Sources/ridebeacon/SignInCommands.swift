@@ -25,8 +25,9 @@ extension Admin {
         @OptionGroup var signInKey: SignInKeyOptions
 
         func run() async throws {
-            let key = try signInKey.key(database: options.database).current()
             try await options.withStore { store in
+                // After the store opened: in the wrong folder no key file is made either.
+                let key = try signInKey.key(database: options.database).current()
                 let chosen = try Admin.accounts(try await store.accounts()).pick(account)
                 let account = chosen.id
                 let (record, digits) = SignInCodeHash.issue(accountID: account, by: AdminAudit.cliOperator, now: Date())

@@ -1,5 +1,6 @@
 import Foundation
 import RideBeaconTesting
+import RideStore
 import Testing
 
 /// README's "Each role's journey", run as written (issue 25): names and codes only, no ids and
@@ -28,7 +29,7 @@ struct ReadmeJourneyCLITests {
         let binary = try #require(CLI.binary, "build ridebeacon first")
         let directory = try CLI.temporaryDirectory()
         let database = "sqlite:\(directory.path)/ridebeacon.sqlite"   // what the script's commands default to there
-        _ = try await LiveServer.run(["admin", "list-accounts", "--database", database])
+        await (try await StoreLocation.open(database)).close()   // the schema first: serve and the script's admin commands must not race to migrate
         let server = try await ServeProcess(database: database)
         defer { server.stop() }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RideStore
 
 /// The one "server plus accounts" fixture of the process tests: a real `ridebeacon serve` on a
 /// fresh database (on port 0, reporting the port it bound), and the built binary's admin
@@ -20,7 +21,9 @@ public final class LiveServer: Sendable {
     /// `kind`: the store `serve` runs on; `prefix` names the database.
     public init(kind: StoreKind = .sqlite, prefix: String = "e2e") async throws {
         let database = try await kind.makeDatabase(prefix: prefix)
-        _ = try await Self.run(["admin", "list-accounts", "--database", database])  // creates the schema first
+        // The schema first, as an operator's first `admin create-account` would (admin commands
+        // refuse a database that is not there; serve and they must not race to migrate).
+        await (try await StoreLocation.open(database)).close()
         server = try await ServeProcess(database: database)
     }
 
