@@ -209,7 +209,19 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         if KeyboardKeys.terminationRequested { return Self.stoppedBySignal(announcer) }
         // The stream replays the history first; what happened before `start` was summed up above.
         let summarizedUpTo = max(ride.stateChangedAt, ride.etaGivenAt ?? .distantPast)
+        /// The stream lost the server and has not got it back: said once, and its return once (issue 37, point 3).
+        var unreachable = false
         for try await update in client.rideEvents(ride.id) {
+            switch update {
+            case .interrupted where !unreachable:
+                unreachable = true
+                await announcer.sayAside(announcer.book(.guideServiceUnreachable))
+            case .connected where unreachable:
+                unreachable = false
+                await announcer.sayAside(announcer.book(.guideServiceBack))
+            default:
+                break
+            }
             guard case .event(let event) = update, event.at > summarizedUpTo else { continue }
             // Without a guide, the driver's answer and moves are said here (issue 22).
             if !guideRan, let words = RideAnnouncement.meeting(event, ride: ride, in: announcer.book) {

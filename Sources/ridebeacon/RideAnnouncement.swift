@@ -112,6 +112,13 @@ actor RideAnnouncer {
         }
     }
 
+    /// A sentence about the connection, not the ride: said and printed, but not a notification,
+    /// which keeps the ride's news, and not what `repeatLast` repeats.
+    func sayAside(_ sentence: String) {
+        Say.line(sentence)
+        player.say(SinkText.speech(sentence), urgent: true)
+    }
+
     func repeatLast() {
         guard let last else { return }
         Say.line(last.spoken)
