@@ -12,7 +12,7 @@ import Testing
 /// before the arrival; after it, when the guide enters the last metre ("hold the phones
 /// together"), reports come at least 3 times as often as 15 s later, when it has fallen back;
 /// and the frame's measured power is the 1 m level of Bumble's reported 0 dBm.
-@Suite("The passenger's beacon over Bumble: from arrival, fast in the last metre, then back", .tags(.bumble, .process), .timeLimit(.minutes(3)))
+@Suite("The passenger's beacon over Bumble: from arrival, fast in the last metre, then back", .tags(.bumble, .process), .timeLimit(.minutes(4)))
 struct FastAdvertisingOverBumbleTests {
     /// The passenger's beacons the car's scanner heard: (frame, arrival).
     final class Heard: Sendable {
@@ -80,11 +80,14 @@ struct FastAdvertisingOverBumbleTests {
         let start = try #require(first, "no report from her within 10 s of the last metre\n\(guide.stderr)")
         try await Task.sleep(until: start + .milliseconds(3_500), clock: .continuous)
         let fast = heard.count(from: start + .milliseconds(500), to: start + .milliseconds(3_500))
-        // `IdentityAdvertiser.hurrySeconds` (15 s) after it began, at most: back at 100 ms.
-        try await Task.sleep(until: lastMetre + .seconds(21), clock: .continuous)
-        let normal = heard.count(from: lastMetre + .seconds(18), to: lastMetre + .seconds(21))
-        print("passenger's reports at the car in 3 s over Bumble: \(fast) in the last metre, \(normal) 18 s later")
-        #expect(normal > 0 && fast >= 3 * normal, "\(fast) fast reports against \(normal) after falling back\n\(guide.stderr)")
+        // `IdentityAdvertiser.hurrySeconds` (15 s) after it began, at most: back at 100 ms. Read
+        // over 10 s (a CI run once heard nothing in a 3 s window there) and compared as rates.
+        try await Task.sleep(until: lastMetre + .seconds(28), clock: .continuous)
+        let normal = heard.count(from: lastMetre + .seconds(18), to: lastMetre + .seconds(28))
+        let perSecond = (0..<28).map { heard.count(from: lastMetre + .seconds($0), to: lastMetre + .seconds($0 + 1)) }
+        print("passenger's reports at the car over Bumble: \(fast) in 3 s of the last metre, \(normal) in 10 s from 18 s later; per second: \(perSecond)")
+        #expect(normal > 0 && Double(fast) / 3 >= 3 * Double(normal) / 10,
+                "\(fast) fast reports in 3 s against \(normal) in 10 s after falling back; per second \(perSecond)\n\(guide.stdout)\n\(guide.stderr)")
         // Bumble's controller reports 0 dBm: once it has, the frame says its 1 m level.
         #expect(heard.all.last?.0.measuredPower == MeasuredPower.atOneMetre(transmitPower: 0))
         await car.shutdown()
