@@ -104,6 +104,7 @@ public enum RideServer {
         LocatorRoutes<RideContext>(store: store, rides: rides, metrics: metrics, locator: configuration.locator, now: now).addRoutes(to: v1)
         MeetingRoutes<RideContext>(store: store, rides: rides, now: now).addRoutes(to: v1)
         MessageRoutes<RideContext>(store: store, rides: rides, limits: limits, now: now).addRoutes(to: v1)
+        PositionRoutes<RideContext>(store: store, rides: rides, limits: limits, now: now).addRoutes(to: v1)
         LanguageRoutes<RideContext>(store: store).addRoutes(to: v1)
         EventRoutes<RideContext>(store: store, rides: rides, hub: hub).addRoutes(to: v1)
         signIn.addRoutes(to: v1)

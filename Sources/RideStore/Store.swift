@@ -158,13 +158,25 @@ public protocol Store: Sendable {
     /// transaction, after the state (a replay answers before them).
     func recordRideNote(_ note: RideNote, idempotency: IdempotencyScope?) async throws -> KeyedRideNoteRecording
 
+    // Positions during the approach (issue 35)
+    /// Keeps `position` as `party`'s latest on the ride, replacing the one before (never a
+    /// history), while the ride is `accepted` or `arrived`; otherwise nothing is written
+    /// (`wrongState`). The state is checked and the row written atomically, so a write racing
+    /// the ride's end leaves nothing behind: the end deletes the ride's positions in its own
+    /// transaction (a trigger on the ride's state, both stores). Throws `notFound` for an unknown ride.
+    func recordPosition(rideID: String, party: TouchSide, _ position: RidePosition) async throws -> PositionRecording
+    /// `party`'s latest position on the ride, exact; nil when none is kept.
+    func position(rideID: String, party: TouchSide) async throws -> RidePosition?
+
     // Retention
     /// Blanks pickup, drop-off and accessibility notes of requests that ended (ride completed
     /// or cancelled, or request withdrawn) before `cutoff`, judged by their last event.
     /// Returns how many requests were purged now; already purged ones are not counted again.
     /// In the same transaction it also blanks every copy of those fields: the passenger's name
     /// on the request, event details (cancel reasons), stored idempotency results older than
-    /// the cutoff, and the ride keys of those finished rides.
+    /// the cutoff, and the ride keys of those finished rides. It also deletes every position
+    /// still kept for a ride that ended (none should be: the end deletes them) and every
+    /// position received before the cutoff.
     func purgeLocations(finishedBefore cutoff: Date) async throws -> Int
     /// Deletes stored idempotency results recorded before `cutoff`; a retry with such a key is
     /// then a new request. Returns how many were deleted.
@@ -373,6 +385,27 @@ extension Store {
     public func recordRideNote(_ note: RideNote) async throws -> RideNoteRecording {
         try await recordRideNote(note, idempotency: nil).recording
     }
+}
+
+/// What `recordPosition` did.
+public enum PositionRecording: Sendable, Equatable {
+    /// Kept as the party's latest.
+    case recorded
+    /// Refused: the ride is in this state, not `accepted` or `arrived`.
+    case wrongState(RideState)
+}
+
+extension Store {
+    /// Both parties' latest positions, exact (the API coarsens them for dispatchers).
+    public func positions(rideID: String) async throws -> RidePositions {
+        RidePositions(passenger: try await position(rideID: rideID, party: .passenger),
+                      driver: try await position(rideID: rideID, party: .driver))
+    }
+}
+
+/// The states in which a ride's parties report their positions.
+public enum PositionRules {
+    public static let states: Set<RideState> = [.accepted, .arrived]
 }
 
 /// What `requestLocator` did.

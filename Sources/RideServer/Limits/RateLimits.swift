@@ -36,6 +36,9 @@ public struct RateLimitConfiguration: Sendable {
     /// Messages to the driver per passenger account: a few presets in a row are normal; a
     /// stream of them would only keep his phone talking while he drives.
     public var messagesPerAccount = RateLimit.perMinute(6)
+    /// Position writes per party of a ride (issue 35): a phone reports about once a second;
+    /// a few at once are a burst after a lost connection, more only load the database.
+    public var positionsPerParty = RateLimit(count: 5, per: 5)
     /// Behind a reverse proxy every connection comes from the proxy; name the header it sets
     /// (e.g. `X-Forwarded-For`) and its last value, the address the proxy saw, is used instead.
     /// Only set this when clients cannot reach the server except through that proxy.
@@ -61,6 +64,7 @@ final class RateLimits: Sendable {
     private let proofsByToken: RateLimiter
     private let proofsByAddress: RateLimiter
     private let messagesByAccount: RateLimiter
+    private let positionsByParty: RateLimiter
     private let addressHeader: HTTPField.Name?
     private let metrics: ServerMetrics
 
@@ -74,6 +78,7 @@ final class RateLimits: Sendable {
         proofsByToken = RateLimiter(configuration.touchProofsPerToken, now: now)
         proofsByAddress = RateLimiter(configuration.touchProofsPerAddress, now: now)
         messagesByAccount = RateLimiter(configuration.messagesPerAccount, now: now)
+        positionsByParty = RateLimiter(configuration.positionsPerParty, now: now)
         addressHeader = configuration.clientAddressHeader.flatMap { HTTPField.Name($0) }
         self.metrics = metrics
     }
@@ -278,6 +283,15 @@ final class RateLimits: Sendable {
             throw APIError.rateLimited(retryAfter: wait, "too many messages to the driver; wait before sending another")
         }
         _ = messagesByAccount.take(account)
+    }
+
+    /// Spends one position write for the ride's party (`rideID` and the account); 429 when it is used up.
+    func admitPosition(rideID: String, account: String) throws {
+        let key = rideID + "/" + account
+        if let wait = positionsByParty.take(key) {
+            metrics.recordRateLimited(.positions)
+            throw APIError.rateLimited(retryAfter: wait, "too many positions from this party of the ride; send at most one a second")
+        }
     }
 
     /// Gives back the message `admitMessage` took: the request was a retry the store answered

@@ -31,7 +31,7 @@ public final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
-    enum Limit: String { case authenticationFailures = "authentication_failures", touchProofs = "touch_proofs", locator, messages }
+    enum Limit: String { case authenticationFailures = "authentication_failures", touchProofs = "touch_proofs", locator, messages, positions }
 
     func recordRateLimited(_ limit: Limit) {
         registry.makeCounter(

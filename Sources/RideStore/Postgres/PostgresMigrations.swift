@@ -211,6 +211,8 @@ enum PostgresMigrations {
         // Issue 36 (4): the index of the SQLite migration, and a ride note with its limits
         // (BoundedRideNotes).
         ("bounded-ride-notes", BoundedRideNotes.v7),
+        // Issue 35: each party's latest position, deleted at the ride's end (RidePositionsSchema).
+        ("ride-positions", RidePositionsSchema.v1),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

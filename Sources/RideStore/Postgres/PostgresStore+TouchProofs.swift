@@ -42,6 +42,11 @@ extension PostgresStore {
                 SELECT id FROM purged
                 """, logger: self.logger).all { $0 }.count
             try await conn.query("DELETE FROM idempotency WHERE created_at < \(cutoff)", logger: self.logger)
+            // Positions: the ride's end deletes them; this catches whatever outlived that.
+            try await conn.query("""
+                DELETE FROM ride_position WHERE received_at < \(cutoff)
+                OR ride_id IN (SELECT id FROM ride WHERE state IN ('confirmed', 'cancelled', 'completed'))
+                """, logger: self.logger)
             return purged
         }
     }

@@ -223,6 +223,26 @@ enum SQLiteMigrations {
         m.register("bounded-ride-notes") { db in
             try db.create(index: "rideEvent_ride_kind", on: "rideEvent", columns: ["rideID", "kind", "id"])
         }
+        // Issue 35: each party's latest position during the approach, one row per (ride,
+        // party), deleted by the ride's end in the transaction that ends it.
+        m.register("ride-positions") { db in
+            try db.create(table: "ridePosition") { t in
+                t.column("rideID", .text).notNull().references("ride", onDelete: .cascade)
+                t.column("party", .text).notNull()
+                t.column("latitude", .double).notNull()
+                t.column("longitude", .double).notNull()
+                t.column("accuracyMeters", .double).notNull()
+                t.column("courseDegrees", .double)
+                t.column("recordedAt", .double).notNull()
+                t.column("receivedAt", .double).notNull()
+                t.primaryKey(["rideID", "party"])
+            }
+            try db.execute(sql: """
+                CREATE TRIGGER ridePosition_forgotten_at_end AFTER UPDATE OF state ON ride
+                WHEN NEW.state IN ('confirmed', 'cancelled', 'completed')
+                BEGIN DELETE FROM ridePosition WHERE rideID = NEW.id; END
+                """)
+        }
         return m
     }()
 

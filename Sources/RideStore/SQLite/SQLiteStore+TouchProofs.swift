@@ -101,6 +101,11 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE rideEvent SET detail = NULL WHERE detail IS NOT NULL AND requestID IN (\(justPurged))", arguments: [now])
             try db.execute(sql: "UPDATE ride SET key = X'' WHERE requestID IN (\(justPurged))", arguments: [now])
             try db.execute(sql: "DELETE FROM idempotency WHERE createdAt < ?", arguments: [cutoff.sqlValue])
+            // Positions: the ride's end deletes them; this catches whatever outlived that.
+            try db.execute(sql: """
+                DELETE FROM ridePosition WHERE receivedAt < ?
+                OR rideID IN (SELECT id FROM ride WHERE state IN ('confirmed', 'cancelled', 'completed'))
+                """, arguments: [cutoff.sqlValue])
             return purged
         }
     }
