@@ -1,6 +1,7 @@
 import Foundation
 import GuideAudio
 import Phrasebook
+import RideSession
 
 /// The user's persistent choices (Assistive-Vision style): how the guide sounds and which ride
 /// service it talks to. Stored as flat JSON in `$XDG_CONFIG_HOME/ridebeacon/settings.json`
@@ -17,6 +18,10 @@ public struct Settings: Equatable, Sendable {
     public var token: String?
     /// Vibrations through feedbackd beside the sounds (`on`), none, or instead of them (`only`).
     public var haptics: HapticsMode = .on
+    /// Which side of the road traffic keeps to where she is picked up (issue 35): a parked car's
+    /// kerb is on that side of it, which is how the guide tells whether the car's kerb is on her
+    /// side of the street. Right-hand by default; `left` for the UK, Japan, India, Australia ….
+    public var traffic: TrafficSide = .right
 
     public static let standard = Settings(voice: .standard, verbosity: .brief, language: "en", server: nil, token: nil)
 
@@ -85,7 +90,7 @@ extension Settings {
         return home + "/.config/ridebeacon/settings.json"
     }
 
-    private static let keys: Set<String> = ["voice", "rate", "pitch", "volume", "verbosity", "language", "server", "token", "haptics"]
+    private static let keys: Set<String> = ["voice", "rate", "pitch", "volume", "verbosity", "language", "server", "token", "haptics", "traffic"]
 
     /// Reads `path`; a missing file is the standard settings. Every problem names the file and key.
     public static func load(from path: String) throws(SettingsError) -> Settings {
@@ -144,6 +149,12 @@ extension Settings {
             }
             settings.haptics = parsed
         }
+        if let traffic = form.traffic {
+            guard let parsed = TrafficSide(rawValue: traffic) else {
+                throw SettingsError("\(path): \(TrafficSide.usage), not \"\(traffic)\"")
+            }
+            settings.traffic = parsed
+        }
         settings.server = form.server
         settings.token = form.token
         if let problem = settings.validationError { throw SettingsError("\(path): \(problem)") }
@@ -160,6 +171,7 @@ extension Settings {
         var server: String?
         var token: String?
         var haptics: String?
+        var traffic: String?
     }
 
     /// The file's JSON: every key, sorted, so diffs of the file stay readable.
@@ -167,6 +179,7 @@ extension Settings {
         var object: [String: Any] = [
             "voice": voice.voice, "rate": voice.rate, "pitch": voice.pitch, "volume": voice.volume,
             "verbosity": verbosity.rawValue, "language": language, "haptics": haptics.rawValue,
+            "traffic": traffic.rawValue,
         ]
         if let server { object["server"] = server }
         if let token { object["token"] = token }

@@ -57,6 +57,19 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     /// How to confirm, named for the device (issue 25): a terminal's key, or a front end's button.
     case guideConfirmEnter = "guide.confirm_enter"
     case guideConfirmButton = "guide.confirm_button"
+    /// The far field (issue 35): where the car is by the two phones' satellite fixes.
+    case guideFarAhead = "guide.far_ahead"
+    case guideFarBehind = "guide.far_behind"
+    case guideFarLeft = "guide.far_left"
+    case guideFarRight = "guide.far_right"
+    case guideFarStreetLeft = "guide.far_street_left"
+    case guideFarStreetRight = "guide.far_street_right"
+    case guideFarWhichWay = "guide.far_which_way"
+    case guideFarAboutMeters = "guide.far_about_meters"
+    case guideFarMoreThanMeters = "guide.far_more_than_meters"
+    case guideFarThisSide = "guide.far_this_side"
+    /// Meeting halfway: the driver walks to her and she walks along the pavement to him.
+    case guideDriverComingHalfway = "guide.driver_coming_halfway"
 
     // MARK: Vibrations (feedbackd) and voice commands (issue 26)
     case hapticsMissing = "haptics.missing"
@@ -214,6 +227,10 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case driverDistanceAbout = "driver.distance_about"
     case driverDistanceMoreThan = "driver.distance_more_than"
     case driverGettingCloser = "driver.getting_closer"
+    /// Meeting halfway (issue 35): where the passenger is from the car by the satellite fixes.
+    case driverPassengerAhead = "driver.passenger_ahead"
+    case driverPassengerBehind = "driver.passenger_behind"
+    case driverPassengerAcross = "driver.passenger_across"
     case driverNoSoundAsked = "driver.no_sound_asked"
     case driverTooLate = "driver.too_late"
     case driverToldCannot = "driver.told_cannot"

@@ -1,3 +1,5 @@
+import RideSession
+
 /// Whether the car is across the street from the passenger, judged from what the guide knows:
 /// a pure function of the estimates and the walking readings fed to it, so the simulator and
 /// the live guide judge alike (issue 22, part 5).
@@ -24,6 +26,13 @@ public struct AcrossTheStreet: Sendable, Equatable {
         /// The mean distance of the window's last quarter must be no more than this below its first
         /// quarter's, m.
         public var closing = 1.5
+        /// By the satellite fixes (issue 35): across when the fixes put her, at this many σ of
+        /// their reported accuracies, more than `halfRoad` metres on the road side of the car's
+        /// course line (its kerb is the other way). A two-lane street with parking is 10–15 m
+        /// kerb to kerb, so half of it is 5–7.5 m; the car's own kerb side is where she stands
+        /// when it is at hers, or double-parked beside it.
+        public var satelliteSigmas = 2.5
+        public var halfRoad = 5.7
         public init() {}
     }
 
@@ -72,6 +81,13 @@ public struct AcrossTheStreet: Sendable, Equatable {
         guard !early.isEmpty, !late.isEmpty else { return false }
         let closed = early.reduce(0, +) / Double(early.count) - late.reduce(0, +) / Double(late.count)
         return closed < parameters.closing
+    }
+
+    /// True when the satellite fixes say the car's kerb is across the street from her
+    /// (`KerbSide.judge` at `satelliteSigmas`): the road is between them, so no satellite
+    /// direction may lead her towards the car; she stays on the pavement and the driver is told.
+    public func isAcross(satellite vector: SatelliteVector, traffic: TrafficSide) -> Bool {
+        KerbSide.judge(vector, traffic: traffic, sigmas: parameters.satelliteSigmas, halfRoad: parameters.halfRoad) == .across
     }
 
     /// The share of `start...end` the readings say the passenger walked (each reading holds

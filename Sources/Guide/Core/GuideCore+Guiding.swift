@@ -34,6 +34,13 @@ extension GuideCore {
             pulse(&out, time, estimate)
             return
         }
+        if farField.leads(at: time), !handOver(&out, time, estimate) {
+            // The satellite vector guides (`GuideCore+FarField`): the signal's level far away,
+            // through the car body, says less than the fixes (nor does it judge the car across
+            // the street: the fixes do). The pulse says a signal is heard.
+            pulse(&out, time, estimate)
+            return
+        }
         if meetingHeld {
             // Waiting for the driver: distances and the pulse, never a direction.
             heldDirection = .unknown
@@ -82,6 +89,8 @@ extension GuideCore {
 
     mutating func loseSignal(_ out: inout [GuideAction], _ time: Double) {
         state = .signalLost
+        // The satellite vector guides again until the signal is back within reach.
+        farField.handedOver = false
         touchFrom = nil
         turn.end()
         heldDirection = .unknown

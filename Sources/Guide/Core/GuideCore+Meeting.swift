@@ -70,7 +70,8 @@ extension GuideCore {
                 return
             }
             holdForDriver(time)
-            say(&out, time, [.driverComing], ["name": ride.driverName], always: true)
+            // With the satellite fixes giving a way along the pavement, she walks on to meet him.
+            if !driverComing(&out, time) { say(&out, time, [.driverComing], ["name": ride.driverName], always: true) }
         case .across:
             guard !carAcross else { return }
             carAcross = true

@@ -72,7 +72,7 @@ public struct GuideCore: Sendable {
     var samplesSinceSignal = 0
     private var lastSearchingPhrase = -Double.infinity
     /// The arrival said the guide is searching: the first signal is announced.
-    private var searchingSaid = false
+    var searchingSaid = false
     var lastMatch: (identity: BeaconIdentity, slot: UInt64, unixTime: Double)?
     var touchPeak = -Double.infinity
     var touchSamples = 0
@@ -114,11 +114,21 @@ public struct GuideCore: Sendable {
     /// How the passenger confirms, named for the device in "Touch detected. … to confirm your
     /// ride": `.confirmEnter` (a terminal's key) or `.confirmButton` (a front end's button).
     public var confirmControl = PhraseKey.confirmEnter
+    /// The two phones' satellite fixes and what the guide says of them until the Bluetooth
+    /// cues take over (issue 35, `GuideCore+FarField`).
+    public internal(set) var farField = FarField()
+    /// The far field's constants (benchmarks choose them on seeds 1-500).
+    public var farFieldRules: FarField.Rules {
+        get { farField.rules }
+        set { farField.rules = newValue }
+    }
 
     public init(ride: GuideRide, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), timing: Timing = Timing(),
-                aids: GuideAids = .none, turnTiming: TurnToFind.Timing = TurnToFind.Timing()) {
+                aids: GuideAids = .none, turnTiming: TurnToFind.Timing = TurnToFind.Timing(),
+                traffic: TrafficSide = .right) {
         self.ride = ride
+        farField.traffic = traffic
         self.aids = aids
         turn = TurnToFind(timing: turnTiming)
         self.verbosity = verbosity
@@ -157,6 +167,7 @@ public struct GuideCore: Sendable {
         case .sighting(let time, let unixTime, let rssi, let beacon): sighting(&out, time, unixTime, rssi, beacon)
         case .tick(let time): tick(&out, time)
         case .heading(let time, let degrees): turn.heading(time: time, degrees: degrees)
+        case .positions(let time, let own, let driver): positions(&out, time, own: own, driver: driver)
         case .key(let time, let key): pressed(&out, time, key)
         case .proofAnswered(let time, let answer): answered(&out, time, answer)
         case .driverFeltTouch(let time, let from, let until):
@@ -217,7 +228,8 @@ public struct GuideCore: Sendable {
             noteTouch(estimate)
         case .searching:
             state = .guiding
-            if searchingSaid {
+            // While the satellite vector guides, the signal is announced at the hand-over.
+            if searchingSaid, !farField.leads(at: time) {
                 searchingSaid = false
                 say(&out, time, [.signalFound], [:], brief: true)
             }
@@ -226,7 +238,7 @@ public struct GuideCore: Sendable {
             state = .guiding
             spokenBand = nil
             lastDirectionKnown = time
-            say(&out, time, [.signalBack], [:], brief: true)
+            if !farField.leads(at: time) { say(&out, time, [.signalBack], [:], brief: true) }
             guide(&out, time, estimate)
         case .guiding, .holding, .touch:
             guide(&out, time, estimate)
@@ -240,7 +252,7 @@ public struct GuideCore: Sendable {
         if state != .waiting { meetingTick(&out, time) }
         switch state {
         case .searching:
-            if time - lastSearchingPhrase >= timing.searchingRepeat {
+            if time - lastSearchingPhrase >= timing.searchingRepeat, !farField.leads(at: time) {
                 lastSearchingPhrase = time
                 say(&out, time, [.searching], [:], brief: true)
             }
@@ -255,7 +267,7 @@ public struct GuideCore: Sendable {
                 touchFrom = nil
             }
             if state == .guiding || state == .holding { pulse(&out, time, estimate) }
-            if state == .guiding, !meetingHeld, !isOver { turnToFind(&out, time, estimate) }
+            if state == .guiding, !meetingHeld, !isOver, !farField.leads(at: time) { turnToFind(&out, time, estimate) }
         default:
             break
         }

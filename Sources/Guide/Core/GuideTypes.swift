@@ -87,6 +87,11 @@ public enum GuideInput: Sendable {
     case walking(time: Double, Bool)
     /// The answer to a `.confirmByWord` post (`GuidePost`).
     case wordAnswered(time: Double, ProofAnswer)
+    /// The latest satellite fixes (issue 35): hers, and the driver's device's through the ride
+    /// service (its course as the car parked); either may be nil when not (yet) known. A phone
+    /// reports about once a second; the far field speaks from them until the Bluetooth cues
+    /// take over (`GuideCore+FarField`).
+    case positions(time: Double, own: GeoFix?, driver: GeoFix?)
 }
 
 /// What the guide asks the ride service besides proofs and the locator, taken from

@@ -63,6 +63,21 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     /// `GuideCore.confirmControl`.
     case confirmEnter = "confirm_enter"
     case confirmButton = "confirm_button"
+    /// The far field (issue 35, `GuideCore+FarField`): the car along the pavement by the
+    /// satellite fixes, through the compass or relative to the street; a distance the fixes'
+    /// accuracies support; the car's kerb on her side.
+    case farAhead = "far_ahead"
+    case farBehind = "far_behind"
+    case farLeft = "far_left"
+    case farRight = "far_right"
+    case farStreetLeft = "far_street_left"
+    case farStreetRight = "far_street_right"
+    case farWhichWay = "far_which_way"
+    case farAboutMeters = "far_about_meters"
+    case farMoreThanMeters = "far_more_than_meters"
+    case farThisSide = "far_this_side"
+    /// Meeting halfway: the driver walks to her while she walks on along the pavement.
+    case driverComingHalfway = "driver_coming_halfway"
 
     /// Phrases the audio scheduler never drops or delays behind the rate limit: each changes
     /// what the passenger must do now (stop, touch, get in), so hearing it late is worse than
@@ -70,10 +85,20 @@ public enum PhraseKey: String, Sendable, CaseIterable, Codable {
     public var isUrgent: Bool {
         switch self {
         case .driverArrived, .driverArrivedSearching, .signalFound, .signalLost, .touchDetected, .confirmed, .carTicking, .carAhead, .driverHorn, .driverVoice,
-             .driverDevice, .driverCannotSound, .driverComing, .carAcross, .askRideWord, .confirmedByWord: true
+             .driverDevice, .driverCannotSound, .driverComing, .driverComingHalfway, .carAcross, .askRideWord, .confirmedByWord: true
         default: false
         }
     }
+}
+
+extension PhraseKey {
+    /// A far-field direction along the pavement (the first phrase of a far-field sentence).
+    public var isFarDirection: Bool {
+        [.farAhead, .farBehind, .farLeft, .farRight, .farStreetLeft, .farStreetRight, .farWhichWay].contains(self)
+    }
+
+    /// A far-field distance claim (`FarField.spokenBand`).
+    public var isFarDistance: Bool { self == .farAboutMeters || self == .farMoreThanMeters }
 }
 
 extension Utterance {

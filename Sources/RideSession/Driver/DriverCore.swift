@@ -43,6 +43,10 @@ public struct DriverCore: Sendable {
         case locatorPlayed(time: Double, played: Bool, reason: String)
         /// The passenger's side said the car is across the street (`car_across`), at this wall-clock time.
         case passengerSaysAcross(time: Double)
+        /// The latest satellite fixes (issue 35): this device's (carrying the car's parked
+        /// course) and the passenger's from the ride service; either may be nil. Where she is
+        /// from the car is told to the driver (`DriverCore+Positions`).
+        case positions(time: Double, own: GeoFix?, passenger: GeoFix?)
     }
 
     /// The car's locator sound, played by the runtime.
@@ -116,6 +120,8 @@ public struct DriverCore: Sendable {
     public private(set) var outcome: Outcome?
     /// The driver's language (the driver's settings): every sentence the device says or prints.
     public var book: Phrasebook = .english
+    /// The satellite fixes and when her position was last told (`DriverCore+Positions`).
+    public var satellite = DriverSatellite()
 
     /// A core for the ride whose rotating identity is `identity` (the passenger's beacon is
     /// recognised by it), touch judged with `calibration`; `distanceBounds` and `claims` say what
@@ -177,6 +183,8 @@ public struct DriverCore: Sendable {
             if let told = acrossToldAt, time - told < 30 { return [] }
             acrossToldAt = time
             return [.tell(Self.crossingWords(meeting.passengerName, in: book))]
+        case .positions(let time, let own, let passenger):
+            return positions(time: time, own: own, passenger: passenger)
         }
     }
 

@@ -1,0 +1,156 @@
+import BeaconCore
+import Foundation
+import RideSession
+
+/// GuideCore's far field (issue 35): beyond the Bluetooth signal's reach, where the car is by
+/// the two phones' satellite fixes, said with the uncertainty they honestly carry, and the
+/// hand-over to the Bluetooth cues once the signal is found.
+///
+/// What it says, and why each part is safe:
+/// - **a direction along the pavement only** ("By satellite, the car is ahead of you, along the
+///   pavement"): through the compass when it reports, otherwise relative to the street ("with
+///   the street in front of you, the car is to your right"), read from the car's parked course.
+///   Never across the road: whether the car is across is the across-the-street rule's to
+///   decide (`AcrossTheStreet.isAcross(satellite:traffic:)`), and then she stays on the pavement
+///   and the driver is told, as when the signal says so. No direction when the car is not at
+///   least `directionSigmas` σ one way along the street.
+/// - **a distance every position the fixes allow makes true** (`SatelliteVector.claim`, at
+///   `claimSigmas` σ of both reported accuracies, no credit for errors the phones share):
+///   "About 20 meters", "More than 10 meters", or none.
+/// - **the car's kerb on her side**, only when the fixes put her on its kerb side at
+///   `claimSigmas` σ ("On this side of the street").
+extension GuideCore {
+    /// New satellite fixes: kept, and the far-field sentence said when due.
+    mutating func positions(_ out: inout [GuideAction], _ time: Double, own: GeoFix?, driver: GeoFix?) {
+        if let own { farField.note(own: own, at: time) }
+        if let driver { farField.note(driver: driver, at: time, arrived: state != .waiting) }
+        guard !isOver, state == .searching || state == .guiding || state == .signalLost,
+              let vector = farField.vector(at: time), !farField.handedOver else { return }
+        if meetingHeld {
+            if farField.halfway, !carAcross { meetHalfway(&out, time, vector) }
+            return
+        }
+        if acrossJudge.isAcross(satellite: vector, traffic: farField.traffic) {
+            carAcross = true
+            farField.kerbSide = .across
+            holdForDriver(time)
+            say(&out, time, [.carAcross], ["name": ride.driverName], always: true)
+            outbox.append(.carAcross)
+            return
+        }
+        let keys = farFieldSentence(vector, at: time)
+        let changed = keys != farField.lastKeys
+        // Unsure of the way now, a way once said is not said again (she walks on it until the
+        // fixes are sure, or the signal takes over); nothing repeated that would hurry her on.
+        let repeatDue = time - farField.lastSaid >= farField.rules.repeatEvery && (farField.directionSure || farField.alongSign == nil)
+        guard (changed && farField.directionSure && time - farField.lastSaid >= farField.rules.spacing) || repeatDue
+                || (farField.lastKeys.isEmpty && !keys.isEmpty) else { return }
+        farField.lastKeys = keys
+        farField.lastSaid = time
+        // The turn-to-find and "wrong way" clocks start again from a direction given.
+        lastDirectionKnown = time
+        var arguments: [String: String] = [:]
+        if case .about(let n)? = farField.spokenBand, keys.contains(.farAboutMeters) { arguments["distance"] = String(n) }
+        if case .moreThan(let n)? = farField.spokenBand, keys.contains(.farMoreThanMeters) { arguments["distance"] = String(n) }
+        say(&out, time, keys, arguments, brief: true)
+    }
+
+    /// The far-field sentence for `vector` now: the direction along the pavement, the distance
+    /// claim (kept in `farField.spokenBand`), and "this side of the street" when sure.
+    mutating func farFieldSentence(_ vector: SatelliteVector, at time: Double) -> [PhraseKey] {
+        let rules = farField.rules
+        farField.kerbSide = KerbSide.judge(vector, traffic: farField.traffic, sigmas: rules.claimSigmas,
+                                           halfRoad: acrossJudge.parameters.halfRoad)
+        var keys = [farDirection(vector, at: time)]
+        // After a leap, no claim: the reported accuracies do not cover a multipath jump.
+        let claim = farField.unsettled(at: time) ? nil : vector.claim(sigmas: rules.claimSigmas)
+        let band: DistanceBands.Band? = switch claim {
+        case .about(let n)?: .about(n)
+        case .moreThan(let n)?: .moreThan(n)
+        case nil: nil
+        }
+        farField.spokenBand = band
+        switch band {
+        case .about?: keys.append(.farAboutMeters)
+        case .moreThan?: keys.append(.farMoreThanMeters)
+        default: break
+        }
+        if farField.kerbSide == .herSide { keys.append(.farThisSide) }
+        return keys
+    }
+
+    /// Which way along the pavement the car is: through the compass (ahead, behind, left,
+    /// right of where she faces), or with the street in front of her; `.farWhichWay` when the
+    /// fixes do not put the car `directionSigmas` σ one way, or the car's course is unknown.
+    mutating func farDirection(_ vector: SatelliteVector, at time: Double) -> PhraseKey {
+        guard let course = farField.carCourse, let frame = vector.streetFrame(traffic: farField.traffic) else {
+            farField.directionSure = false
+            return .farWhichWay
+        }
+        farField.directionSure = !farField.unsettled(at: time) && abs(frame.carAlong) >= farField.rules.directionSigmas * vector.sigma
+        if farField.directionSure { farField.alongSign = frame.carAlong >= 0 ? 1 : -1 }
+        guard let sign = farField.alongSign else { return .farWhichWay }
+        // The bearing along the street towards the car.
+        let towards = sign > 0 ? course : course + 180
+        if let heading = turn.freshHeading(at: time) {
+            let relative = HeadingBins.difference(towards, heading)
+            if abs(relative) <= 45 { return .farAhead }
+            if abs(relative) >= 135 { return .farBehind }
+            return relative > 0 ? .farRight : .farLeft
+        }
+        // Facing the street: from the car's kerb side she faces away from the kerb (towards the
+        // road); from across the road, towards it. Her right is a quarter turn clockwise.
+        let kerbward = farField.traffic == .right ? course + 90 : course - 90
+        let onKerbSide = frame.herKerbward > -acrossJudge.parameters.halfRoad
+        let facing = onKerbSide ? kerbward + 180 : kerbward
+        return HeadingBins.difference(towards, facing + 90).magnitude <= 90 ? .farStreetRight : .farStreetLeft
+    }
+
+    /// Hands the guiding over to the Bluetooth cues once the ranger, past its first samples,
+    /// puts the car within `handOverDistance`, or once the fixes no longer tell which way along
+    /// the street the car is (she is within their reach of it: the signal's trend, the turn and
+    /// the car's sound do better there): "Signal found. Follow the sound.", said once a ride.
+    /// Returns whether it handed over.
+    mutating func handOver(_ out: inout [GuideAction], _ time: Double, _ estimate: RangeEstimate) -> Bool {
+        guard samplesSinceSignal >= timing.samplesBeforeSpeaking,
+              estimate.distance <= farField.rules.handOverDistance || !farField.directionSure else { return false }
+        farField.handedOver = true
+        lastDirectionKnown = time
+        if !farField.handOverSaid {
+            farField.handOverSaid = true
+            searchingSaid = false
+            say(&out, time, [.signalFound], [:], brief: true)
+        }
+        return true
+    }
+
+    /// The driver says he is coming: with a direction along the pavement from the fixes (and
+    /// the car not judged across), she is told to walk on towards the car and meet him halfway;
+    /// otherwise to stay where she is. Returns whether it is the halfway meeting.
+    mutating func driverComing(_ out: inout [GuideAction], _ time: Double) -> Bool {
+        guard !carAcross, let vector = farField.vector(at: time), !farField.handedOver,
+              farDirection(vector, at: time) != .farWhichWay else { return false }
+        farField.halfway = true
+        meetHalfway(&out, time, vector)
+        return true
+    }
+
+    /// Meeting halfway (the driver walking to her, the car on her side of the street or not
+    /// known to be across): "{name} is walking to you. Walk on along the pavement; stop when you
+    /// meet." once, with the far field's direction, then the direction again every `repeatEvery`.
+    mutating func meetHalfway(_ out: inout [GuideAction], _ time: Double, _ vector: SatelliteVector) {
+        let first = farField.halfwayFrom == .infinity
+        guard farField.halfway, first || time - farField.lastSaid >= farField.rules.repeatEvery else { return }
+        let direction = farDirection(vector, at: time)
+        guard direction != .farWhichWay else { return }
+        let rest = farFieldSentence(vector, at: time).filter { !$0.isFarDirection }
+        let keys: [PhraseKey] = (first ? [.driverComingHalfway] : []) + [direction] + rest
+        if first { farField.halfwayFrom = time }
+        farField.lastKeys = keys
+        farField.lastSaid = time
+        var arguments: [String: String] = ["name": ride.driverName]
+        if case .about(let n)? = farField.spokenBand { arguments["distance"] = String(n) }
+        if case .moreThan(let n)? = farField.spokenBand { arguments["distance"] = String(n) }
+        say(&out, time, keys, arguments, always: true)
+    }
+}
