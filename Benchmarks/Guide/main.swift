@@ -5,6 +5,7 @@
 //                       [--street-noise DBA] [--channel calibrated|uncalibrated] [--simulated-compass]
 //                       [--turn-pace DEG_PER_S] [--verbose] [--trace SEED] [--core-cost]
 //                       [--truth-breakdown] [--first-direction known|coin]
+//                       [--positions] [--traffic right|left] [--gnss-sweep NAME|all] [--far-field CLAIM,DIRECTION,HANDOVER]
 // --world: the street (StreetScene, the default) or the open field of earlier rounds. Seeds
 // 1-500 are for choosing guide constants; figures are reported on 10001-11000 (--first-seed 10001
 // --seeds 1000) with bootstrap 95 % intervals. --sweep: each street assumption at low/mid/high.
@@ -14,6 +15,10 @@
 // spot (default 30°/s, the pace the timing assumes; real passengers turn faster or slower).
 // --first-direction: which way along the pavement the passenger first walks on the street:
 // towards the car (known, the default: as if the app told her) or either way (coin).
+// --positions: both phones share satellite positions (issue 35, SimulatedGNSS) and the guide's
+// far field speaks them until the Bluetooth cues take over; --traffic mirrors the street for
+// left-hand traffic; --gnss-sweep moves each GNSS assumption to low/mid/high (with --positions).
+// --far-field: the far field's claim σ, direction σ and hand-over distance (tuning, seeds 1-500).
 import BeaconCore
 import Foundation
 import Guide
@@ -42,6 +47,10 @@ var truthBreakdown = false
 /// `--haptics on|only`: vibrations recorded beside the cues (on, the default), or silent guidance
 /// (only: the walker hears no speech but what a vibration also says).
 var hapticsMode = HapticsMode.on
+var positions: GNSSParameters?
+var traffic = TrafficSide.right
+var gnssSweep: String?
+var farFieldRules = FarField.Rules()
 func refuse(_ line: String) -> Never {
     FileHandle.standardError.write(Data((line + "\n").utf8))
     exit(2)
@@ -89,6 +98,15 @@ while let argument = arguments.popFirst() {
             refuse("--street-noise must be a level in dB(A), 20 to 100")
         }
         listener.streetNoise = value...value
+    case "--positions": positions = GNSSParameters()
+    case "--traffic":
+        guard let value = arguments.popFirst().flatMap(TrafficSide.init(rawValue:)) else { refuse(TrafficSide.usage) }
+        traffic = value
+    case "--gnss-sweep": gnssSweep = arguments.popFirst()
+    case "--far-field":
+        let values = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
+        guard values.count == 3 else { refuse("--far-field takes claim-sigmas,direction-sigmas,hand-over-metres") }
+        (farFieldRules.claimSigmas, farFieldRules.directionSigmas, farFieldRules.handOverDistance) = (values[0], values[1], values[2])
     case "--core-cost": break
     case "--truth-breakdown": truthBreakdown = true
     case "--trace": traceSeed = UInt64(arguments.popFirst() ?? "")
@@ -218,11 +236,14 @@ struct Settings: Sendable {
     var across: AcrossTheStreet.Parameters
     var ride: GuideRide, base: Double
     var haptics = HapticsMode.on
+    var positions: GNSSParameters?
+    var traffic = TrafficSide.right
+    var farField = FarField.Rules()
 }
 let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: startDistance, otherCars: otherCars, aids: aids,
                         listener: listener, calibratedChannel: calibratedChannel, compass: simulatedCompass,
                         walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode, across: across,
-                        ride: ride, base: base, haptics: hapticsMode)
+                        ride: ride, base: base, haptics: hapticsMode, positions: positions, traffic: traffic, farField: farFieldRules)
 
 /// One walk's configuration from the command line's settings.
 func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParameters?) -> GuidedWalk.Configuration {
@@ -238,6 +259,9 @@ func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParamet
     configuration.across = settings.across
     // Vibrations recorded beside the sounds (they change nothing the walker does with `on`).
     configuration.haptics = settings.haptics
+    configuration.positions = settings.positions
+    configuration.traffic = settings.traffic
+    configuration.farField = settings.farField
     return configuration
 }
 
@@ -346,7 +370,26 @@ func run(street: StreetParameters?, _ settings: Settings) async -> RunResult {
 
 @MainActor func header(_ street: StreetParameters?) -> String {
     "seeds \(firstSeed)...\(firstSeed + UInt64(seeds) - 1), start \(startDistance) m, world \(street == nil ? "open field" : "street"), driver \(driverMode.rawValue), other cars \(otherCars), aids \(aids.rawValue), "
-        + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, first direction \(walkerParameters.firstDirection.rawValue)"
+        + "channel \(street != nil ? "street" : calibratedChannel ? "calibrated" : "uncalibrated"), turns \(simulatedCompass == nil ? "timed" : "by compass") at \(Int((walkerParameters.spinRate * 180 / .pi).rounded()))°/s, first direction \(walkerParameters.firstDirection.rawValue), "
+        + "positions \(positions == nil ? "off" : "on"), traffic \(traffic.rawValue)"
+}
+
+if let gnssSweep {
+    // Each GNSS assumption at low / mid / high (issue 35), everything else at its default.
+    for entry in GNSSParameters.sweeps where gnssSweep == "all" || gnssSweep == entry.name {
+        for value in entry.values {
+            var parameters = GNSSParameters()
+            entry.set(&parameters, value)
+            var moved = settings
+            moved.positions = parameters
+            let t = await run(street: street, moved).ours
+            print(String(format: "gnss-sweep %@ = %g: confirmation ratio median %.2f p90 %.2f, confirmed %.1f %%, safety events %d in %d walks, across said wrongly %d, claims true %.2f %%, contradictions %d",
+                         entry.name, value, median(t.confirmRatios), quantile(t.confirmRatios, 0.9),
+                         100 * t.confirmed.reduce(0, +) / Double(t.walks), Int(t.safety.reduce(0, +)), t.safety.filter { $0 > 0 }.count,
+                         t.acrossWrong, 100 * Tally.ratio(t.claims), Int(t.contradictions.reduce(0, +))))
+        }
+    }
+    exit(0)
 }
 
 if let sweep {

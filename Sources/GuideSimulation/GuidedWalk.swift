@@ -44,6 +44,14 @@ public struct GuidedWalk {
         /// guidance, the walker hears no speech but what a vibration also says (closer, farther,
         /// very close, touch, the warnings), and no turn-to-find instruction.
         public var haptics = HapticsMode.off
+        /// Both phones' satellite positions (issue 35, `SimulatedGNSS`), on the street only;
+        /// nil: none (the guide as before them).
+        public var positions: GNSSParameters?
+        /// The traffic side (the guide's setting; the simulator mirrors the street's place on the
+        /// Earth for left-hand traffic).
+        public var traffic = TrafficSide.right
+        /// The guide's far-field constants (benchmarks choose them on seeds 1-500).
+        public var farField = FarField.Rules()
 
         public init(seed: UInt64, startDistance: Double = 25, verbosity: Verbosity = .full) {
             self.seed = seed
@@ -71,6 +79,8 @@ public struct GuidedWalk {
     private var haptics = GuideHaptics()
     private var hapticCadence = HapticCadence()
     private var hapticCounts: [String: Int] = [:]
+    /// The two phones' satellite fixes (nil: no positions).
+    var gnss: SimulatedGNSS?
 
     public init(ride: GuideRide, configuration: Configuration) {
         var ride = ride
@@ -82,8 +92,10 @@ public struct GuidedWalk {
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
                                walker: configuration.walker, listener: configuration.listener, street: configuration.street)
-        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, phrases: configuration.phrases, aids: configuration.aids)
+        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, phrases: configuration.phrases, aids: configuration.aids,
+                          traffic: configuration.traffic)
         guide.acrossJudge = AcrossTheStreet(parameters: configuration.across)
+        guide.farFieldRules = configuration.farField
         let meeting = DriverMeeting(passengerName: "Ana", sounds: legacy ? [.device] : LocatorSoundName.makeable,
                                     rideWord: ride.rideWord, notes: "white cane")
         driver = DriverCore(identity: ride.identity, autoConfirm: true, meeting: meeting,
@@ -92,6 +104,13 @@ public struct GuidedWalk {
         world.driverHoldsOut = configuration.driver != .silent
         curb = CrowdedCurb(count: configuration.otherCars, seed: configuration.seed)
         compass = configuration.compass.map { SimulatedCompass(parameters: $0, seed: configuration.seed) }
+        driver.satellite.traffic = configuration.traffic
+        if let positions = configuration.positions, let scene = world.scene {
+            // The car drives on the right of its street frame: towards −x at the near kerb
+            // (and double-parked), +x at the far one.
+            let carHeading = scene.street.placement == .acrossStreet ? 0 : Double.pi
+            gnss = SimulatedGNSS(parameters: positions, traffic: configuration.traffic, carHeading: carHeading, seed: configuration.seed)
+        }
     }
 
     /// Runs the walk. `onCue` sees every cue with the moment it was made; `prove` posts one
@@ -179,7 +198,9 @@ public struct GuidedWalk {
                 let beacon = ride.identity.identity(of: .driver, slot: ride.identity.slot(at: unixTime(reception.time)))
                 sightings.append((reception.time, Double(reception.rssi), beacon.beacon(measuredPower: -59)))
             }
-            if let degrees = compass?.reading(at: now, heading: world.walker.heading) {
+            pending += await positionsStep(at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
+            // With positions the compass reads in the Earth's frame (with its steady error).
+            if let degrees = compass?.reading(at: now, heading: gnss?.compassHeading(world.walker.heading) ?? world.walker.heading) {
                 pending += guide.handle(.heading(time: now, degrees: degrees))
             }
             for sighting in sightings.sorted(by: { $0.time < $1.time }) {
@@ -231,7 +252,8 @@ public struct GuidedWalk {
         case .earcon:
             break
         case .speech(let utterance):
-            truth.note(utterance, band: guide.spokenBand, at: cue.time, trueDistance: world.trueDistance)
+            let band = utterance.keys.contains { $0.isFarDistance } ? guide.farField.spokenBand : guide.spokenBand
+            truth.note(utterance, band: band, at: cue.time, trueDistance: world.trueDistance)
             if secondsToTouch == nil, utterance.keys.contains(.touchDetected) { secondsToTouch = cue.time }
             if configuration.haptics == .only {
                 // Silent guidance: only what a vibration also says reaches the walker.
@@ -260,6 +282,10 @@ public struct GuidedWalk {
     private mutating func hearSpeech(_ utterance: Utterance) {
         guard let key = utterance.keys.first else { return }
         noteMeetingSpeech(utterance)
+        if let far = utterance.keys.first(where: { $0.isFarDirection }) {
+            hearFarDirection(far)
+            return
+        }
         hearKey(key)
     }
 

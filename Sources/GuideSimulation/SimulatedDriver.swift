@@ -120,6 +120,14 @@ public struct SimulatedDriver: Sendable {
         if let after = behaviour.comesAfter, sinceArrival >= after { decideToCome(at: time, across: false) }
     }
 
+    /// His device told him where she is by the satellite fixes (issue 35): a driver who looks
+    /// at the app (helpful) comes to her at once; he knows no more than that sentence and what
+    /// he sees. The road is crossed (the detour) when the car really is across.
+    mutating func toldWhere(at time: Double, across: Bool) {
+        guard behaviour.seesWithin != nil else { return }
+        decideToCome(at: time, across: across)
+    }
+
     /// Told the car is across the street from the passenger.
     mutating func toldAcross(at time: Double) {
         guard behaviour.comesWhenAcross else { return }

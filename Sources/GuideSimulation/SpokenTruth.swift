@@ -19,7 +19,7 @@ struct SpokenTruth {
     private var lastTrend: (closer: Bool, time: Double)?
 
     mutating func note(_ utterance: Utterance, band: DistanceBands.Band?, at time: Double, trueDistance: Double) {
-        let saysDistance = utterance.keys.contains { $0 == .aboutMeters || $0 == .moreThanMeters || $0 == .veryClose }
+        let saysDistance = utterance.keys.contains { $0 == .aboutMeters || $0 == .moreThanMeters || $0 == .veryClose || $0.isFarDistance }
         let trendWord = utterance.keys.first { $0 == .gettingCloser || $0 == .movingAway }.map { $0 == .gettingCloser }
         if saysDistance, let band {
             distances += 1

@@ -23,6 +23,9 @@ public enum WalkerHint: Equatable, Sendable {
     case carAhead
     /// "Ben is walking to you. Stay where you are." / "Stay on the pavement": wait for the driver.
     case stayPut
+    /// The satellite vector (issue 35): walk along the pavement this way (world frame, radians:
+    /// 0 or π, the street's axis).
+    case walkAlong(heading: Double)
 }
 
 /// A blind passenger following cues: walks where they believe the car is, with a plausible
@@ -293,6 +296,17 @@ public struct Walker: Sendable {
             lastEncouraged = time
             lastGuidedTowards = time
             lastTurn = time
+        case .walkAlong(let direction):
+            // Told which way along the pavement the car is: turn that way and walk; the
+            // sentence is encouragement (it comes again while she walks). Not a direction across
+            // the road: `lastGuidedTowards` stays, so no kerb is stepped off for it.
+            guard !atCar else { return }
+            spinning = false
+            probes = []
+            still = false
+            lastEncouraged = time
+            lastTurn = time
+            targetHeading = abs(wrapAngle(direction - heading)) < 0.05 ? nil : wrapAngle(direction)
         case .stayPut:
             spinning = false
             targetHeading = nil
