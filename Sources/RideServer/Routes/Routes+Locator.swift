@@ -32,6 +32,8 @@ struct LocatorRoutes<Context: RideRequestContext>: Sendable {
         let recording: LocatorRecording
         do {
             recording = try await store.requestLocator(rideID: ride.id, by: account.id, at: now, minimumInterval: locator.minimumInterval)
+        } catch StoreError.limitReached(let message) {
+            throw APIError(.conflict, code: .rideEventLimit, message)
         } catch let error as StoreError {
             throw APIError(error)
         }

@@ -56,6 +56,8 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
             outcome = try await store.recordTouchProof(proof, policy: touch.policy, idempotency: key)
         } catch StoreError.illegalTransition(let from, _) {
             throw Self.wrongState(from)
+        } catch StoreError.limitReached(let message) {
+            throw APIError(.conflict, code: .rideEventLimit, message)
         }
         if outcome.confirmed {
             context.logger.info("ride confirmed by touch proofs", metadata: ["ride_id": .string(ride.id), "policy": .string(touch.policy.rawValue)])

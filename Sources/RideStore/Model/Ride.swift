@@ -9,6 +9,19 @@ public enum RideHistoryLimits {
     public static var etaRefusal: StoreError {
         .limitReached("this ride already has \(etaUpdatesPerRide) ETA updates; it takes no more")
     }
+    /// Locator requests per ride: at one per 15 s while arrived, a quarter of an hour of asking
+    /// without a pause; a walk to the car asks a few times. PostgreSQL's trigger
+    /// (`RideHistoryCaps`) has this number in its migration: changing it needs a new one.
+    public static let locatorRequestsPerRide = 60
+    public static var locatorRefusal: StoreError {
+        .limitReached("this ride already has \(locatorRequestsPerRide) locator requests; it takes no more")
+    }
+    /// Touch proofs per ride, both sides together (each `touch_observed` event is one): a touch
+    /// is one proof a side, a few when the phones part and meet again. Same migration note.
+    public static let touchProofsPerRide = 60
+    public static var touchProofRefusal: StoreError {
+        .limitReached("this ride already has \(touchProofsPerRide) touch proofs; it takes no more")
+    }
 }
 
 /// A ride as stored: the key as bytes, the people as account ids. The API's `Ride` (RideWire)

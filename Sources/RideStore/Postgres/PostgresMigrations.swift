@@ -213,6 +213,8 @@ enum PostgresMigrations {
         ("bounded-ride-notes", BoundedRideNotes.v7),
         // Issue 35: each party's latest position, deleted at the ride's end (RidePositionsSchema).
         ("ride-positions", RidePositionsSchema.v1),
+        // Issue 36 (4): per-ride caps on locator requests and touch proofs (RideHistoryCaps).
+        ("ride-history-caps", RideHistoryCaps.v1),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

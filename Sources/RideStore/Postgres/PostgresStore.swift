@@ -124,6 +124,8 @@ public final class PostgresStore: Store {
             if ["08", "53", "57"].contains(String(state.prefix(2))) {
                 throw StoreError.unavailable("database: \(error.serverInfo?[.message] ?? state)")
             }
+            // Class RB: our own triggers refusing a write over a ride's cap (`RideHistoryCaps`).
+            if state.hasPrefix("RB") { throw StoreError.limitReached(error.serverInfo?[.message] ?? "a ride's limit was reached") }
             throw error
         } catch let error as PSQLError {
             throw StoreError.unavailable("database: \(error.code)")

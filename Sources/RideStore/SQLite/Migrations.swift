@@ -243,6 +243,9 @@ enum SQLiteMigrations {
                 BEGIN DELETE FROM ridePosition WHERE rideID = NEW.id; END
                 """)
         }
+        // Issue 36 (4): PostgreSQL's per-ride caps on locator requests and touch proofs
+        // (RideHistoryCaps); SQLite's writes count in their own transaction.
+        m.register("ride-history-caps") { _ in }
         return m
     }()
 

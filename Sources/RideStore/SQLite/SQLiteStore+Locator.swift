@@ -13,6 +13,9 @@ extension SQLiteStore {
             if let latest, at.sqlValue - latest < minimumInterval {
                 return .tooSoon(last: Date(timeIntervalSince1970: latest), retryAfter: minimumInterval - (at.sqlValue - latest))
             }
+            let asked = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
+                                         arguments: [rideID, RideEventKind.locatorRequested]) ?? 0
+            guard asked < RideHistoryLimits.locatorRequestsPerRide else { throw RideHistoryLimits.locatorRefusal }
             try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, kind: .locatorRequested, state: ride.state,
                                  actor: actorID, at: at, detail: nil)
             guard let event = try RideEvent.fetchOne(db, key: db.lastInsertedRowID) else {

@@ -14,6 +14,8 @@ extension SQLiteStore {
                     SELECT EXISTS (SELECT 1 FROM touchProof WHERE rideID = ? AND side = ? AND slot = ? AND observedUntilMs >= ?)
                     """, arguments: [proof.rideID, proof.side.rawValue, proof.slot, proof.resentSince.milliseconds]) ?? false
                 if resent { throw StoreError.replayed(proof.resentRefusal) }
+                let proofs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM touchProof WHERE rideID = ?", arguments: [proof.rideID]) ?? 0
+                guard proofs < RideHistoryLimits.touchProofsPerRide else { throw RideHistoryLimits.touchProofRefusal }
                 // The unique key (ride, side, slot, observedAt) is the replay check; DO NOTHING
                 // keeps the transaction usable so the refusal is an ordinary answer.
                 try db.execute(sql: """
