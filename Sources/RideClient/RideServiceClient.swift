@@ -217,7 +217,8 @@ public final class RideServiceClient: Sendable {
         }
     }
 
-    private func once(_ method: Method, _ path: String, body: Data?, idempotencyKey: IdempotencyKey?) async throws(RideClientError) -> Data {
+    /// One attempt, no retries; the 2xx body as it came (empty for 204).
+    func once(_ method: Method, _ path: String, body: Data?, idempotencyKey: IdempotencyKey?) async throws(RideClientError) -> Data {
         var request = makeRequest(path, accept: "application/json")
         request.method = switch method { case .GET: .GET; case .POST: .POST; case .PUT: .PUT }
         if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey.rawValue) }

@@ -35,6 +35,12 @@ public protocol RideService: Sendable {
     func reportGuide(rideID: String, _ report: GuideReport) async -> String?
     /// The passenger confirms the ride with the ride word the driver said.
     func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer
+    /// This side's latest satellite fix for the ride's other party (issue 35); nil when the
+    /// service kept it, else why not. Conformers that keep no positions answer `.refused`
+    /// (the default, Positions/PositionService.swift).
+    func reportPosition(rideID: String, _ fix: GeoFix) async -> PositionRefusal?
+    /// The ride's other party's latest fix (nil: none yet), or why it cannot be had.
+    func otherPartyPosition(rideID: String) async -> Result<GeoFix?, PositionRefusal>
 }
 
 /// The ride service's answer to a touch proof (or to the ride word), as the cores take it.

@@ -38,7 +38,12 @@ public final class InMemoryRideService: Sendable {
         case rideWord(String, ProofAnswer)
         /// A request refused before it reached the ride (wrong ride, wrong state); the reason.
         case refused(String)
+        /// A side's satellite fix, kept (issue 35).
+        case position(BeaconSide, GeoFix)
     }
+
+    /// Least time between two kept positions of one side, s (the server's "about one a second").
+    public static let positionInterval = 1.0
 
     private struct Proof {
         var side: BeaconSide
@@ -56,6 +61,8 @@ public final class InMemoryRideService: Sendable {
         var proofs: [Proof] = []
         var lastLocatorRequest: Double?
         var calls: [Call] = []
+        /// Each side's latest fix and when it was kept (`clock.now`), while accepted or arrived.
+        var positions: [BeaconSide: (fix: GeoFix, keptAt: Double)] = [:]
     }
 
     public let rideID: String
@@ -118,6 +125,14 @@ public final class InMemoryRideService: Sendable {
 
         public func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer {
             service.confirmByRideWord(by: side, rideID: rideID, word: word)
+        }
+
+        public func reportPosition(rideID: String, _ fix: GeoFix) async -> PositionRefusal? {
+            service.reportPosition(by: side, rideID: rideID, fix)
+        }
+
+        public func otherPartyPosition(rideID: String) async -> Result<GeoFix?, PositionRefusal> {
+            service.otherPartyPosition(of: side, rideID: rideID)
         }
     }
 
@@ -284,6 +299,39 @@ public final class InMemoryRideService: Sendable {
             return answer
         }
     }
+
+    /// The server's rules for positions: the ride's own parties, while accepted or arrived
+    /// (then deleted), about one a second per side.
+    private func reportPosition(by side: BeaconSide, rideID: String, _ fix: GeoFix) -> PositionRefusal? {
+        let now = clock.now
+        return state.withLock { state -> PositionRefusal? in
+            guard rideID == self.rideID else { return .refused("ride \(rideID) not found") }
+            guard state.rideState == .accepted || state.rideState == .arrived else {
+                state.positions = [:]
+                return .rideOver("the ride is \(state.rideState.rawValue); positions are kept only while it is accepted or arrived")
+            }
+            if let last = state.positions[side], now - last.keptAt < Self.positionInterval {
+                return .tooSoon(retryAfter: Self.positionInterval - (now - last.keptAt))
+            }
+            state.positions[side] = (fix, now)
+            state.calls.append(.position(side, fix))
+            return nil
+        }
+    }
+
+    private func otherPartyPosition(of side: BeaconSide, rideID: String) -> Result<GeoFix?, PositionRefusal> {
+        state.withLock { state -> Result<GeoFix?, PositionRefusal> in
+            guard rideID == self.rideID else { return .failure(.refused("ride \(rideID) not found")) }
+            guard state.rideState == .accepted || state.rideState == .arrived else {
+                state.positions = [:]
+                return .failure(.rideOver("the ride is \(state.rideState.rawValue)"))
+            }
+            return .success(state.positions[side == .driver ? .passenger : .driver]?.fix)
+        }
+    }
+
+    /// Each side's latest kept fix.
+    public func position(of side: BeaconSide) -> GeoFix? { state.withLock { $0.positions[side]?.fix } }
 
     private static func normalized(_ word: String) -> String {
         word.lowercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ")
