@@ -270,6 +270,8 @@ let package = Package(
                 "RideClient", "RideServer", "RideSession", "RideStore", "BeaconCore",
                 // The real server on a loopback port; a TCP relay (RideBeaconTesting) breaks connections.
                 "RideBeaconTesting",
+                // Positions end to end: GeoClue (over dbusmock) on the driver's device.
+                "BlueZ",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -33,6 +33,9 @@ struct DriverArriveCommand: AsyncParsableCommand {
             Keys: Enter confirms a touch, y / n answer a sound request, c tells the passenger \
             you are walking to them, x that the car is across the street (you go round), w \
             shows and says the ride word.
+            Its satellite position (GeoClue with --positions auto, or --position LAT,LON[,ACC]) \
+            is shared with the passenger's phone until the ride is confirmed; the report at the \
+            arrival carries the course the car came in on, so her guide knows its kerb side.
             Ends when the ride is confirmed (exit 0) or cancelled (exit 1), or on Ctrl-C.
             If the ride service cannot be reached it says "Cannot reach the ride service, \
             retrying", keeps advertising and keeps trying.
@@ -69,6 +72,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             help: ArgumentHelp("Sounds you may be asked to make, comma-separated: horn, voice, device (the deployment's rule; horn only where lawful).",
                                valueName: "LIST"))
     var locatorSounds = "horn,voice,device"
+    @OptionGroup var positions: PositionOptions
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
@@ -91,7 +95,16 @@ struct DriverArriveCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         try await withService(service, waits: true) { client in
-            let arrived = try await arrive(client)
+            // The position is shared from before the arrival (issue 35), so the report at the
+            // arrival can carry the course the car came in on.
+            let shared = positions.choice == .off ? nil
+                : await DevicePositions.start(positions.choice, rideID: try await client.ride(ride).id, side: .driver, service: client)
+            let arrived: Ride
+            do { arrived = try await arrive(client) } catch {
+                await shared?.stop()
+                throw error
+            }
+            shared?.sharing.arrived()
             guard let key = arrived.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride)") }
             let identity: RotatingIdentity
             do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
@@ -142,6 +155,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             }
             try? await radio.stopAdvertising()
             await radio.shutdown()
+            await shared?.stop()
             switch outcome {
             case .confirmed: Say.line(book(.rideStateConfirmed))
             case .completed: Say.line(book(.rideStateCompleted))

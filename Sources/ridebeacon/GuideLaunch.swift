@@ -33,6 +33,8 @@ struct GuideLaunch {
     var sharedPlayer: LiveCuePlayer?
     /// `--voice-commands`' input (nil: not listening); vibrations follow `settings.haptics`.
     var voiceInput: VoiceInput?
+    /// Where her satellite position comes from (`--position`, `--positions`; issue 35).
+    var positions = PositionChoice.off
 
     func run() async throws {
         let book = Phrasebook(settings.phraseLanguage)
@@ -70,6 +72,9 @@ struct GuideLaunch {
         let radio: any Radio
         if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
         let compass = await openCompass()
+        // Her position goes to the driver's device and his comes back (issue 35). The guide's
+        // far field will read `shared.sharing.updates`; until then the sharing reports only.
+        let shared = await DevicePositions.start(positions, rideID: ride.id, side: .passenger, service: client)
         var guide = LiveGuide(
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: RideWords.vehicle(ride.driver, in: book) ?? book(.rideUnknownVehicle),
                             identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
@@ -87,6 +92,7 @@ struct GuideLaunch {
         guide.compass = compass
         guide.ownsPlayer = sharedPlayer == nil
         let outcome = await guide.run()
+        await shared?.stop()
         await handsFree.close()
         await compass?.release()
         await radio.shutdown()

@@ -37,6 +37,8 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             you say "yes, cancel my ride".
             With --compass auto a turn follows iio-sensor-proxy's compass heading when the \
             device has one; otherwise (and with off) the turn is timed.
+            With --positions auto (GeoClue) or --position LAT,LON[,ACC] your position is shared \
+            with the driver's device until the ride is confirmed, and the car's comes back.
             """)
 
     @Argument(help: ArgumentHelp("The ride id (default: your newest active ride).", valueName: "RIDE"))
@@ -61,6 +63,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Compass for turn-to-find: auto (iio-sensor-proxy's, when it has one) or off (time the turn).",
                                valueName: "auto|off"))
     var compass = CompassChoice.auto
+    @OptionGroup var positions: PositionOptions
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
@@ -115,7 +118,7 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             }
             let launch = GuideLaunch(client: client, ride: ride, settings: chosen, radio: selection,
                                      audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys,
-                                     compass: compass, voiceInput: handsFree.input)
+                                     compass: compass, voiceInput: handsFree.input, positions: positions.choice)
             try await launch.run()
         }
     }

@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import Foundation
+import RideBeaconTesting
+import Testing
+
+/// `--position` and `--positions` (issue 35) on the two devices' commands: bad values in one
+/// line, the given or GeoClue's position reaching the ride's other party through the server,
+/// and a device without GeoClue said once, plainly.
+@Suite("ridebeacon --position and --positions", .tags(.process), .timeLimit(.minutes(2)))
+struct PositionCLITests {
+    @Test("a bad --position or --positions is one line naming the option, and the command does not start")
+    func badValuesAreOneLine() async throws {
+        let cases: [([String], String)] = [
+            (["driver", "arrive", "R1", "--radio", "sim", "--position", "91,4"], "--position: latitude must be -90 to 90 degrees"),
+            (["passenger", "guide", "--radio", "sim", "--position", "52.37"], "--position: expected LAT,LON or LAT,LON,ACCURACY"),
+            (["passenger", "guide", "--radio", "sim", "--position", "52.37,4.89,-3"], "--position: accuracy must be more than 0"),
+            (["driver", "arrive", "R1", "--radio", "sim", "--positions", "sometimes"], "--positions"),
+            (["passenger", "guide", "--radio", "sim", "--position", "52,4", "--positions", "off"], "--positions off shares none: choose one"),
+        ]
+        for (arguments, words) in cases {
+            let result = try await CLI.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderrLines.count == 1 && result.stderr.contains(words), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("the driver's GeoClue position and the passenger's --position reach each other; no GeoClue is said once")
+    func theDevicesSharePositions() async throws {
+        let service = try await RideServiceFixture()
+        let geoclue = try await GeoClueMock()
+        defer { geoclue.stop() }
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        var herEnvironment = service.environment(token: service.passengerToken)
+        herEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off",
+                                           "--position", "52.3731,4.8926,6"], environment: herEnvironment)
+        #expect(await guide.wait { _, err in err.contains("ridebeacon: position: 52.3731,4.8926,6 (--position), shared with the ride's driver") },
+                "\(guide.stderr)")
+
+        var hisEnvironment = service.environment(token: service.driverToken)
+        hisEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = geoclue.address
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none"],
+                                           environment: hisEnvironment)
+        #expect(await arrive.wait { _, err in err.contains("ridebeacon: position: GeoClue, shared with the ride's passenger") }, "\(arrive.stderr)")
+        #expect(await eventually { (try? geoclue.clients().first?.active) == true }, "the driver's device started its GeoClue client")
+        #expect(try geoclue.clients().first?.desktopId == "ridebeacon")
+        try geoclue.emit(latitude: 52.37302, longitude: 4.89322, accuracy: 4, unixTime: Date().timeIntervalSince1970)
+
+        // Each sees the other's, through the server.
+        #expect(await eventually { (try? await service.otherPosition(rideID, as: service.passengerToken))?["latitude"] as? Double == 52.37302 })
+        #expect(await eventually { (try? await service.otherPosition(rideID, as: service.driverToken))?["latitude"] as? Double == 52.3731 })
+        let hers = try await service.otherPosition(rideID, as: service.driverToken)
+        #expect(hers?["longitude"] as? Double == 4.8926 && hers?["accuracyMeters"] as? Double == 6)
+
+        // Her second device without GeoClue (no --position): one plain sentence, once.
+        let other = try BackgroundProcess(["passenger", "guide", rideID, "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off"],
+                                          environment: herEnvironment)
+        let sentence = "ridebeacon: No satellite position: GeoClue is not running on this device; guiding uses Bluetooth only."
+        #expect(await other.wait { _, err in err.contains(sentence) }, "\(other.stderr)")
+        #expect(other.stderr.components(separatedBy: sentence).count == 2, "said once: \(other.stderr)")
+        #expect(other.isRunning, "no satellite position is no reason to stop guiding")
+        other.stop()
+        guide.stop()
+        arrive.stop()
+        // The driver's device stopped its GeoClue client on the way out.
+        #expect(await eventually { (try? geoclue.clients().first?.calls) == ["Start", "Stop"] }, "\((try? geoclue.clients()) ?? [])")
+    }
+}
+
+extension RideServiceFixture {
+    /// `GET /v1/rides/{id}/position/other` as `token`: the position object, nil for null.
+    fileprivate func otherPosition(_ rideID: String, as token: String) async throws -> [String: Any]? {
+        var request = HTTPClientRequest(url: "\(url)/v1/rides/\(rideID)/position/other")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
+        return json?["position"] as? [String: Any]
+    }
+}
