@@ -152,6 +152,10 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case pageSignedInAs = "page.signed_in_as"
     case pageSignOut = "page.sign_out"
     case pageNoScriptReload = "page.no_script_reload"
+    /// The page's report of her position while the car comes (issue 35): sharing, refused, no fix.
+    case pagePositionSharing = "page.position_sharing"
+    case pagePositionRefused = "page.position_refused"
+    case pagePositionUnavailable = "page.position_unavailable"
     case pageCancelLink = "page.cancel_link"
     case pageDriverCallsName = "page.driver_calls_name"
     case pagePickupLabel = "page.pickup_label"

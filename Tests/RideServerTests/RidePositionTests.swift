@@ -201,4 +201,34 @@ struct RidePositionTests {
                                          recordedAt: now.addingTimeInterval(-600)))
         }
     }
+
+    /// The passenger page reports her position with its session cookie: only on this route, and
+    /// only with the session's CSRF token in X-CSRF-Token (else 403 `cross_site_form`, nothing
+    /// stored); the page carries that token and the sentences for its position line.
+    @Test func thePagesCookieReportsOnlyWithItsCSRFToken() async throws {
+        let world = try await World.make(.sqlite)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.live) { client in
+            let cookie = ["Cookie": "rb_passenger=\(world.passenger.token)"]
+            let home = try await client.call(.get, "/", as: nil, headers: cookie).text
+            let line = try #require(home.firstMatch(of: /<p id="position-line"[^>]*data-csrf="([^"]+)"[^>]*>/))
+            let csrf = String(line.1)
+            #expect(line.0.contains("role=\"status\"") && line.0.contains("this browser may not use your location"))
+            let path = "/v1/rides/\(ride.id)/position"
+            let bare = try await client.call(.put, path, as: nil, json: Self.passengerFix, headers: cookie)
+            #expect(bare.status == .forbidden && bare.errorCode == "cross_site_form", "\(bare.text)")
+            let forged = try await client.call(.put, path, as: nil, json: Self.passengerFix, headers: cookie.merging(["X-CSRF-Token": "forged"]) { $1 })
+            #expect(forged.status == .forbidden && forged.errorCode == "cross_site_form")
+            #expect(try await world.store.positions(rideID: ride.id) == RidePositions(passenger: nil, driver: nil), "refused: nothing stored")
+            let sent = try await client.call(.put, path, as: nil, json: Self.passengerFix, headers: cookie.merging(["X-CSRF-Token": csrf]) { $1 })
+            #expect(sent.status == .noContent, "\(sent.text)")
+            #expect(try await world.store.position(rideID: ride.id, party: .passenger)?.latitude == 51.50741)
+            // The cookie opens nothing else: not the other party's position, not a driver's report.
+            #expect(try await client.call(.get, "\(path)/other", as: nil, headers: cookie).status == .unauthorized)
+            let driverCookie = ["Cookie": "rb_passenger=\(world.driver.token)", "X-CSRF-Token": csrf]
+            #expect(try await client.call(.put, path, as: nil, json: Self.driverFix, headers: driverCookie).status == .forbidden)
+            #expect(try await world.store.position(rideID: ride.id, party: .driver) == nil)
+        }
+        await world.close()
+    }
 }

@@ -7,7 +7,8 @@ import RideStore
 /// sits behind it; roles are checked by the routes themselves. The dispatcher page's session
 /// cookie is accepted instead of the header on the dispatcher event stream only: that is the
 /// one API call the page's EventSource makes, and EventSource cannot set headers. Likewise the
-/// passenger page's cookie on one ride's event stream (the ride route checks it is theirs).
+/// passenger page's cookie on one ride's event stream (the ride route checks it is theirs), and
+/// on her position report with the page's CSRF token (`PassengerSession.mayAuthenticate`).
 /// Failed authentications are rate limited per client address (IPv6 by /64) and per presented
 /// token, and the budget is taken before the lookup (refunded only when the token is good); once
 /// either is used up, attempts are answered 429 before any database lookup.
@@ -102,6 +103,10 @@ struct AuthMiddleware: RouterMiddleware {
                 throw APIError.unauthenticated("the session has ended (token unknown, revoked or expired); sign in again")
             }
             guard found.role == .passenger else { throw APIError.forbidden("only a passenger may follow a ride with the passenger page's cookie") }
+            guard PassengerSession.writeCarriesCSRF(request, token: token) else {
+                throw APIError(.forbidden, code: .crossSiteForm,
+                               "a position sent with the passenger page's cookie needs the page's CSRF token in X-CSRF-Token; reload the page")
+            }
             return (found, token.hash)
         }
         throw APIError.unauthenticated("send Authorization: Bearer <token>")

@@ -37,11 +37,23 @@ enum PassengerSession {
         Cookie(name: cookieName(secure: secure), value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
-    /// Whether this GET may use the cookie instead of `Authorization`: only one ride's event
-    /// stream, the one call the page's EventSource makes (it cannot set headers).
+    /// Whether this request may use the cookie instead of `Authorization`: only one ride's event
+    /// stream, the one GET the page's EventSource makes (it cannot set headers), and the page's
+    /// report of her position (`PUT /v1/rides/{id}/position`, issue 35), which must also carry
+    /// the session's CSRF token in `csrfHeader` (`writeCarriesCSRF`).
     static func mayAuthenticate(_ request: Request) -> Bool {
-        let path = request.uri.path
-        return request.method == .get && path.hasPrefix("/v1/rides/") && path.hasSuffix("/events")
-            && path.split(separator: "/").count == 4
+        let parts = request.uri.path.split(separator: "/")
+        guard parts.count == 4, parts[0] == "v1", parts[1] == "rides" else { return false }
+        return (request.method == .get && parts[3] == "events") || (request.method == .put && parts[3] == "position")
+    }
+
+    /// The header the page's script sends its session's CSRF token in.
+    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+
+    /// A GET changes nothing; a write with the cookie counts only with the session's CSRF token
+    /// (the cookie is SameSite=Strict as well, and another site cannot set this header without a
+    /// CORS preflight the server never grants).
+    static func writeCarriesCSRF(_ request: Request, token: APITokenSecret) -> Bool {
+        request.method == .get || DispatchSession.csrfMatches(request.headers[csrfHeader], token: token)
     }
 }

@@ -44,11 +44,13 @@ enum PassengerAssets {
         .places li { margin: 0.5rem 0; }
         .places form { display: inline-flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
         code { overflow-wrap: anywhere; }
+        .position-line { margin: 0 0 1rem; }
         .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: 0; padding: 0; overflow: hidden;
           clip: rect(0 0 0 0); clip-path: inset(50%); border: 0; white-space: nowrap; }
         """
 
-    /// Follows the ride live. While the request waits there is no ride and so no ride stream
+    /// Follows the ride live, and while it is accepted or arrived reports her position to her
+    /// driver (issue 35: `PositionSharing`, below). While the request waits there is no ride and so no ride stream
     /// yet: the script asks for the state every 5 s until a driver accepts, then opens the
     /// ride's event stream (the session cookie authenticates it), resuming from the event id
     /// the page was rendered at. Each change swaps in the server-rendered state and puts its
@@ -112,6 +114,92 @@ enum PassengerAssets {
           lastSaid = stateOf()?.querySelector('.sentence')?.textContent ?? '';
           follow();
           document.documentElement.dataset.live = 'on';
+        })();
+        """ + positionSharing
+
+    /// Issue 35: while her ride is accepted or arrived the page watches her position
+    /// (Geolocation API, high accuracy) and sends it to `PUT /v1/rides/{id}/position` with the
+    /// session cookie and the session's CSRF token, at most one a second (the server's rate;
+    /// the newest fix waits for the next second rather than being dropped). It stops when the
+    /// ride moves on (the status swap above changes `#ride-state`) or the server says the ride
+    /// is over. `#position-line` (role=status) says plainly whether her position is shared,
+    /// and when the browser may not use her location, that it is not.
+    static let positionSharing = """
+        (() => {
+          const line = document.getElementById('position-line');
+          const holder = document.getElementById('ride-status');
+          if (!line || !holder) return;
+          let watch = null, latest = null, lastSent = 0, timer = null, shared = false;
+
+          function tell(text, state) {
+            document.documentElement.dataset.position = state;
+            if (line.textContent !== text) line.textContent = text;
+          }
+
+          const ride = () => {
+            const state = holder.querySelector('#ride-state');
+            const wanted = state && ['accepted', 'arrived'].includes(state.dataset.state);
+            return wanted ? state.dataset.rideId : null;
+          };
+
+          function stop() {
+            if (watch !== null) navigator.geolocation.clearWatch(watch);
+            watch = null;
+            clearTimeout(timer);
+            timer = null;
+          }
+
+          async function send() {
+            timer = null;
+            const rideId = ride();
+            if (!rideId || !latest) return;
+            const c = latest.coords;
+            const body = { latitude: c.latitude, longitude: c.longitude, accuracyMeters: c.accuracy,
+                           recordedAt: new Date(latest.timestamp).toISOString() };
+            latest = null;
+            lastSent = Date.now();
+            const response = await fetch(`/v1/rides/${encodeURIComponent(rideId)}/position`, {
+              method: 'PUT', credentials: 'same-origin', body: JSON.stringify(body),
+              headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': line.dataset.csrf } });
+            if (response.status === 204) {
+              if (!shared) { shared = true; tell(line.dataset.sharing, 'shared'); }
+            } else if (response.status === 409 || response.status === 404) {
+              stop();
+            }
+          }
+
+          function fixed(position) {
+            // A fix the server would refuse says nothing useful: no accuracy, or one wider than 10 km.
+            if (!(position.coords.accuracy > 0 && position.coords.accuracy <= 10000)) return;
+            latest = position;
+            if (timer) return;
+            timer = setTimeout(send, Math.max(0, lastSent + 1000 - Date.now()));
+          }
+
+          function failed(error) {
+            if (error.code === error.PERMISSION_DENIED) {
+              stop();
+              tell(line.dataset.refused, 'refused');
+            } else if (!shared) {
+              tell(line.dataset.unavailable, 'unavailable');
+            }
+          }
+
+          function update() {
+            if (!ride()) {
+              // Confirmed, cancelled or completed: the server deleted her position; say nothing more.
+              stop();
+              if (shared) { shared = false; tell('', 'stopped'); }
+              return;
+            }
+            if (watch !== null) return;
+            if (!('geolocation' in navigator)) { tell(line.dataset.unavailable, 'unavailable'); return; }
+            watch = navigator.geolocation.watchPosition(fixed, failed, { enableHighAccuracy: true, maximumAge: 0, timeout: 30000 });
+          }
+
+          // The ride's state arrives by the status swap; watch for it rather than hook the stream.
+          new MutationObserver(update).observe(holder, { childList: true, subtree: true });
+          update();
         })();
         """
 }

@@ -86,6 +86,8 @@ enum PassengerTemplates {
         <h1>{{t.title_ride}}</h1>
         <div id="ride-live" class="visually-hidden" role="status" aria-live="polite"></div>
         <div id="ride-status">{{> p-status}}</div>
+        <p id="position-line" class="position-line" role="status" data-csrf="{{csrf}}" data-sharing="{{t.position_sharing}}"
+         data-refused="{{t.position_refused}}" data-unavailable="{{t.position_unavailable}}"></p>
         <noscript><p>{{t.no_script_reload}}</p></noscript>
         <p><a class="button warning" id="cancel-link" href="/ride/cancel">{{t.cancel_link}}</a></p>
         {{/current}}
