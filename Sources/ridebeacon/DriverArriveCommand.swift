@@ -124,7 +124,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             let locator = LocatorOutput(audioOut: audioOut, voice: voice)
             defer { locator.close() }
             let driverKeys = DriverKeys.open()
-            let session = DriverSession(
+            var session = DriverSession(
                 rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
                 template: template, service: client, clock: SystemClock(),
                 confirmations: driverKeys.confirmations(autoConfirm: autoConfirm),
@@ -138,8 +138,10 @@ struct DriverArriveCommand: AsyncParsableCommand {
                 locatorPlayed: { await locator.played() },
                 keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
                 claims: { var claims = DriverDistanceClaims(calibration: touch); claims.book = book; return claims }(), book: book)
+            // Where she is by satellite, told to him until the radio ranges her (issue 35).
+            session.positions = shared?.sharing.updates
             let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
-                group.addTask { await session.run() }
+                group.addTask { [session] in await session.run() }
                 group.addTask { await Signals.next(); return nil }
                 // The passenger's messages (issue 25), said and shown as they come; never ends by itself.
                 group.addTask {

@@ -29,6 +29,10 @@ public struct DriverSession: Sendable {
     public let locatorPlayed: @Sendable () async -> String?
     /// The driver's other keys (y, n, c, x, w).
     public let keys: AsyncStream<DriverKey>
+    /// The two satellite fixes as the device shares them (`PositionSharing.updates`: its own with
+    /// the car's parked course, the passenger's from the ride service; issue 35), told to the
+    /// driver by the core while the radio does not range her. nil: no positions.
+    public var positions: AsyncStream<PositionUpdate>?
     private let core: DriverCore
 
     /// A session for `rideID`; `template` gives the advertising interval, PDU type and the measured
@@ -126,6 +130,10 @@ public struct DriverSession: Sendable {
             },
             Task { [keys] in
                 for await key in keys { feed.yield(.key(time: clock.now, key)) }
+            },
+            Task { [positions] in
+                guard let positions else { return }
+                for await update in positions { feed.yield(.positions(time: clock.now, own: update.own, passenger: update.other)) }
             },
         ]
         defer { tasks.forEach { $0.cancel() } }
