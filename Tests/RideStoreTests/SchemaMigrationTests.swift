@@ -13,7 +13,8 @@ struct SchemaMigrationTests {
                                              "v10-token-device-names", "transition-functions-1", "v11-account-language",
                                              "transition-functions-2", "transition-functions-3", "transition-functions-4",
                                              "transition-functions-keyed-notes", "driver-busy-while-confirmed",
-                                             "touch-proof-resend-check", "ride-word-attempts", "bounded-ride-notes", "ride-positions"])
+                                             "touch-proof-resend-check", "ride-word-attempts", "bounded-ride-notes", "ride-positions",
+                                             "ride-history-caps"])
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 
