@@ -12,7 +12,7 @@ import VoiceCommands
 /// no-radio sentence and a sound asked of the driver), the guide run with the follow's own
 /// player, and the keys routed to it while it runs.
 ///
-/// @unchecked Sendable: `voiceInput` is set once, before `run`, by the task that owns the follow;
+/// @unchecked Sendable: `voiceInput` and `positions` are set once, before `run`, by the task that owns the follow;
 /// the keys, which another task reads, are in a `Mutex`.
 final class FollowGuide: @unchecked Sendable {
     let radio: RadioSelection?
@@ -22,6 +22,8 @@ final class FollowGuide: @unchecked Sendable {
     let player: LiveCuePlayer
     /// `--voice-commands`: heard while the guide runs.
     var voiceInput: VoiceInput?
+    /// `--position`, `--positions`: her position shared while the guide runs (issue 35).
+    var positions = PositionChoice.off
     /// The running guide's keys.
     private let keys = Mutex<AsyncStream<GuideKey>.Continuation?>(nil)
 
@@ -71,7 +73,8 @@ final class FollowGuide: @unchecked Sendable {
         defer { keys.withLock { $0 = nil } }
         let launch = GuideLaunch(client: client, ride: ride, settings: settings, radio: radio ?? .sim, audioOut: audioOut,
                                  fallbackIdentityPeriod: identityPeriod, calibration: Calibration(model: .default), keys: stream,
-                                 compass: .auto, openedRadio: opened, sharedPlayer: player, voiceInput: voiceInput)
+                                 compass: .auto, openedRadio: opened, sharedPlayer: player, voiceInput: voiceInput,
+                                 positions: positions)
         do { try await launch.run() } catch let failure as CommandLineFailure {
             StandardError.writeLine("ridebeacon: guide: \(failure.message)")
         } catch {

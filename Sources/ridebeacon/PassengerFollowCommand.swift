@@ -30,6 +30,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             which ends when the ride is confirmed or cancelled. Without a radio (--radio none, or \
             one that cannot be opened) it says in one sentence what to do and asks the driver \
             for a sound.
+            While the guide runs, your position (--positions auto: GeoClue; or --position \
+            LAT,LON[,ACC]) is shared with the driver's device and the car's comes back.
             """)
 
     @Argument(help: ArgumentHelp("The ride's short code (default: your open request or active ride).", valueName: "RIDE"))
@@ -47,6 +49,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     var identityPeriod = RotatingIdentity.defaultPeriod
     @OptionGroup var voiceOptions: VoiceOptions
     @OptionGroup var handsFree: HandsFreeOptions
+    @OptionGroup var positions: PositionOptions
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
@@ -98,6 +101,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         let guide = FollowGuide(radio: radio == "none" ? nil : try RadioSelection(parsing: radio), settings: settings,
                                 audioOut: audioOut, identityPeriod: identityPeriod, player: player)
         guide.voiceInput = handsFree.input
+        guide.positions = positions.choice
         try await withService(service, waits: true) { client in
             try await Self.follow(rideArgument: ride, client: client, announcer: announcer, guide: guide)
         }

@@ -68,6 +68,23 @@ struct PositionCLITests {
         // The driver's device stopped its GeoClue client on the way out.
         #expect(await eventually { (try? geoclue.clients().first?.calls) == ["Start", "Stop"] }, "\((try? geoclue.clients()) ?? [])")
     }
+
+    @Test("passenger follow shares her --position once its guide starts at the arrival")
+    func followSharesHerPosition() async throws {
+        let service = try await RideServiceFixture()
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "sim", "--audio-out", "none", "--no-notifications",
+                                            "--position", "48.8566,2.3522,7"], environment: service.environment(token: service.passengerToken))
+        defer { follow.stop() }
+        #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
+        #expect(try await service.otherPosition(rideID, as: service.driverToken) == nil, "nothing before her guide runs")
+        #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
+        #expect(await eventually { (try? await service.otherPosition(rideID, as: service.driverToken))?["latitude"] as? Double == 48.8566 },
+                "\(follow.stderr)")
+        #expect(try await service.otherPosition(rideID, as: service.driverToken)?["accuracyMeters"] as? Double == 7)
+    }
 }
 
 extension RideServiceFixture {
