@@ -68,6 +68,8 @@ public struct GuidedWalk {
     /// The person behind `driver`, and the meeting's state (GuidedWalk+Meeting.swift).
     var person: SimulatedDriver
     var meeting = MeetingTally()
+    /// Both phones' advertising intervals as the product sets them (fast in the last metre).
+    var advertising = ProductAdvertising()
     private var cueCounts: [String: Int] = [:]
     private var wrongCues = 0
     private var secondsTo1m: Double?
@@ -208,6 +210,7 @@ public struct GuidedWalk {
                                                   rssi: sighting.rssi, beacon: sighting.beacon))
             }
             pending += guide.handle(.tick(time: now))
+            world.advertisingIntervals = advertising.update(now: now, guide: guide, driver: driver)
             pending += await meetingStep(at: now, unixTime: unixTime, onDriver: onDriver, confirmWord: confirmWord, prove: prove)
             if let at = world.walker.confirmAt, now >= at {
                 world.walkerConfirmed()

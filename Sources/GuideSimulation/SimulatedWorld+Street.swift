@@ -35,7 +35,7 @@ public struct StreetScene: Sendable {
         let device: DevicePlacement = rng.chance(p.dashboardShare) ? .dashboard : .driverSeat
         street = Street(placement: placement, device: device, pavementWidth: rng.uniform(p.pavementWidth),
                         gaps: p.parkingGaps, occupancy: p.parkingOccupancy, rng: &rng)
-        let near = NearField.draw(&rng)
+        let near = NearField.draw(&rng).atProductPower(lowPowerOffset: p.lowPowerOffset)
         channel = ChannelModel.Parameters(
             txPowerAt1m: near.pair.levelAt1m, exponent: rng.uniform(p.exponent),
             shadowingSigma: rng.uniform(p.shadowingSigma), shadowingDecorrelation: rng.uniform(p.shadowingDecorrelation),
@@ -164,14 +164,16 @@ extension SimulatedWorld {
                                               source: walker.target, extraLoss: loss) {
                 atPassenger.append(Reception(time: nextAdvert.driver, rssi: rssi))
             }
-            nextAdvert.driver += scene.passengerReports.nextInterval(&rng)
+            nextAdvert.driver += scene.passengerReports.nextInterval(&rng, advertisingInterval: advertisingIntervals.driver,
+                                                                      scaling: scene.parameters.reportScaling)
         }
         while nextAdvert.passenger < end {
             if let rssi = toDriver.receive(at: nextAdvert.passenger, receiver: walker.position, facing: walker.heading,
                                            source: walker.target, extraLoss: loss) {
                 atDriver.append(Reception(time: nextAdvert.passenger, rssi: rssi))
             }
-            nextAdvert.passenger += scene.driverReports.nextInterval(&rng)
+            nextAdvert.passenger += scene.driverReports.nextInterval(&rng, advertisingInterval: advertisingIntervals.passenger,
+                                                                      scaling: scene.parameters.reportScaling)
         }
         time = end
         history.append(walker.distance)

@@ -16,6 +16,9 @@ public struct SimulatedWorld: Sendable {
     var toDriver: ChannelModel
     var rng: SeededRandom
     var nextAdvert = (driver: 0.0, passenger: 0.05)
+    /// Each phone's advertising interval now, s: the car's and hers (`ProductAdvertising`; the
+    /// street's report processes follow it).
+    var advertisingIntervals = (driver: ProductAdvertising.normal, passenger: ProductAdvertising.normal)
     /// True distance every step, for judging direction cues.
     var history: [Double] = []
     /// The passenger's ears for the car's locator ticks.

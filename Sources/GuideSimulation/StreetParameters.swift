@@ -54,6 +54,18 @@ public struct StreetParameters: Sendable, Equatable {
     /// percentile of what the shared sets' receivers reported (herald −96, philotuxo −95) to
     /// that of the carried phones (pcng −111); `scripts/report_floor.py` prints them.
     public var sensitivity: ClosedRange<Double> = -111.0...(-95.0)
+    /// The product's own transmit power (issue 34): herald's Android transmitters advertised at
+    /// low power, the product at the highest its controller has. Their offset to normal power
+    /// is fitted on the receivers that heard both kinds: P2 heard the iPhone transmitters at a
+    /// median 1 m level of −59.1 dBm and the Android ones at −72.5 (13.4 dB), the Denmark
+    /// iPhone −55.5 and −75.2 (19.7 dB); their mean, 16.5 dB, matches Android's own LOW (−15
+    /// dBm) to HIGH (+1 dBm) step. Swept from 0 (herald as recorded) to 20.
+    public var lowPowerOffset = 16.5
+    /// How a receiver's report rate follows the transmitter's advertising rate (exponent on the
+    /// interval ratio; `ReportProcess.nextInterval`): 1, a fixed share of the advertising
+    /// events is heard (assumed; over Bumble 20 ms gave 4.8 times the reports of 100 ms,
+    /// `FastAdvertisingOverBumbleTests`), 0, fast advertising gains nothing. Swept 0, 0.5, 1.
+    public var reportScaling = 1.0
 
     // MARK: Sounds (dB(A) at 1 m unless said)
 
@@ -160,5 +172,8 @@ public struct StreetParameters: Sendable, Equatable {
         ("word-sii", { $0.wordSII = $1 }, [0.2, 0.31, 0.45]),
         ("noise-fluctuation", { $0.noiseFluctuation = $1 }, [0, 4, 8]),
         ("speech-detection-below-srt", { $0.speechDetectionBelowSRT = $1 }, [4, 8, 12]),
+        ("low-power-offset", { $0.lowPowerOffset = $1 }, [0, 16.5, 20]),
+        // The default, 1, is the high end: no receiver gains more than the events it is sent.
+        ("report-scaling", { $0.reportScaling = $1 }, [0, 0.5, 1]),
     ]
 }

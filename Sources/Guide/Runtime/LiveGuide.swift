@@ -235,7 +235,7 @@ public struct LiveGuide: Sendable {
     /// Whether the guide is in the last metre, where both devices advertise fast: "very close" is
     /// the band it last told (`spokenBand`, whatever the verbosity lets it say aloud), or it is
     /// holding or feeling the touch ("Hold the phones together" may come before any band).
-    static func inLastMetre(_ core: GuideCore) -> Bool {
+    public static func inLastMetre(_ core: GuideCore) -> Bool {
         core.spokenBand == .veryClose || core.state == .holding || core.state == .touch
     }
 }

@@ -76,13 +76,23 @@ public struct ReportProcess: Sendable {
         return ReportProcess(receiver: members[Int(rng.unit() * Double(members.count)) % members.count])
     }
 
-    /// The next interval, s (inverse-CDF sampling between the quantiles; never under 20 ms).
-    public func nextInterval(_ rng: inout SeededRandom) -> Double {
+    /// The advertising interval the real receivers' transmitters are taken to have used, s
+    /// (assumed: herald's and the beacons' 10 Hz; docs/SIMULATOR.md).
+    public static let recordedAdvertisingInterval = 0.1
+
+    /// The next interval, s (inverse-CDF sampling between the quantiles), for a transmitter
+    /// advertising every `advertisingInterval` s: the receiver's real intervals scaled by
+    /// (advertisingInterval / recordedAdvertisingInterval)^`scaling` (1: it hears a fixed share
+    /// of the advertising events, 0: its rate does not change; `StreetParameters.reportScaling`),
+    /// never under a fifth of the advertising interval.
+    public func nextInterval(_ rng: inout SeededRandom, advertisingInterval: Double = recordedAdvertisingInterval,
+                             scaling: Double = 1) -> Double {
         let q = receiver.quantiles
         let position = rng.unit() * Double(q.count - 1)
         let i = min(Int(position), q.count - 2)
         let fraction = position - Double(i)
-        return max(0.02, q[i] + (q[i + 1] - q[i]) * fraction)
+        let factor = pow(advertisingInterval / Self.recordedAdvertisingInterval, scaling)
+        return max(0.2 * advertisingInterval, (q[i] + (q[i + 1] - q[i]) * fraction) * factor)
     }
 }
 
@@ -95,6 +105,32 @@ public struct NearField: Sendable, Equatable {
 
     public static func draw(_ rng: inout SeededRandom, fit: TouchPairFit = CommittedFits.touchPairs) -> NearField {
         NearField(pair: fit.pairs[Int(rng.unit() * Double(fit.pairs.count)) % fit.pairs.count])
+    }
+
+    /// The herald traces whose transmitter was an Android phone advertising at
+    /// `ADVERTISE_TX_POWER_LOW` (−15/−16 dBm, herald's README): a trace `testNN-…-A` is phone A
+    /// hearing phone B (../shared/data/herald/metadata.csv), and phones.csv says which are
+    /// Android. 15 of the 26.
+    public static let lowPowerTransmitterTraces: Set<String> = [
+        "test04-20210103-1026-A.csv.gz", "test04-20210103-1026-B.csv.gz", "test05-20210104-1422-A.csv.gz",
+        "test05-20210104-1422-B.csv.gz", "test06-20210105-1754-A.csv.gz", "test06-20210105-1754-B.csv.gz",
+        "test07-20210106-0815-A.csv.gz", "test07-20210106-0815-B.csv.gz", "test08-20210106-1501-A.csv.gz",
+        "test08-20210106-1501-B.csv.gz", "test09-20210106-2251-A.csv.gz", "test09-20210106-2251-B.csv.gz",
+        "test10-20210107-1123-A.csv.gz", "test10-20210107-1123-B.csv.gz", "test11-20210107-2245-A.csv.gz",
+    ]
+
+    /// Whether this pair's transmitter advertised at low power.
+    public var lowPowerTransmitter: Bool { Self.lowPowerTransmitterTraces.contains(pair.trace) }
+
+    /// The pair as the product would send: a low-power transmitter raised by `offset` dB (the
+    /// product asks its controller for the highest power, `BeaconAdvertisement.ride`), every
+    /// level and the 1 m level alike; the others as recorded.
+    public func atProductPower(lowPowerOffset offset: Double) -> NearField {
+        guard lowPowerTransmitter else { return self }
+        var raised = pair
+        raised.levelAt1m += offset
+        raised.levels = raised.levels.map { var level = $0; level.mean += offset; return level }
+        return NearField(pair: raised)
     }
 
     /// How close two phones are when they touch, m: the walker's hand (`Walker.Parameters.contact`)
