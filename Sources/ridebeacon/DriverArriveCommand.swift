@@ -35,7 +35,9 @@ struct DriverArriveCommand: AsyncParsableCommand {
             shows and says the ride word.
             Its satellite position (GeoClue with --positions auto, or --position LAT,LON[,ACC]) \
             is shared with the passenger's phone until the ride is confirmed; the report at the \
-            arrival carries the course the car came in on, so her guide knows its kerb side.
+            arrival carries the course the car came in on, so her guide knows its kerb side. \
+            With --approach it is shared from the start of the drive to the pickup, and the ride \
+            is marked arrived when you press Enter once parked.
             Ends when the ride is confirmed (exit 0) or cancelled (exit 1), or on Ctrl-C.
             If the ride service cannot be reached it says "Cannot reach the ride service, \
             retrying", keeps advertising and keeps trying.
@@ -62,6 +64,9 @@ struct DriverArriveCommand: AsyncParsableCommand {
     @Option(name: .customLong("touch-rssi"), parsing: .unconditional,
             help: ArgumentHelp("Touch threshold in dBm, overriding the calibration.", valueName: "DBM"))
     var touchRSSI: Double?
+    @Flag(name: .customLong("approach"),
+          help: "Share your position on the way to the pickup, and mark the ride arrived when you press Enter once parked.")
+    var approach = false
     @Flag(name: .customLong("auto-confirm"), help: "Send the touch proof without waiting for Enter.")
     var autoConfirm = false
     @Option(name: .customLong("audio-out"),
@@ -99,6 +104,9 @@ struct DriverArriveCommand: AsyncParsableCommand {
             // arrival can carry the course the car came in on.
             let shared = positions.choice == .off ? nil
                 : await DevicePositions.start(positions.choice, rideID: try await client.ride(ride).id, side: .driver, service: client)
+            // --approach: shared while he drives; Enter once parked (or no keyboard) arrives.
+            let earlyKeys = approach ? DriverKeys.open() : nil
+            if let earlyKeys { await Self.parked(earlyKeys) }
             let arrived: Ride
             do { arrived = try await arrive(client) } catch {
                 await shared?.stop()
@@ -123,7 +131,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
             voice.voice = book.language.espeakVoice
             let locator = LocatorOutput(audioOut: audioOut, voice: voice)
             defer { locator.close() }
-            let driverKeys = DriverKeys.open()
+            let driverKeys = earlyKeys ?? DriverKeys.open()
             var session = DriverSession(
                 rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
                 template: template, service: client, clock: SystemClock(),
@@ -166,6 +174,15 @@ struct DriverArriveCommand: AsyncParsableCommand {
             case .failed(let message): throw CommandLineFailure(message)
             }
         }
+    }
+
+    /// `--approach`: waits for Enter, or the end of the keyboard's input. Ctrl-C meanwhile ends
+    /// the process as before any command took the signal (GeoClue drops a client whose
+    /// connection closed); `Signals.next()` is left for the session, which takes it once.
+    static func parked(_ keys: DriverKeys) async {
+        StandardError.writeLine("ridebeacon: Your position is shared on the way to the pickup. Press Enter once you have parked.")
+        var enter = keys.enter.makeAsyncIterator()
+        _ = await enter.next()
     }
 
     /// The session's log lines, for the driver: the beacon's identity (ids, major, minor, slot)

@@ -69,6 +69,38 @@ struct PositionCLITests {
         #expect(await eventually { (try? geoclue.clients().first?.calls) == ["Start", "Stop"] }, "\((try? geoclue.clients()) ?? [])")
     }
 
+    @Test("driver arrive --approach shares GeoClue's fixes while the ride is accepted; Enter once parked arrives, with the course the car came in on")
+    func approachThenArrival() async throws {
+        let service = try await RideServiceFixture()
+        let geoclue = try await GeoClueMock()
+        defer { geoclue.stop() }
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        var environment = service.environment(token: service.driverToken)
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = geoclue.address
+        let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none",
+                                            "--approach"], environment: environment, interactive: true)
+        defer { arrive.stop() }
+        #expect(await arrive.wait { _, err in err.contains("Press Enter once you have parked.") }, "\(arrive.stderr)")
+        #expect(await eventually { (try? geoclue.clients().first?.active) == true })
+        let car = { @Sendable () async -> [String: Any]? in try? await service.otherPosition(rideID, as: service.passengerToken) }
+
+        // Driving in on course 92 degrees: shared while the ride is still accepted.
+        try geoclue.emit(latitude: 52.37301, longitude: 4.89301, accuracy: 5, heading: 92, speed: 6, unixTime: Date().timeIntervalSince1970)
+        #expect(await eventually { await car()?["courseDegrees"] as? Double == 92 }, "\(arrive.stderr)")
+        #expect(try await service.rideJSON(rideID)["state"] as? String == "accepted")
+        // Stopped: the position moves on, no course from GeoClue.
+        try geoclue.emit(latitude: 52.37302, longitude: 4.89322, accuracy: 4, heading: 92, speed: 0, unixTime: Date().timeIntervalSince1970)
+        #expect(await eventually { await car()?["longitude"] as? Double == 4.89322 })
+        #expect(await car()?["courseDegrees"] == nil)
+        // Parked: Enter arrives, and the arrival's report carries the car's course.
+        arrive.type("\n")
+        #expect(await eventually { (try? await service.rideJSON(rideID)["state"] as? String) == "arrived" }, "\(arrive.stderr)")
+        #expect(await eventually { await car()?["courseDegrees"] as? Double == 92 }, "\(arrive.stderr)")
+        #expect(await car()?["longitude"] as? Double == 4.89322)
+    }
+
     @Test("passenger follow shares her --position once its guide starts at the arrival")
     func followSharesHerPosition() async throws {
         let service = try await RideServiceFixture()
