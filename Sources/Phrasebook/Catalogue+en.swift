@@ -225,6 +225,7 @@ extension Catalogue {
         .driverToldListen: "{name} is told to listen for it.",
         .driverAlreadyComing: "{name} already knows you are coming.",
         .driverToldComing: "{name} is told you are walking over, and waits where they are.",
+        .driverToldComingHalfway: "{name} is told you are walking over, and walks on along the pavement to meet you.",
         .driverCrossing: "{name} is across the street and stays on the pavement. Cross at the nearest crossing or lights and walk to {name}, or drive round to that side.",
         .driverNoRideWord: "This ride has no ride word.",
         .driverRideWordIs: "The ride word is: {word}. Say it to {name} when asked.",

@@ -225,6 +225,7 @@ extension Catalogue {
         .driverToldListen: "Se le dice a {name} que esté atento al sonido.",
         .driverAlreadyComing: "{name} ya sabe que vas hacia allí.",
         .driverToldComing: "Se le dice a {name} que vas a pie hacia allí, y espera donde está.",
+        .driverToldComingHalfway: "Se le dice a {name} que vas a pie hacia allí, y sigue por la acera a tu encuentro.",
         .driverCrossing: "{name} está al otro lado de la calle y se queda en la acera. Cruza por el paso de peatones o semáforo más cercano y camina hasta {name}, o da la vuelta con el coche hasta ese lado.",
         .driverNoRideWord: "Este viaje no tiene palabra del viaje.",
         .driverRideWordIs: "La palabra del viaje es: {word}. Dísela a {name} cuando te la pida.",

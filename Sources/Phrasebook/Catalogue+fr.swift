@@ -225,6 +225,7 @@ extension Catalogue {
         .driverToldListen: "{name} est invité à écouter.",
         .driverAlreadyComing: "{name} sait déjà que vous arrivez.",
         .driverToldComing: "{name} apprend que vous venez à pied, et attend sur place.",
+        .driverToldComingHalfway: "{name} apprend que vous venez à pied, et continue le long du trottoir à votre rencontre.",
         .driverCrossing: "{name} est de l'autre côté de la rue et reste sur le trottoir. Traversez au passage piéton ou au feu le plus proche et rejoignez {name} à pied, ou faites le tour en voiture de ce côté.",
         .driverNoRideWord: "Cette course n'a pas de mot de course.",
         .driverRideWordIs: "Le mot de la course est : {word}. Dites-le à {name} quand on vous le demande.",

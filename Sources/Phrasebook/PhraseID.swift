@@ -241,6 +241,8 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case driverToldListen = "driver.told_listen"
     case driverAlreadyComing = "driver.already_coming"
     case driverToldComing = "driver.told_coming"
+    /// Issue 35: with both positions she walks on along the pavement to meet him.
+    case driverToldComingHalfway = "driver.told_coming_halfway"
     case driverCrossing = "driver.crossing"
     case driverNoRideWord = "driver.no_ride_word"
     case driverRideWordIs = "driver.ride_word_is"

@@ -30,11 +30,14 @@ public struct SatelliteVector: Sendable, Equatable {
     /// A circular normal error's 68 % radius is 1.515 σ (Rayleigh: √(−2 ln 0.32)).
     public static let radius68PerSigma = (-2 * log(0.32)).squareRoot()
 
-    public init(own: GeoFix, driver: GeoFix) {
+    /// `accuracyFloor`: no phone's reported 68 % radius is taken as smaller than this, m (a
+    /// phone may report an accuracy better than its error; the guide's `FarField.Rules`).
+    public init(own: GeoFix, driver: GeoFix, accuracyFloor: Double = 0) {
         let offset = own.offset(to: driver)
         east = offset.east
         north = offset.north
-        let own = own.accuracyMeters / Self.radius68PerSigma, car = driver.accuracyMeters / Self.radius68PerSigma
+        let own = max(accuracyFloor, own.accuracyMeters) / Self.radius68PerSigma
+        let car = max(accuracyFloor, driver.accuracyMeters) / Self.radius68PerSigma
         sigma = (own * own + car * car).squareRoot()
         carCourse = driver.courseDegrees
     }
@@ -105,9 +108,12 @@ public enum KerbSide: String, Sendable, Equatable {
 
     /// Judged at `sigmas` σ: she is at least `halfRoad` metres on the road side of the car (the
     /// far kerb's half of the street) for `across`, on its kerb side of that line for `herSide`.
-    public static func judge(_ vector: SatelliteVector, traffic: TrafficSide, sigmas: Double, halfRoad: Double) -> KerbSide {
+    /// `courseError`, degrees: how far the reported course may be off the street's line; it
+    /// moves her offset across the line by the distance along it times its sine.
+    public static func judge(_ vector: SatelliteVector, traffic: TrafficSide, sigmas: Double, halfRoad: Double,
+                             courseError: Double = 10) -> KerbSide {
         guard let frame = vector.streetFrame(traffic: traffic) else { return .unsure }
-        let reach = sigmas * vector.sigma
+        let reach = sigmas * vector.sigma + abs(frame.carAlong) * sin(courseError * .pi / 180)
         if frame.herKerbward - reach > -halfRoad { return .herSide }
         if frame.herKerbward + reach < -halfRoad { return .across }
         return .unsure

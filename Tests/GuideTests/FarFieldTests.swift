@@ -28,8 +28,10 @@ struct FarFieldTests {
         var time = 0.0
         var said: [(time: Double, text: String)] = []
 
-        init(traffic: TrafficSide = .right, verbosity: Verbosity = .brief) {
+        /// `accuracyFloor`: nil keeps the guide's own (5 m); 0 takes the phones' reports as they are.
+        init(traffic: TrafficSide = .right, verbosity: Verbosity = .brief, accuracyFloor: Double? = nil) {
             core = GuideCore(ride: ScriptedGuide.ride, verbosity: verbosity, traffic: traffic)
+            if let accuracyFloor { core.farFieldRules.accuracyFloor = accuracyFloor }
             record(core.start(time: 0))
             record(core.handle(.arrived(time: 0)))
         }
@@ -67,19 +69,22 @@ struct FarFieldTests {
 
     @Test("beyond the signal: the car along the pavement through the compass, a distance every allowed position makes true, her side of the street; then one hand-over to the signal's cues, and the vector is not spoken again")
     func farFieldThenHandOver() throws {
-        var run = Run()
-        run.fixes(seconds: 3, own: Self.her(behind: 25, kerbward: 3), heading: 90)
+        // Two phones reporting 1 m, taken at their word (no floor).
+        var run = Run(accuracyFloor: 0)
+        var car = Self.car
+        car.accuracyMeters = 1
+        run.fixes(seconds: 3, own: Self.her(behind: 25, kerbward: 3, accuracy: 1), driver: car, heading: 90)
         let first = try #require(run.texts().first { $0.hasPrefix("By satellite") })
         #expect(first.hasPrefix("By satellite, the car is ahead of you, along the pavement."), "\(first)")
         #expect(first.hasSuffix("On this side of the street."), "\(first)")
         // Every distance the two accuracies allow at the claim's σ makes the spoken claim true.
         let band = try #require(run.core.farField.spokenBand)
-        let vector = SatelliteVector(own: Self.her(behind: 25, kerbward: 3), driver: Self.car)
+        let vector = SatelliteVector(own: Self.her(behind: 25, kerbward: 3, accuracy: 1), driver: car)
         let bounds = vector.bounds(sigmas: run.core.farFieldRules.claimSigmas)
         #expect(band.isTrue(atDistance: bounds.low) && band.isTrue(atDistance: bounds.high), "\(band) \(bounds)")
         #expect(first.contains("About 30 meters."), "\(first)")
         // Facing the other way, the car is behind her.
-        run.fixes(seconds: 12, own: Self.her(behind: 25, kerbward: 3), heading: 270)
+        run.fixes(seconds: 12, own: Self.her(behind: 25, kerbward: 3, accuracy: 1), driver: car, heading: 270)
         #expect(run.texts().contains { $0.hasPrefix("By satellite, the car is behind you") }, "\(run.texts())")
 
         // The signal within reach of the ranger: "Signal found" once, then the signal's cues only.
@@ -90,12 +95,12 @@ struct FarFieldTests {
         let handedOver = run.time
         for _ in 0..<20 {
             run.signal(seconds: 1, metres: 3)
-            run.fixes(seconds: 1, own: Self.her(behind: 20, kerbward: 3), heading: 90)
+            run.fixes(seconds: 1, own: Self.her(behind: 20, kerbward: 3, accuracy: 1), driver: car, heading: 90)
         }
         #expect(!run.texts(after: handedOver).contains { $0.hasPrefix("By satellite") }, "\(run.texts(after: handedOver))")
         // The signal lost, the vector guides again; found again, "Signal found" is not repeated.
         let lost = run.time
-        run.fixes(seconds: 25, own: Self.her(behind: 20, kerbward: 3), heading: 90)
+        run.fixes(seconds: 25, own: Self.her(behind: 20, kerbward: 3, accuracy: 1), driver: car, heading: 90)
         #expect(run.texts(after: lost).contains { $0.hasPrefix("By satellite") }, "\(run.texts(after: lost))")
         run.signal(seconds: 2, metres: 3)
         #expect(run.core.farField.handedOver)
@@ -120,12 +125,22 @@ struct FarFieldTests {
         #expect(wide.core.farField.spokenBand == nil)
         #expect(!wide.texts().contains { $0.contains("meters") }, "\(wide.texts())")
 
+        // A phone reporting 1 m is taken as 5 m (the floor): at 25 m only "More than 5".
+        var floored = Run()
+        var sharp = Self.car
+        sharp.accuracyMeters = 1
+        floored.fixes(seconds: 3, own: Self.her(behind: 25, kerbward: 3, accuracy: 1), driver: sharp, heading: 90)
+        #expect(floored.core.farField.spokenBand == .moreThan(5), "\(floored.texts())")
+
         var leap = Run()
         leap.fixes(seconds: 3, own: Self.her(behind: 25, kerbward: 3), heading: 90)
         #expect(leap.core.farField.spokenBand != nil)
-        // A 30 m leap in a second: a multipath jump the accuracy does not show.
-        leap.fixes(seconds: 12, own: Self.her(behind: 55, kerbward: 3), heading: 90)
-        #expect(leap.core.farField.spokenBand == nil)
+        // A 30 m leap in a second: a multipath jump the accuracy does not show. No distance is
+        // said until the fixes settle.
+        let leapt = leap.time
+        leap.fixes(seconds: 15, own: Self.her(behind: 55, kerbward: 3), heading: 90)
+        #expect(leap.core.farField.unsettled(at: leap.time))
+        #expect(!leap.texts(after: leapt).contains { $0.contains("meters") }, "\(leap.texts(after: leapt))")
 
         var rng = SeededRandom(seed: 35)
         for _ in 0..<2000 {
@@ -145,14 +160,16 @@ struct FarFieldTests {
         var north = Self.car
         north.courseDegrees = 0
         func side(east: Double, _ traffic: TrafficSide) -> KerbSide {
-            var her = north.moved(east: east, north: -20)
+            var her = north.moved(east: east, north: -10)
             her.accuracyMeters = 2
             return KerbSide.judge(SatelliteVector(own: her, driver: north), traffic: traffic, sigmas: 2.5, halfRoad: 5.7)
         }
         #expect(side(east: 4, .right) == .herSide)
-        #expect(side(east: -14, .right) == .across)
+        #expect(side(east: -16, .right) == .across)
         #expect(side(east: -4, .left) == .herSide)
-        #expect(side(east: 14, .left) == .across)
+        #expect(side(east: 16, .left) == .across)
+        // Halfway across the street the fixes do not tell.
+        #expect(side(east: -6, .right) == .unsure)
         // Without the course nothing is judged.
         var unknown = north
         unknown.courseDegrees = nil
@@ -161,15 +178,17 @@ struct FarFieldTests {
 
     @Test("no satellite direction across a road: a car across is the across-the-street rule's, she stays and the driver is told; beside the car no way is given")
     func noDirectionAcrossTheRoad() {
+        var sharp = Self.car
+        sharp.accuracyMeters = 1
         for traffic in TrafficSide.allCases {
-            var run = Run(traffic: traffic)
+            var run = Run(traffic: traffic, accuracyFloor: 0)
             // 14 m on the car's road side: right-hand traffic, north of a car pointing east.
             let roadSide = traffic == .right ? 14.0 : -14.0
-            run.fixes(seconds: 3, own: Self.her(behind: 20, kerbward: -roadSide), heading: 0)
+            run.fixes(seconds: 6, own: Self.her(behind: 20, kerbward: -roadSide, accuracy: 1), driver: sharp, heading: 0)
             #expect(run.texts().contains("Your car is across the street. Stay on the pavement; Ben is coming to your side."), "\(traffic): \(run.texts())")
             #expect(!run.texts().contains { $0.hasPrefix("By satellite") }, "\(traffic): \(run.texts())")
             #expect(run.core.takeOutbox().contains(.carAcross))
-            run.fixes(seconds: 15, own: Self.her(behind: 20, kerbward: -roadSide), heading: 0)
+            run.fixes(seconds: 15, own: Self.her(behind: 20, kerbward: -roadSide, accuracy: 1), driver: sharp, heading: 0)
             #expect(!run.texts().contains { $0.hasPrefix("By satellite") })
         }
         // Beside the car (level with it, on its kerb side): the fixes do not say which way.
@@ -190,7 +209,7 @@ struct FarFieldTests {
 
         var driver = DriverCore(identity: ScriptedGuide.identity, autoConfirm: true, meeting: DriverMeeting(passengerName: "Ana"))
         let told = driver.handle(.positions(time: 1, own: Self.car, passenger: Self.her(behind: 25, kerbward: 3)))
-        #expect(told == [.tell("By satellite, Ana is behind the car, about 30 meters away.")], "\(told)")
+        #expect(told == [.tell("By satellite, Ana is behind the car, more than 5 meters away.")], "\(told)")
         #expect(driver.handle(.positions(time: 3, own: Self.car, passenger: Self.her(behind: 24, kerbward: 3))).isEmpty, "said once until he comes")
     }
 }

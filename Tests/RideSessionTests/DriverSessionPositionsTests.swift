@@ -9,7 +9,7 @@ import Testing
 /// passenger is by satellite while the radio does not range her.
 @Suite("DriverSession positions")
 struct DriverSessionPositionsTests {
-    @Test("the car's fix with its parked course and hers 30 m behind it: he is told she is behind the car")
+    @Test("the car's fix with its parked course and hers 30 m behind it: he is told she is behind the car (the distance as DriverCore claims it)")
     func theDriverIsToldWhereSheIs() async throws {
         let rig = DriverSessionTests.Rig()
         var session = rig.session(autoConfirm: true)
@@ -21,7 +21,7 @@ struct DriverSessionPositionsTests {
         var her = car.moved(east: -30, north: 0)
         her.courseDegrees = nil
         share.yield(PositionUpdate(own: car, other: her))
-        #expect(await eventually { rig.saidLines.contains { $0.hasPrefix("By satellite, Your passenger is behind the car, about") } },
+        #expect(await eventually { rig.saidLines.contains { $0.hasPrefix("By satellite, Your passenger is behind the car, ") } },
                 "\(rig.saidLines)")
         run.cancel()
         _ = await run.value

@@ -29,6 +29,19 @@ public struct FarField: Sendable {
         public var leap = 8.0
         public var walkingSpeed = 2.0
         public var settle = 20.0
+        /// No phone's reported accuracy (68 % radius) is taken as better than this, m: a phone
+        /// in a street of buildings may report 3 m while its error is 10 (the simulator's
+        /// `reported-ratio`); chosen on seeds 1-500.
+        public var accuracyFloor = 5.0
+        /// The fixes must say "across" this many times running (a second apart) before the car
+        /// is judged across the street by them.
+        public var acrossFixes = 5
+        /// Without a compass, a way said "with the street in front of you" takes her to be on
+        /// the car's kerb side; when the fixes' distance grows by this much, m, while she walks
+        /// for `wrongWayWindow` s on a sure direction, she is on the other pavement: her left
+        /// and right are swapped from then on.
+        public var wrongWayMetres = 10.0
+        public var wrongWayWindow = 20.0
         public init() {}
     }
 
@@ -83,6 +96,13 @@ public struct FarField: Sendable {
         }
     }
 
+    /// How many fixes running have said the car is across.
+    var acrossRun = 0
+    /// She is taken to be on the pavement across the road from the car's kerb (`wrongWayMetres`).
+    public internal(set) var facingSwapped = false
+    /// The fixes' distance since the last sure direction said without a compass: (time, m).
+    var wayHistory: [(time: Double, distance: Double)] = []
+
     /// Whether a leap was seen within `settle` s.
     public func unsettled(at time: Double) -> Bool { time < unsettledUntil }
 
@@ -90,7 +110,7 @@ public struct FarField: Sendable {
     public func vector(at time: Double) -> SatelliteVector? {
         guard let own, let driver, time - own.time <= rules.stale, time - driver.time <= rules.stale,
               own.fix.accuracyMeters.isFinite, driver.fix.accuracyMeters.isFinite else { return nil }
-        var vector = SatelliteVector(own: own.fix, driver: driver.fix)
+        var vector = SatelliteVector(own: own.fix, driver: driver.fix, accuracyFloor: rules.accuracyFloor)
         vector.carCourse = carCourse
         return vector
     }

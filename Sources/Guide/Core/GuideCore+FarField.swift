@@ -30,7 +30,14 @@ extension GuideCore {
             if farField.halfway, !carAcross { meetHalfway(&out, time, vector) }
             return
         }
-        if acrossJudge.isAcross(satellite: vector, traffic: farField.traffic) {
+        // Across only from settled fixes that said so `acrossFixes` times running.
+        let saysAcross = !farField.unsettled(at: time) && acrossJudge.isAcross(satellite: vector, traffic: farField.traffic)
+        farField.acrossRun = saysAcross ? farField.acrossRun + 1 : 0
+        if saysAcross, farField.acrossRun < farField.rules.acrossFixes {
+            // Leaning across: no way along the pavement is said until the judgement is made.
+            return
+        }
+        if farField.acrossRun >= farField.rules.acrossFixes {
             carAcross = true
             farField.kerbSide = .across
             holdForDriver(time)
@@ -39,6 +46,7 @@ extension GuideCore {
             return
         }
         let keys = farFieldSentence(vector, at: time)
+        noteWay(vector, keys: keys, at: time)
         let changed = keys != farField.lastKeys
         // Unsure of the way now, a way once said is not said again (she walks on it until the
         // fixes are sure, or the signal takes over); nothing repeated that would hurry her on.
@@ -64,12 +72,19 @@ extension GuideCore {
         var keys = [farDirection(vector, at: time)]
         // After a leap, no claim: the reported accuracies do not cover a multipath jump.
         let claim = farField.unsettled(at: time) ? nil : vector.claim(sigmas: rules.claimSigmas)
-        let band: DistanceBands.Band? = switch claim {
+        var band: DistanceBands.Band? = switch claim {
         case .about(let n)?: .about(n)
         case .moreThan(let n)?: .moreThan(n)
         case nil: nil
         }
-        farField.spokenBand = band
+        if let said = farField.spokenBand, let new = band, new != said, Self.overlap(said, new) {
+            // A new number is said only when it cannot be read as the truth moving the other
+            // way (issue 21's contradictions): its interval clear of the last one's. Otherwise
+            // the last claim again while the fixes still support it, or none.
+            let bounds = vector.bounds(sigmas: rules.claimSigmas)
+            band = said.isTrue(atDistance: bounds.low) && said.isTrue(atDistance: bounds.high) ? said : nil
+        }
+        if band != nil { farField.spokenBand = band }
         switch band {
         case .about?: keys.append(.farAboutMeters)
         case .moreThan?: keys.append(.farMoreThanMeters)
@@ -77,6 +92,20 @@ extension GuideCore {
         }
         if farField.kerbSide == .herSide { keys.append(.farThisSide) }
         return keys
+    }
+
+    /// Whether two claims' intervals overlap (beyond a shared end).
+    static func overlap(_ a: DistanceBands.Band, _ b: DistanceBands.Band) -> Bool {
+        a.interval.min < b.interval.max && b.interval.min < a.interval.max
+    }
+
+    /// Whether the fixes, fresh, lean towards the car's kerb being across (her point estimate on
+    /// the road side of the car's line past half the road): the signal's across-the-street
+    /// judgement needs this too when there are fixes, since through a car body the signal's
+    /// level says "far" wherever she is. True without fresh fixes (the judgement as before them).
+    func fixesAllowAcross(at time: Double) -> Bool {
+        guard let vector = farField.vector(at: time), let frame = vector.streetFrame(traffic: farField.traffic) else { return true }
+        return frame.herKerbward < -acrossJudge.parameters.halfRoad
     }
 
     /// Which way along the pavement the car is: through the compass (ahead, behind, left,
@@ -98,12 +127,32 @@ extension GuideCore {
             if abs(relative) >= 135 { return .farBehind }
             return relative > 0 ? .farRight : .farLeft
         }
-        // Facing the street: from the car's kerb side she faces away from the kerb (towards the
-        // road); from across the road, towards it. Her right is a quarter turn clockwise.
+        // Facing the street from the car's kerb side, she faces away from the kerb. She is taken
+        // to be on that side: a car judged across gets no direction at all, and the point
+        // estimate of her side, metres either side of the line with fixes this coarse, would
+        // turn her left into her right from one fix to the next. Her right is a quarter turn
+        // clockwise from where she faces.
         let kerbward = farField.traffic == .right ? course + 90 : course - 90
-        let onKerbSide = frame.herKerbward > -acrossJudge.parameters.halfRoad
-        let facing = onKerbSide ? kerbward + 180 : kerbward
+        let facing = farField.facingSwapped ? kerbward : kerbward + 180
         return HeadingBins.difference(towards, facing + 90).magnitude <= 90 ? .farStreetRight : .farStreetLeft
+    }
+
+    /// Without a compass: while a sure way "with the street in front of you" is followed (she
+    /// walks), the fixes' distance should fall; grown by `wrongWayMetres` over `wrongWayWindow`
+    /// s, she must be on the other pavement, facing the street the other way round.
+    mutating func noteWay(_ vector: SatelliteVector, keys: [PhraseKey], at time: Double) {
+        let rules = farField.rules
+        guard keys.first == .farStreetLeft || keys.first == .farStreetRight, farField.directionSure else {
+            farField.wayHistory = []
+            return
+        }
+        farField.wayHistory.append((time, vector.distance))
+        farField.wayHistory.removeAll { $0.time < time - rules.wrongWayWindow }
+        guard let first = farField.wayHistory.first, time - first.time >= rules.wrongWayWindow * 0.9,
+              acrossJudge.walkingShare(from: first.time, to: time) >= acrossJudge.parameters.walkingShare,
+              let nearest = farField.wayHistory.map(\.distance).min(), vector.distance - nearest >= rules.wrongWayMetres else { return }
+        farField.facingSwapped.toggle()
+        farField.wayHistory = []
     }
 
     /// Hands the guiding over to the Bluetooth cues once the ranger, past its first samples,

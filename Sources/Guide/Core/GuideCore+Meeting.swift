@@ -106,7 +106,7 @@ extension GuideCore {
            time - since >= Self.rideWordBesideDriver {
             offerRideWord(&out, time)
         }
-        if !carAcross, !meetingHeld, state == .guiding, acrossJudge.isAcross(at: time) {
+        if !carAcross, !meetingHeld, state == .guiding, acrossJudge.isAcross(at: time), fixesAllowAcross(at: time) {
             carAcross = true
             holdForDriver(time)
             say(&out, time, [.carAcross], ["name": ride.driverName], always: true)

@@ -52,6 +52,15 @@ public struct LiveGuide: Sendable {
     /// How confirming is named ("Press Enter" in a terminal, "Press the Confirm button" when a
     /// front end feeds the keys).
     public var confirmControl = PhraseKey.confirmEnter
+    /// The two positions as the device's sharing gives them (`PositionSharing.updates`, issue
+    /// 35): hers and the driver's (with the car's parked course); nil: no positions, the guide
+    /// as before them. The latest of each is given to the guide once a second while its fix is
+    /// at most `positionFreshness` s old by the wall clock (the sharing yields only changes; a
+    /// parked phone's unchanged fix is re-reported every 10 s and polled every 2 s).
+    public var positions: AsyncStream<PositionUpdate>?
+    public var positionFreshness = 15.0
+    /// The traffic side where she is (the setting), for the car's kerb side.
+    public var traffic = TrafficSide.right
 
     public init(ride: GuideRide, alreadyArrived: Bool, verbosity: Verbosity, phrases: PhraseTable = .english,
                 calibration: Calibration = Calibration(model: .default), radio: any Radio, service: any RideService,
@@ -75,7 +84,7 @@ public struct LiveGuide: Sendable {
     /// final state.
     public func run() async -> GuideState {
         let (inputs, feed) = AsyncStream<GuideInput>.makeStream()
-        var core = GuideCore(ride: ride, verbosity: verbosity, phrases: phrases, calibration: calibration, aids: .all)
+        var core = GuideCore(ride: ride, verbosity: verbosity, phrases: phrases, calibration: calibration, aids: .all, traffic: traffic)
         core.confirmControl = confirmControl
         player.start()
         let (player, log) = (player, log)
@@ -100,7 +109,7 @@ public struct LiveGuide: Sendable {
                 guard let compass else { return }
                 for await reading in compass.readings { feed.yield(.heading(time: clock.now, degrees: reading.degrees)) }
             },
-        ]
+        ] + positionTasks(feed)
         var actions = core.start(time: clock.now, arrived: alreadyArrived)
         if alreadyArrived { actions += core.handle(.arrived(time: clock.now)) }
         var finished = false
@@ -232,6 +241,28 @@ public struct LiveGuide: Sendable {
                                   clock: clock, log: log)
     }
 
+    /// The positions' two tasks: one keeps the sharing's latest update, one gives it to the
+    /// guide once a second, each fix only while fresh by the wall clock (none without positions).
+    func positionTasks(_ feed: AsyncStream<GuideInput>.Continuation) -> [Task<Void, Never>] {
+        guard let positions else { return [] }
+        let latest = LatestPositions()
+        let (clock, freshness) = (clock, positionFreshness)
+        return [
+            Task { for await update in positions { await latest.set(update) } },
+            Task {
+                while !Task.isCancelled {
+                    try? await clock.sleep(seconds: 1)
+                    let update = await latest.update
+                    let now = clock.unixTime
+                    let own = update.own.flatMap { now - $0.unixTime <= freshness ? $0 : nil }
+                    let driver = update.other.flatMap { now - $0.unixTime <= freshness ? $0 : nil }
+                    guard own != nil || driver != nil else { continue }
+                    feed.yield(.positions(time: clock.now, own: own, driver: driver))
+                }
+            },
+        ]
+    }
+
     /// Whether the guide is in the last metre, where both devices advertise fast: "very close" is
     /// the band it last told (`spokenBand`, whatever the verbosity lets it say aloud), or it is
     /// holding or feeling the touch ("Hold the phones together" may come before any band).
@@ -343,4 +374,10 @@ actor ScanControl {
             return await group.next().flatMap { $0 } ?? Ended()
         }
     }
+}
+
+/// The latest positions the device's sharing gave (`LiveGuide.positionTasks`).
+actor LatestPositions {
+    private(set) var update = PositionUpdate(own: nil, other: nil)
+    func set(_ new: PositionUpdate) { update = new }
 }

@@ -8,6 +8,8 @@ public struct DriverSatellite: Sendable {
     public var traffic = TrafficSide.right
     /// Distances are claimed at this many σ of both reported accuracies (the guide's rule).
     public var claimSigmas = 2.5
+    /// No phone's reported accuracy is taken as better than this, m (the guide's rule).
+    public var accuracyFloor = 5.0
     /// She is said to be across the street at this many σ, more than `halfRoad` m on the road
     /// side of the car (the guide's across-the-street rule's constants).
     public var acrossSigmas = 2.5
@@ -29,7 +31,7 @@ public struct DriverSatellite: Sendable {
     /// The vector from her to the car, from fresh fixes (nil: one missing or stale).
     func vector(at time: Double) -> SatelliteVector? {
         guard let own, let passenger, time - own.time <= stale, time - passenger.time <= stale else { return nil }
-        var vector = SatelliteVector(own: passenger.fix, driver: own.fix)
+        var vector = SatelliteVector(own: passenger.fix, driver: own.fix, accuracyFloor: accuracyFloor)
         vector.carCourse = carCourse
         return vector
     }

@@ -245,7 +245,9 @@ public struct DriverCore: Sendable {
         case .coming:
             guard !coming else { return [.tell(book(.driverAlreadyComing, passenger))] }
             coming = true
-            return [.meeting(.coming), .tell(book(.driverToldComing, passenger))]
+            // With both positions her guide tells her to walk on and meet him (`GuideCore+FarField`).
+            let told: PhraseID = satellite.vector(at: time) != nil ? .driverToldComingHalfway : .driverToldComing
+            return [.meeting(.coming), .tell(book(told, passenger))]
         case .across:
             acrossToldAt = time
             return [.meeting(.across), .tell(Self.crossingWords(meeting.passengerName, in: book))]
