@@ -100,12 +100,13 @@ extension GuideCore {
     }
 
     /// Whether the fixes, fresh, lean towards the car's kerb being across (her point estimate on
-    /// the road side of the car's line past half the road): the signal's across-the-street
+    /// the road side of the car's line past half the road by a σ; at the point estimate alone,
+    /// 21 of 500 silent walks on seeds 1-500 were told "across" wrongly): the signal's across-the-street
     /// judgement needs this too when there are fixes, since through a car body the signal's
     /// level says "far" wherever she is. True without fresh fixes (the judgement as before them).
     func fixesAllowAcross(at time: Double) -> Bool {
         guard let vector = farField.vector(at: time), let frame = vector.streetFrame(traffic: farField.traffic) else { return true }
-        return frame.herKerbward < -acrossJudge.parameters.halfRoad
+        return frame.herKerbward + vector.sigma < -acrossJudge.parameters.halfRoad
     }
 
     /// Which way along the pavement the car is: through the compass (ahead, behind, left,
