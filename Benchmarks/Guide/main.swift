@@ -6,6 +6,7 @@
 //                       [--turn-pace DEG_PER_S] [--verbose] [--trace SEED] [--core-cost]
 //                       [--truth-breakdown] [--first-direction known|coin]
 //                       [--positions] [--traffic right|left] [--gnss-sweep NAME|all] [--far-field CLAIM,DIRECTION,HANDOVER]
+//                       [--touch level|step]
 // --world: the street (StreetScene, the default) or the open field of earlier rounds. Seeds
 // 1-500 are for choosing guide constants; figures are reported on 10001-11000 (--first-seed 10001
 // --seeds 1000) with bootstrap 95 % intervals. --sweep: each street assumption at low/mid/high.
@@ -51,6 +52,7 @@ var positions: GNSSParameters?
 var traffic = TrafficSide.right
 var gnssSweep: String?
 var farFieldRules = FarField.Rules()
+var touchStep = false
 func refuse(_ line: String) -> Never {
     FileHandle.standardError.write(Data((line + "\n").utf8))
     exit(2)
@@ -83,6 +85,13 @@ while let argument = arguments.popFirst() {
     case "--other-cars": otherCars = Int(arguments.popFirst() ?? "") ?? otherCars
     case "--verbose": verbose = true
     case "--simulated-compass": simulatedCompass = SimulatedCompass.Parameters()
+    case "--touch":
+        // The touch rule both devices run: the product's level rule, or the step beside it (issue 34).
+        switch arguments.popFirst() {
+        case "level": touchStep = false
+        case "step": touchStep = true
+        default: refuse("--touch must be level or step")
+        }
     case "--first-direction":
         guard let value = arguments.popFirst().flatMap(Walker.FirstDirection.init(rawValue:)) else {
             refuse("--first-direction must be known or coin")
@@ -239,11 +248,13 @@ struct Settings: Sendable {
     var positions: GNSSParameters?
     var traffic = TrafficSide.right
     var farField = FarField.Rules()
+    var touchStep = false
 }
 let settings = Settings(firstSeed: firstSeed, seeds: seeds, startDistance: startDistance, otherCars: otherCars, aids: aids,
                         listener: listener, calibratedChannel: calibratedChannel, compass: simulatedCompass,
                         walker: walkerParameters, truthBreakdown: truthBreakdown, verbose: verbose, baselines: baselines, driver: driverMode, across: across,
-                        ride: ride, base: base, haptics: hapticsMode, positions: positions, traffic: traffic, farField: farFieldRules)
+                        ride: ride, base: base, haptics: hapticsMode, positions: positions, traffic: traffic, farField: farFieldRules,
+                        touchStep: touchStep)
 
 /// One walk's configuration from the command line's settings.
 func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParameters?) -> GuidedWalk.Configuration {
@@ -262,6 +273,7 @@ func walkConfiguration(seed: UInt64, _ settings: Settings, street: StreetParamet
     configuration.positions = settings.positions
     configuration.traffic = settings.traffic
     configuration.farField = settings.farField
+    configuration.touchStep = settings.touchStep
     return configuration
 }
 

@@ -18,6 +18,8 @@ public struct GuidedWalk {
         public var phrases = PhraseTable.english
         public var timeLimit = 300.0
         public var channel: ChannelModel.Parameters?
+        /// Both devices judge the touch by the step too (`Calibration.touchStep`; off in the product).
+        public var touchStep = false
         /// Draw the channel from the fit to real traces (false: the pre-calibration ranges).
         public var calibratedChannel = true
         public var walker = Walker.Parameters()
@@ -94,13 +96,15 @@ public struct GuidedWalk {
         world = SimulatedWorld(seed: configuration.seed, startDistance: configuration.startDistance,
                                channel: configuration.channel, calibrated: configuration.calibratedChannel,
                                walker: configuration.walker, listener: configuration.listener, street: configuration.street)
-        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, phrases: configuration.phrases, aids: configuration.aids,
-                          traffic: configuration.traffic)
+        var calibration = Calibration(model: .default)
+        calibration.touchStep = configuration.touchStep
+        guide = GuideCore(ride: ride, verbosity: configuration.verbosity, phrases: configuration.phrases, calibration: calibration,
+                          aids: configuration.aids, traffic: configuration.traffic)
         guide.acrossJudge = AcrossTheStreet(parameters: configuration.across)
         guide.farFieldRules = configuration.farField
         let meeting = DriverMeeting(passengerName: "Ana", sounds: legacy ? [.device] : LocatorSoundName.makeable,
                                     rideWord: ride.rideWord, notes: "white cane")
-        driver = DriverCore(identity: ride.identity, autoConfirm: true, meeting: meeting,
+        driver = DriverCore(identity: ride.identity, calibration: calibration, autoConfirm: true, meeting: meeting,
                             claims: legacy ? nil : DriverDistanceClaims(calibration: Calibration(model: .default)))
         person = SimulatedDriver(mode: configuration.driver, seed: configuration.seed)
         world.driverHoldsOut = configuration.driver != .silent

@@ -15,6 +15,10 @@ public struct Calibration: Sendable, Equatable {
     public var samples: Int?
     /// Free text: where the calibration came from.
     public var source: String?
+    /// Judge the touch by the step too (`TouchDetector.Parameters.withStep`, issue 34): off in
+    /// the product (BENCHMARKS.md, "Touch from the step"); the street simulator measures it.
+    /// Not part of a calibration file.
+    public var touchStep = false
 
     /// A calibration; only the model is required:
     ///

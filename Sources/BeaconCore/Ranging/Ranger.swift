@@ -52,7 +52,7 @@ public struct Ranger: Sendable {
         self.staleAfter = staleAfter
         self.filter = RSSIFilter(parameters: filter)
         self.trendEstimator = TrendEstimator(parameters: trend)
-        self.touchDetector = TouchDetector(threshold: calibration.effectiveTouchRSSI, parameters: touch)
+        self.touchDetector = TouchDetector(threshold: calibration.effectiveTouchRSSI, parameters: calibration.touchStep ? .withStep : touch)
         self.zones = ZoneClassifier(model: calibration.model)
     }
 
