@@ -80,10 +80,10 @@ import Testing
         #expect(core.handle(.key(time: 2, .coming)).contains(.tell("Ana apprend que vous venez à pied, et attend sur place.")))
         #expect(DriverPhrase.touchDetectedPressEnter.text(in: Phrasebook(.es)) == "Contacto detectado. Pulsa Intro para confirmar el viaje.")
         #expect(LocatorInstruction.horn.words(passenger: "Ana", in: Phrasebook(.es))
-                == "Ana está buscando el coche. Toca el claxon dos veces, brevemente, y pulsa y; n si no puedes.")
+                == "Ana está buscando el coche. Toca el claxon dos veces, brevemente, y pulsa y en menos de 10 segundos; n si no puedes.")
         // English stays as it was.
         #expect(LocatorInstruction.voiceWindow.words(passenger: "Ana")
-                == "Ana is looking for the car. Call \"Ana\" through the open window, then press y; n if you can't.")
+                == "Ana is looking for the car. Call \"Ana\" through the open window, then press y within 10 seconds; n if you can't.")
         for phrase in DriverPhrase.allCases { #expect(phrase.text(in: .english) == phrase.rawValue) }
         var english = DriverCore(identity: ScriptedGuide.identity, autoConfirm: false, meeting: DriverMeeting(passengerName: "Ana"))
         #expect(english.handle(.key(time: 1, .rideWord)) == [.tell("This ride has no ride word.")])

@@ -106,7 +106,7 @@ struct DriverLocatorCLITests {
         defer { arrive.stop() }
         #expect(await guide.wait { out, _ in out.contains("Your driver has arrived.") }, "\(guide.stdout)\n\(guide.stderr)")
         func count(_ text: String, in output: String) -> Int { output.components(separatedBy: text).count - 1 }
-        let horn = "Ana is looking for the car. Give two short taps on the horn, then press y; n if you can't."
+        let horn = "Ana is looking for the car. Give two short taps on the horn, then press y within 10 seconds; n if you can't."
 
         guide.type("s\n")
         #expect(await guide.wait { out, _ in out.contains("Asking Ben for a sound.") }, "\(guide.stdout)\n\(guide.stderr)")

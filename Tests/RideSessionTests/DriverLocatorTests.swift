@@ -55,7 +55,7 @@ struct DriverLocatorTests {
     func hornIsAskedAndAnsweredOnlyByTheKey() {
         var core = Self.core()
         let asked = Self.request(&core, at: 5)
-        #expect(Self.told(asked) == ["Ana is looking for the car. Give two short taps on the horn, then press y; n if you can't."])
+        #expect(Self.told(asked) == ["Ana is looking for the car. Give two short taps on the horn, then press y within 10 seconds; n if you can't."])
         #expect(!asked.contains { if case .answerLocator = $0 { true } else { false } }, "nothing is promised before the driver answers")
         #expect(!asked.contains { if case .locator = $0 { true } else { false } }, "the device does not tick for a horn")
         let done = core.handle(.key(time: 8, .done))
@@ -74,7 +74,9 @@ struct DriverLocatorTests {
         #expect(Self.told(Self.request(&late, at: 1)).first?.contains("through the open window") == true)
         let answer = late.handle(.key(time: 12, .done))
         #expect(!answer.contains { if case .answerLocator = $0 { true } else { false } })
-        #expect(Self.told(answer).first?.hasPrefix("Too late") == true)
+        // Issue 37 (6): he is told the 10 s he has when asked, and after them nothing false
+        // about what she was told (she may not have been told anything, or turned).
+        #expect(Self.told(answer) == ["Too late: Ana's phone waits 10 seconds for your answer, and that time has passed. If she asks again, answer within 10 seconds."])
     }
 
     @Test("near, the device ticks; the passenger hears of it only once samples reached an output")
