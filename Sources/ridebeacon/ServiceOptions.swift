@@ -36,7 +36,7 @@ struct ServiceOptions: ParsableArguments {
             throw CommandLineFailure("no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`")
         }
         guard let token else {
-            throw CommandLineFailure("no API token: pass --token, set RIDEBEACON_TOKEN, or run `ridebeacon settings set --token TOKEN`")
+            throw CommandLineFailure("you are not signed in: run `ridebeacon sign-in` with the eight-digit code your dispatcher or administrator gave you (or pass --token, or set RIDEBEACON_TOKEN)")
         }
         return (server, token)
     }

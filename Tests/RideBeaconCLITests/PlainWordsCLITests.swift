@@ -15,6 +15,17 @@ struct PlainWordsCLITests {
         #expect(!result.stderr.contains("Usage:") && !result.stderr.contains("CommandLineFailure"), sourceLocation: sourceLocation)
     }
 
+    /// Issue 37 (15): without a token the way in is the sign-in a newcomer was given, not a
+    /// settings command for a token she does not have.
+    @Test func notSignedInSaysHowToSignIn() async throws {
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": try CLI.temporaryDirectory().path,
+                           "RIDEBEACON_SERVER": "http://127.0.0.1:9"]
+        let run = try await CLI.run(["passenger", "rides"], environment: environment)
+        #expect(run.status != 0 && run.stderrLines.count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("not signed in") && run.stderr.contains("run `ridebeacon sign-in`"), "\(run.stderr)")
+        #expect(!run.stderr.contains("settings set --token"))
+    }
+
     @Test func argumentMistakesNameTheRealProblem() async throws {
         let environment = ["PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         Self.expectSentence(try await CLI.run(["driver", "eta", "-3"], environment: environment),
