@@ -72,8 +72,7 @@ struct GuideLaunch {
         let radio: any Radio
         if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
         let compass = await openCompass()
-        // Her position goes to the driver's device and his comes back (issue 35). The guide's
-        // far field will read `shared.sharing.updates`; until then the sharing reports only.
+        // Her position goes to the driver's device and his comes back to the guide's far field (issue 35).
         let shared = await DevicePositions.start(positions, rideID: ride.id, side: .passenger, service: client)
         var guide = LiveGuide(
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: RideWords.vehicle(ride.driver, in: book) ?? book(.rideUnknownVehicle),
@@ -91,6 +90,8 @@ struct GuideLaunch {
         guide.confirmControl = isatty(STDIN_FILENO) != 0 ? .confirmEnter : .confirmButton
         guide.compass = compass
         guide.ownsPlayer = sharedPlayer == nil
+        guide.positions = shared?.sharing.updates
+        guide.traffic = settings.traffic
         let outcome = await guide.run()
         await shared?.stop()
         await handsFree.close()

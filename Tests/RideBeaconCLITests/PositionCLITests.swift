@@ -99,6 +99,15 @@ struct PositionCLITests {
         #expect(await eventually { (try? await service.rideJSON(rideID)["state"] as? String) == "arrived" }, "\(arrive.stderr)")
         #expect(await eventually { await car()?["courseDegrees"] as? Double == 92 }, "\(arrive.stderr)")
         #expect(await car()?["longitude"] as? Double == 4.89322)
+
+        // Her guide, 30 m west of the car on its kerb, beyond its (simulated, silent) radio:
+        // the far field speaks from the two positions.
+        var herEnvironment = service.environment(token: service.passengerToken)
+        herEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
+        let guide = try BackgroundProcess(["passenger", "guide", "--radio", "sim", "--audio-out", "none", "--rate", "200", "--compass", "off",
+                                           "--position", "52.37302,4.89278,4"], environment: herEnvironment)
+        defer { guide.stop() }
+        #expect(await guide.wait { out, _ in out.contains("By satellite") }, "\(guide.stdout)\n\(guide.stderr)")
     }
 
     @Test("passenger follow shares her --position once its guide starts at the arrival")
