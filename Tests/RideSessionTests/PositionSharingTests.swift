@@ -76,6 +76,14 @@ struct PositionSharingTests {
         #expect(updates.withLock { $0.last?.own }?.longitude == rig.fix(east: 2).longitude)
         #expect(sharing.latest.other == car)
 
+        // The same place, a fix `refreshSeconds` newer: sent again, so the driver's device
+        // never holds one too old to use.
+        rig.clock.advance(by: PositionSharing.Policy().refreshSeconds)
+        let fresh = rig.fix(east: 2)
+        rig.emit.yield(fresh)
+        #expect(await eventually { rig.kept(.passenger).count == 3 })
+        #expect(rig.kept(.passenger).last?.unixTime == fresh.unixTime)
+
         run.cancel()
         await run.value
         await reader.value   // the updates end with the run

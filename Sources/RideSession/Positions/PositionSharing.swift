@@ -39,8 +39,10 @@ public final class PositionSharing: Sendable {
     public struct Policy: Sendable, Equatable {
         /// Least time between two reports, s: the service takes about one a second.
         public var minimumInterval = 1.0
-        /// An unchanged position is reported again when its fix is this much newer, s.
-        public var refreshSeconds = 10.0
+        /// An unchanged position is reported again when its fix is this much newer, s: the
+        /// other device then never holds one much older than this plus a poll (the guide uses a
+        /// fix for 15 s by the wall clock, LiveGuide).
+        public var refreshSeconds = 5.0
         /// Between two polls of the other party's position, s.
         public var pollSeconds = 2.0
         /// The first pause after a failed call, s; it doubles up to `maximumBackoff`.
