@@ -8,12 +8,15 @@ import RideSession
 extension GuidedWalk {
     /// Fixes due now: hers and (as her device polls) the driver's to the guide; the driver's
     /// core gets both as his device polls. A helpful driver told where she is comes to her.
+    /// `onPositions` sees the fixes the guide is given (hers, the driver's), as they come.
     mutating func positionsStep(at now: Double, unixTime: (Double) -> Double, onDriver: (DriverCore.Action, Double) -> Void,
-                                prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
+                                prove: (BeaconSide, TouchObservation) async -> ProofAnswer,
+                                onPositions: (Double, GeoFix?, GeoFix?) async -> Void = { _, _, _ in }) async -> [GuideAction] {
         guard var gnss else { return [] }
         let fixes = gnss.fixes(at: now, unixTime: unixTime(now), passenger: world.walker.position, driver: world.device)
         self.gnss = gnss
         guard fixes.own != nil else { return [] }
+        await onPositions(now, fixes.own, fixes.driver)
         var out = guide.handle(.positions(time: now, own: fixes.own, driver: fixes.driver))
         if fixes.driver != nil {
             let told = driver.satellite.told

@@ -129,6 +129,7 @@ public struct GuidedWalk {
                              onHaptic: (GuideHaptic, WalkMoment) -> Void = { _, _ in },
                              onDriver: (DriverCore.Action, Double) -> Void = { _, _ in },
                              onStep: (SimulatedWorld) -> Void = { _ in },
+                             onPositions: (Double, GeoFix?, GeoFix?) async -> Void = { _, _, _ in },
                              locate: ((Double) async -> LocatorAnswer)? = nil,
                              confirmWord: ((String) async -> ProofAnswer)? = nil,
                              prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> WalkSummary {
@@ -204,7 +205,7 @@ public struct GuidedWalk {
                 let beacon = ride.identity.identity(of: .driver, slot: ride.identity.slot(at: unixTime(reception.time)))
                 sightings.append((reception.time, Double(reception.rssi), beacon.beacon(measuredPower: -59)))
             }
-            pending += await positionsStep(at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
+            pending += await positionsStep(at: now, unixTime: unixTime, onDriver: onDriver, prove: prove, onPositions: onPositions)
             // With positions the compass reads in the Earth's frame (with its steady error).
             if let degrees = compass?.reading(at: now, heading: gnss?.compassHeading(world.walker.heading) ?? world.walker.heading) {
                 pending += guide.handle(.heading(time: now, degrees: degrees))

@@ -25,6 +25,15 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 1, "--json prints only the summary")
     }
 
+    /// `--positions off`: the walk as before issue 35, with no satellite line at all.
+    @Test func positionsOffSaysNoPositions() async throws {
+        let result = try await CLI.run(["demo", "--positions", "off", "--seed", "3", "--audio-out", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("positions:") && !result.stdout.contains("By satellite"), "\(result.stdout)")
+        let bad = try await CLI.run(["demo", "--positions", "maybe"])
+        #expect(bad.status != 0 && bad.stderr.contains("--positions must be on or off"))
+    }
+
     /// Issue 37 (5): the last line before the summary says how the walk ended, and the exit
     /// status agrees with it (a silent driver's demo stopped at its cap with no word at all).
     @Test(arguments: ["silent", "helpful"])
@@ -55,6 +64,11 @@ import Testing
         #expect(header.count == 2 && header.allSatisfy { $0.range(of: #"[0-9A-F]{8}-[0-9A-F]{4}-"#, options: [.regularExpression, .caseInsensitive]) == nil },
                 "\(header)")
         #expect(lines.contains { $0.contains("touch proof posted") })
+        // Issue 35: both phones' satellite positions, the first pair through the real server
+        // (her phone reads back exactly the car's fix the driver's device posted).
+        let positions = try #require(lines.first { $0.contains("positions: Ana's phone ") && $0.contains("; the car's ") }, "\(result.stdout)")
+        let carFix = try #require(positions.components(separatedBy: "; the car's ").last?.components(separatedBy: "; ").first)
+        #expect(lines.contains { $0.hasSuffix("ride service: her phone reads the car's position back: " + carFix) }, "\(result.stdout)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
         #expect(summary["confirmed"] as? Bool == true)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: wav)[.size] as? Int)

@@ -63,6 +63,10 @@ struct DemoCommand: AsyncParsableCommand {
                                valueName: "on|off|only"))
     var haptics = HapticsMode.on
 
+    @Option(help: ArgumentHelp("Satellite positions: on (both simulated phones share theirs through the ride server and the guide speaks them beyond Bluetooth range) or off.",
+                               valueName: "on|off"))
+    var positions = "on"
+
     @Flag(help: "Print only the JSON summary.")
     var json = false
 
@@ -76,6 +80,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("--language must be one of \(Language.codes), not \"\(language)\"")
         }
         guard world == "street" || world == "open" else { throw ValidationError("--world must be street or open, not \(world)") }
+        guard positions == "on" || positions == "off" else { throw ValidationError("--positions must be on or off, not \(positions)") }
         guard DriverMode(rawValue: driver) != nil else { throw ValidationError(DriverMode.usage + ", not \(driver)") }
         do { _ = try AudioOutput(parsing: audioOut) } catch { throw ValidationError(error.description) }
         if audioOut == "-" && !json { throw ValidationError("--audio-out - writes PCM to stdout; add --json to keep the transcript off it") }
@@ -99,6 +104,8 @@ struct DemoCommand: AsyncParsableCommand {
             walk.street = world == "street" ? StreetParameters() : nil
             walk.driver = DriverMode(rawValue: driver) ?? .helpful
             if simulatedCompass { walk.compass = SimulatedCompass.Parameters() }
+            // Both phones share their satellite positions (issue 35); the street only.
+            if positions == "on", walk.street != nil { walk.positions = GNSSParameters() }
             // A passenger does not give up after the benchmark's 300 s cap.
             walk.timeLimit = 600
             let summary = try await DemoSession(server: server, transcript: transcript, sink: sink, configuration: walk).run()

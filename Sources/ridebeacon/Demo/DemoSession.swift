@@ -65,6 +65,7 @@ struct DemoSession {
         // Vibrations beside the sounds (`--haptics`): each pattern in the transcript as <name>,
         // the pulse's taps counted (one a line would drown the transcript).
         var felt: [String: Int] = [:]
+        var positionsSaidAt = -Double.infinity
         let summary = await walk.run(
             unixTime: { _ in Date().timeIntervalSince1970 },
             onCue: { cue, moment in
@@ -95,6 +96,25 @@ struct DemoSession {
                 guard world.walker.safetyEvents > lastSafety else { return }
                 lastSafety = world.walker.safetyEvents
                 transcript.at(world.time, "SAFETY: Ana stepped into the roadway")
+            },
+            onPositions: { time, own, car in
+                // Every 10 s of the walk; the first pair also goes through the real ride server,
+                // each phone posting its own and her phone reading the car's back (issue 35).
+                guard let own, time - positionsSaidAt >= 10 else { return }
+                let first = positionsSaidAt == -.infinity
+                positionsSaidAt = time
+                var line = "positions: Ana's phone " + Self.describe(own)
+                if let car { line += "; the car's " + Self.describe(car) + String(format: "; %.0f m apart by satellite", own.distance(to: car)) }
+                transcript.at(time, line)
+                guard first, let car else { return }
+                do {
+                    try await passenger.putPosition(ride.id, own)
+                    try await driver.putPosition(ride.id, car)
+                    let read = try await passenger.otherPartyPosition(ride.id)
+                    transcript.at(time, "ride service: her phone reads the car's position back: " + (read.map(Self.describe) ?? "none"))
+                } catch {
+                    transcript.at(time, "ride service: positions not shared: \(error)")
+                }
             },
             locate: { time in
                 let answer = await passenger.requestLocator(rideID: ride.id)
@@ -142,6 +162,12 @@ struct DemoSession {
 
     static func proof(_ seen: TouchObservation) -> TouchProof {
         TouchProof(seen)
+    }
+
+    /// "51.50012, -0.12034 ±8 m" and the course when there is one.
+    static func describe(_ fix: GeoFix) -> String {
+        String(format: "%.5f, %.5f ±%.0f m", fix.latitude, fix.longitude, fix.accuracyMeters)
+            + (fix.courseDegrees.map { String(format: ", course %.0f°", $0) } ?? "")
     }
 
     static func describe(_ outcome: TouchProofOutcome) -> String {
