@@ -14,13 +14,16 @@ for target in Tests/*/; do
     [ "$name" = RideBeaconTesting ] && continue
     while IFS= read -r -d '' file; do
         # Each tagged @Suite: the type declared at or after it (the next `struct/class/enum/actor NAME`).
+        # The attribute may span lines (`@Suite("…",` then `.tags(.process), …)` below it).
         while IFS= read -r type; do
             [ -n "$type" ] && patterns+=("^$name\\.([A-Za-z0-9_]+/)*$type(/|\$)")
         done < <(awk '
-            /@Suite[(].*\.tags[(]/ { pending = 1 }
-            pending && match($0, /(struct|class|enum|actor)[ \t]+[A-Za-z_][A-Za-z0-9_]*/) {
+            /@Suite/ { insuite = 1; tagged = 0 }
+            insuite && /\.tags[(]/ { tagged = 1 }
+            insuite && match($0, /(struct|class|enum|actor)[ \t]+[A-Za-z_][A-Za-z0-9_]*/) {
                 decl = substr($0, RSTART, RLENGTH); sub(/^(struct|class|enum|actor)[ \t]+/, "", decl)
-                print decl; pending = 0
+                if (tagged) print decl
+                insuite = 0; tagged = 0
             }' "$file")
         if grep -nE '@Test[(].*\.tags[(]' "$file" >&2; then
             echo "fast-lane-skips: $file: put tags on the @Suite (a @Test's tag is invisible to the fast lane)" >&2
