@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RideSession
 import Guide
 import GuideAudio
 import Phrasebook
@@ -45,6 +46,9 @@ struct SettingsCommand: AsyncParsableCommand {
         var server: String?
         @Option(help: ArgumentHelp("API token of your account.", valueName: "TOKEN"))
         var token: String?
+        @Option(help: ArgumentHelp("Which side of the road traffic keeps to where you are picked up (right or left): the guide says which side of the street the car's kerb is on from it.",
+                                   valueName: "right|left"))
+        var traffic: String?
 
         func run() async throws {
             try reportingFailures {
@@ -53,6 +57,12 @@ struct SettingsCommand: AsyncParsableCommand {
                 try voiceOptions.apply(to: &settings) { $0 }
                 if let server { settings.server = server }
                 if let token { settings.token = token }
+                if let traffic {
+                    guard let side = TrafficSide(rawValue: traffic) else {
+                        throw CommandLineFailure("--traffic: \(TrafficSide.usage), not \"\(traffic)\"")
+                    }
+                    settings.traffic = side
+                }
                 if let problem = settings.validationError { throw CommandLineFailure(problem) }
                 do { try settings.save(to: path) } catch { throw CommandLineFailure(String(describing: error)) }
                 Say.line("Saved \(path).")
@@ -110,6 +120,7 @@ struct SettingsCommand: AsyncParsableCommand {
             "verbosity: \(settings.verbosity.rawValue)",
             "language: \(settings.language)",
             "haptics: \(settings.haptics.rawValue)",
+            "traffic: keeps to the \(settings.traffic.rawValue)",
             "server: \(settings.server ?? "not set")",
             "token: \(settings.token == nil ? "not set" : "set")",
         ]

@@ -29,6 +29,19 @@ struct HandsFreeCLITests {
         guide.stop()
     }
 
+    /// Issue 35: the traffic side the guide judges the car's kerb side by is a setting a person
+    /// can change from the command line; a wrong value is refused by name and nothing is saved.
+    @Test func theTrafficSideIsASetting() async throws {
+        let config = try CLI.temporaryDirectory().path
+        let environment = ["XDG_CONFIG_HOME": config, "HOME": config]
+        let wrong = try await CLI.run(["settings", "set", "--traffic", "middle"], environment: environment)
+        #expect(wrong.status != 0 && wrong.stderr.contains("traffic must be one of right, left"), "\(wrong.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: config + "/ridebeacon/settings.json"), "nothing saved")
+        #expect(try await CLI.run(["settings", "set", "--traffic", "left"], environment: environment).status == 0)
+        let shown = try await CLI.run(["settings", "show"], environment: environment)
+        #expect(shown.stdout.contains("traffic: keeps to the left"), "\(shown.stdout)")
+    }
+
     @Test func aWrongHapticsValueIsRefusedByName() async throws {
         let config = try CLI.temporaryDirectory().path
         let result = try await CLI.run(["settings", "set", "--haptics", "loud"], environment: ["XDG_CONFIG_HOME": config, "HOME": config])
