@@ -145,6 +145,35 @@ struct PositionSharingTests {
         await run.value
     }
 
+    /// GeoClue emits on change: a parked phone can say nothing for minutes. While the source
+    /// lives its last fix stands for now (re-stamped, reported again, given to this device's
+    /// guide); once the source has ended, the fix is left to age and nothing more is sent.
+    @Test("a quiet source's last fix is re-stamped while it lives, and left to age once it ends")
+    func aQuietSourceStandsByItsLastFix() async throws {
+        let rig = Rig(state: .arrived)
+        let sharing = rig.sharing(.driver)
+        let run = Task { await sharing.run() }
+        let first = rig.fix(east: 0)
+        rig.emit.yield(first)
+        #expect(await eventually { rig.kept(.driver).count == 1 })
+        let refresh = PositionSharing.Policy().refreshSeconds
+        #expect(await rig.clock.advance(by: 0.5) { rig.kept(.driver).count == 2 })
+        let again = try #require(rig.kept(.driver).last)
+        #expect(again.latitude == first.latitude && again.longitude == first.longitude && again.accuracyMeters == first.accuracyMeters)
+        #expect(again.unixTime >= first.unixTime + refresh, "stamped when it was re-sent, not when GeoClue last spoke")
+        #expect((sharing.latest.own?.unixTime ?? 0) >= first.unixTime + refresh, "this device's guide gets it fresh too")
+
+        rig.emit.finish()
+        try await Task.sleep(for: .milliseconds(100))
+        let stamped = sharing.latest.own?.unixTime
+        rig.clock.advance(by: 3 * refresh)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(sharing.latest.own?.unixTime == stamped, "a source that ended is left to age")
+        #expect(rig.kept(.driver).count == 2)
+        run.cancel()
+        await run.value
+    }
+
     @Test("once the ride is over the sharing stops by itself, saying nothing")
     func stopsQuietlyWhenTheRideEnds() async throws {
         let rig = Rig(state: .arrived)

@@ -86,6 +86,8 @@ public final class PositionSharing: Sendable {
         var notBefore = -Double.infinity
         var running = false
         var said: Set<String> = []
+        /// The source's stream has ended (a source that went away is not re-stamped).
+        var sourceEnded = false
     }
     private let state = Mutex(State())
 
@@ -130,9 +132,10 @@ public final class PositionSharing: Sendable {
             return !state.running
         }
         guard first else { return }
-        enum Part { case reader, reporter, poller }
+        enum Part { case reader, restamper, reporter, poller }
         await withTaskGroup(of: Part.self) { group in
             group.addTask { await self.readFixes(); return .reader }
+            group.addTask { await self.restampQuietFixes(); return .restamper }
             group.addTask { await self.report(); return .reporter }
             group.addTask { await self.poll(); return .poller }
             var ended: Set<Part> = []
@@ -157,7 +160,29 @@ public final class PositionSharing: Sendable {
             wake.yield()
         }
         // No more fixes: the reporter sends what it holds, then stops waiting.
+        state.withLock { $0.sourceEnded = true }
         wake.finish()
+    }
+
+    /// GeoClue tells a change, not the time: a parked phone's fix may be minutes old while it
+    /// is still where it says, and the guide drops a fix 15 s old (LiveGuide). While the source
+    /// lives and has given nothing newer for `refreshSeconds`, its last fix stands for now: it
+    /// is stamped with the wall clock (for this device's guide and for the report). A source
+    /// that ended is left to age.
+    private func restampQuietFixes() async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(seconds: policy.refreshSeconds) } catch { return }
+            let now = clock.unixTime
+            let update = state.withLock { state -> PositionUpdate? in
+                guard !state.sourceEnded, let own = state.own, now - own.unixTime >= policy.refreshSeconds else { return nil }
+                state.own?.unixTime = now
+                return PositionUpdate(own: ownForUpdates(state), other: state.other)
+            }
+            if state.withLock({ $0.sourceEnded }) { return }
+            guard let update else { continue }
+            feed.yield(update)
+            wake.yield()
+        }
     }
 
     /// This device's fix as the updates give it: the car's parked course on the driver's
