@@ -198,6 +198,33 @@ struct FarFieldTests {
         #expect(!beside.texts().contains { $0.contains("to your left") || $0.contains("to your right") })
     }
 
+    /// Walking to meet him without a compass she follows the "street in front of you" guess,
+    /// which takes her to be on the car's kerb side. On the other pavement (coarse fixes, not
+    /// sure enough to call the car across) that sends her away: the fixes' distance grows while
+    /// she walks, and her left and right swap and are said at once (seed 10042 on the street
+    /// walked 110 m the wrong way for 300 s before).
+    @Test("meeting halfway on the other pavement: walking away swaps her left and right")
+    func meetingHalfwaySwapsAWrongWay() {
+        var run = Run()
+        var behind = 25.0
+        run.fixes(seconds: 2, own: Self.her(behind: behind, kerbward: -9, accuracy: 12))
+        run.record(run.core.handle(.driverMeeting(time: run.time, .coming)))
+        let first = run.texts().last ?? ""
+        #expect(first.hasPrefix("Ben is walking to you. Walk on along the pavement; stop when you meet.") && first.contains("to your right"), "\(run.texts())")
+        let said = run.time
+        // She walks the way she was told (west, away from the car) at 1.2 m/s.
+        for _ in 0..<40 {
+            run.time += 1
+            behind += 1.2
+            run.record(run.core.handle(.walking(time: run.time, true)))
+            run.record(run.core.handle(.positions(time: run.time, own: Self.her(behind: behind, kerbward: -9, accuracy: 12), driver: Self.car)))
+            run.record(run.core.handle(.tick(time: run.time)))
+            if run.texts(after: said).contains(where: { $0.contains("to your left") }) { break }
+        }
+        #expect(run.texts(after: said).contains { $0.contains("to your left") }, "the way is turned round: \(run.texts(after: said))")
+        #expect(behind - 25 < 40, "within a few tens of metres, not 110: \(behind - 25) m")
+    }
+
     @Test("meeting halfway: the driver coming, she walks on towards the car; his device tells him where she is by satellite")
     func meetingHalfway() {
         var run = Run()

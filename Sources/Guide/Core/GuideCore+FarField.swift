@@ -27,7 +27,13 @@ extension GuideCore {
         guard !isOver, state == .searching || state == .guiding || state == .signalLost,
               let vector = farField.vector(at: time), !farField.handedOver else { return }
         if meetingHeld {
-            if farField.halfway, !carAcross { meetHalfway(&out, time, vector) }
+            if farField.halfway, !carAcross {
+                // Walking to meet him she follows the same "street in front of you" guess: if the
+                // fixes' distance grows while she walks it, her left and right swap here too, and
+                // the way is said again at once (on seed 10042 she walked 110 m the wrong way).
+                if noteWay(vector, keys: [farDirection(vector, at: time)], at: time) { farField.lastSaid = -.infinity }
+                meetHalfway(&out, time, vector)
+            }
             return
         }
         // Across only from settled fixes that said so `acrossFixes` times running.
@@ -141,19 +147,22 @@ extension GuideCore {
     /// Without a compass: while a sure way "with the street in front of you" is followed (she
     /// walks), the fixes' distance should fall; grown by `wrongWayMetres` over `wrongWayWindow`
     /// s, she must be on the other pavement, facing the street the other way round.
-    mutating func noteWay(_ vector: SatelliteVector, keys: [PhraseKey], at time: Double) {
+    /// True when it swapped.
+    @discardableResult
+    mutating func noteWay(_ vector: SatelliteVector, keys: [PhraseKey], at time: Double) -> Bool {
         let rules = farField.rules
         guard keys.first == .farStreetLeft || keys.first == .farStreetRight, farField.directionSure else {
             farField.wayHistory = []
-            return
+            return false
         }
         farField.wayHistory.append((time, vector.distance))
         farField.wayHistory.removeAll { $0.time < time - rules.wrongWayWindow }
         guard let first = farField.wayHistory.first, time - first.time >= rules.wrongWayWindow * 0.9,
               acrossJudge.walkingShare(from: first.time, to: time) >= acrossJudge.parameters.walkingShare,
-              let nearest = farField.wayHistory.map(\.distance).min(), vector.distance - nearest >= rules.wrongWayMetres else { return }
+              let nearest = farField.wayHistory.map(\.distance).min(), vector.distance - nearest >= rules.wrongWayMetres else { return false }
         farField.facingSwapped.toggle()
         farField.wayHistory = []
+        return true
     }
 
     /// Hands the guiding over to the Bluetooth cues once the ranger, past its first samples,
