@@ -28,6 +28,12 @@ struct PassengerAskAgainTests {
             let listed = try await client.call(.get, "/v1/ride-requests", as: world.passenger)
             #expect(listed.text.contains(#""by":"dispatcher","reason":"storm""#), "\(listed.text)")
 
+            // Issue 37 (7): the live status the open page fetches says who and why at once, with
+            // the way to the same ride again, where it said "You have no open ride." until a reload.
+            let status = try await client.form(.get, "/ride/status", cookie: cookie).text
+            #expect(status.contains(#"data-state="none""#) && status.contains("Your request was cancelled by a dispatcher: storm."), "\(status)")
+            #expect(status.contains(#"<a href="/" id="ask-again">Request a ride</a>"#) && !status.contains("You have no open ride"), "\(status)")
+
             let page = try await client.form(.get, "/", cookie: cookie).text
             #expect(page.contains("Your request was cancelled by a dispatcher: storm. The form below is filled with the same ride"), "\(page)")
             #expect(page.contains(#"name="pickup" type="text" value="Birch 9""#) && page.contains(#"value="Library""#)
@@ -44,6 +50,8 @@ struct PassengerAskAgainTests {
             _ = try await client.call(.post, "/v1/ride-requests/\(try #require(requests.last?.id))/cancel", as: world.passenger, json: "{}")
             let own = try await client.form(.get, "/", cookie: cookie).text
             #expect(!own.contains("was cancelled by") && !own.contains(#"value="Birch 9""#), "\(own)")
+            let ownStatus = try await client.form(.get, "/ride/status", cookie: cookie).text
+            #expect(ownStatus.contains("You have no open ride") && !ownStatus.contains("ask-again"), "\(ownStatus)")
         }
         await world.store.close()
     }

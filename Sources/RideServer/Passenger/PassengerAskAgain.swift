@@ -12,7 +12,8 @@ extension PassengerPageRoutes {
 
     /// The sentence and the filled form, when the passenger's newest request (or its ride) was
     /// cancelled by someone else within `askAgainWindow`; nil otherwise.
-    func askAgainOffer(of passenger: Account, book: Phrasebook) async throws -> (notice: String, form: PassengerPage.RequestForm)? {
+    /// `cancelled` is who cancelled and why alone (the live status says it where no form is below).
+    func askAgainOffer(of passenger: Account, book: Phrasebook) async throws -> (notice: String, cancelled: String, form: PassengerPage.RequestForm)? {
         guard let request = try await newestRequest(of: passenger), !request.pickup.isEmpty, !request.dropoff.isEmpty else { return nil }
         var driverID: String?
         switch request.status {
@@ -31,7 +32,7 @@ extension PassengerPageRoutes {
         let said = cancellation.personReason.map { book(.historyRequestCancelledReason, ["who": who, "reason": .text($0)]) }
             ?? book(.historyRequestCancelled, ["who": who])
         let form = PassengerPage.RequestForm(pickup: request.pickup, dropoff: request.dropoff, notes: request.accessibilityNotes ?? "")
-        return (said + " " + book(.pageAskAgainHint), form)
+        return (said + " " + book(.pageAskAgainHint), said, form)
     }
 
     static func by(_ who: RideCancellation.By, _ book: Phrasebook) -> String {

@@ -151,7 +151,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         let (passenger, _) = try await passengerSessionOrFail(request)
         let book = await book(for: request, passenger: passenger)
         let current = try await currentRide(of: passenger).map { $0.view(book) }
-        return passengerRender("p-status", ["current": current.map { [$0] } ?? [], "t": PassengerPage.words(book)] as [String: Any])
+        // Issue 37 (7): cancelled by someone else while she watched: who and why at once, and
+        // the way to the same ride again (the page then has the filled form), not "no open ride".
+        let offer = current == nil ? try await askAgainOffer(of: passenger, book: book) : nil
+        return passengerRender("p-status", ["current": current.map { [$0] } ?? [], "t": PassengerPage.words(book),
+                                            "cancelled": offer.map { [$0.cancelled] } ?? [String]()] as [String: Any])
     }
 
     @Sendable func passengerCancelConfirmation(_ request: Request, context: Context) async throws -> Response {

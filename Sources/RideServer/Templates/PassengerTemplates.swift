@@ -176,7 +176,7 @@ enum PassengerTemplates {
         <dt>{{t.dropoff_label}}</dt><dd>{{dropoff}}</dd>
         </dl>
         {{#guideHint}}<p class="guide-hint" id="guide-hint">{{.}}</p>{{/guideHint}}
-        </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">{{t.no_open_ride}}</p></div>{{/current}}
+        </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">{{#cancelled}}{{.}}{{/cancelled}}{{^cancelled}}{{t.no_open_ride}}{{/cancelled}}</p>{{#cancelled}}<p><a href="/" id="ask-again">{{t.title_request}}</a></p>{{/cancelled}}</div>{{/current}}
         """
 
     /// The confirmation step before cancelling: a page of its own, so no single key press cancels.
