@@ -50,7 +50,10 @@ struct PositionPathTests {
                 #expect(await eventually { lastOther()?.courseDegrees == 92 }, "\(heard.withLockedValue { $0 })")
                 let car = try #require(lastOther())
                 #expect(car.latitude == 52.37302 && car.longitude == 4.89322 && car.accuracyMeters == 4)
-                #expect(abs(car.unixTime - now) < 0.002, "the fix's own time, not the server's receipt")
+                // The fix's own time, not the server's receipt; or, when a busy machine took longer
+                // than `refreshSeconds` to get here, the sharing's re-stamp of that quiet fix.
+                let refresh = PositionSharing.Policy().refreshSeconds
+                #expect(abs(car.unixTime - now) < 0.002 || car.unixTime - now >= refresh - 0.01, "\(car.unixTime - now) s after the fix")
                 #expect(driverSide.parkedCourse == 92)
 
                 // Her fixed position reached the driver's device.
