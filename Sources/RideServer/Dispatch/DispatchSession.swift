@@ -45,8 +45,13 @@ enum DispatchSession {
 
     static func csrfMatches(_ presented: String?, token: APITokenSecret) -> Bool {
         guard let presented else { return false }
-        let expected = Array(csrfToken(for: token).utf8), given = Array(presented.utf8)
-        // Constant time over equal lengths: the comparison leaks nothing about the expected value.
+        return constantTimeEqual(csrfToken(for: token), presented)
+    }
+
+    /// Constant time over equal lengths: the comparison leaks nothing about the expected value
+    /// (both pages' form tokens: the session's and the sign-in forms').
+    static func constantTimeEqual(_ expected: String, _ presented: String) -> Bool {
+        let expected = Array(expected.utf8), given = Array(presented.utf8)
         guard expected.count == given.count else { return false }
         return zip(expected, given).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -20,10 +20,7 @@ enum SignInFormToken {
     /// one with the cookie that sets it.
     static func issue(for request: Request, secure: Bool) -> (value: String, cookie: Cookie?) {
         if let current = cookieValue(request, secure: secure) { return (current, nil) }
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let value = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let value = APITokenSecret.base64URL(RandomBytes.make(32))
         let cookie = Cookie(name: SessionCookie.name(cookieBase, secure: secure), value: value, maxAge: lifetimeSeconds, path: "/",
                             secure: secure, httpOnly: true, sameSite: .strict)
         return (value, cookie)
@@ -31,9 +28,8 @@ enum SignInFormToken {
 
     /// Throws `refused` unless the form's value is the cookie's (compared in constant time).
     static func check(_ presented: String?, request: Request, secure: Bool) throws {
-        guard let expected = cookieValue(request, secure: secure), let presented else { throw refused }
-        let (a, b) = (Array(expected.utf8), Array(presented.utf8))
-        guard a.count == b.count, zip(a, b).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else { throw refused }
+        guard let expected = cookieValue(request, secure: secure), let presented,
+              DispatchSession.constantTimeEqual(expected, presented) else { throw refused }
     }
 
     /// The cookie's value when it has the shape `issue` gives (43 base64url characters).
