@@ -7,14 +7,15 @@ extension SQLiteStore {
         return try await write { db in
             guard let ride = try RideRecord.fetchOne(db, key: rideID) else { throw StoreError.notFound("ride \(rideID)") }
             guard ride.state == .arrived else { return .wrongState(ride.state) }
-            let latest = try Double.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(at) FROM rideEvent WHERE rideID = ? AND kind = ?"),
+            // The latest request (the interval) and how many there were (the cap), in one read.
+            let earlier = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(at), COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
                 arguments: [rideID, RideEventKind.locatorRequested])
+            let latest: Double? = earlier?[0]
             if let latest, at.sqlValue - latest < minimumInterval {
                 return .tooSoon(last: Date(timeIntervalSince1970: latest), retryAfter: minimumInterval - (at.sqlValue - latest))
             }
-            let asked = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
-                                         arguments: [rideID, RideEventKind.locatorRequested]) ?? 0
+            let asked: Int = earlier?[1] ?? 0
             guard asked < RideHistoryLimits.locatorRequestsPerRide else { throw RideHistoryLimits.locatorRefusal }
             try Self.appendEvent(db, requestID: ride.requestID, rideID: ride.id, kind: .locatorRequested, state: ride.state,
                                  actor: actorID, at: at, detail: nil)
