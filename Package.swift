@@ -132,8 +132,10 @@ let package = Package(
             name: "VoiceCommands",
             dependencies: ["CPocketSphinx", "Guide"]
         ),
-        .executableTarget(
-            name: "ridebeacon",
+        // The command line: every command, its flows (follow, arrive …) and its wording, as a
+        // library so RideBeaconCLIUnitTests runs them in process; `ridebeacon` is its `main`.
+        .target(
+            name: "RideBeaconCLI",
             dependencies: [
                 "BeaconCore",
                 "BlueZ",
@@ -153,6 +155,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "ridebeacon", dependencies: ["RideBeaconCLI"]),
         // What both libFuzzer executables share: libFuzzer's driver, the input, the corpus replay.
         .target(name: "FuzzEntry"),
         // libFuzzer entry point; built only by `make fuzz` with -sanitize=fuzzer.

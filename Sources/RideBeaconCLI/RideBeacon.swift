@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
 
-@main
-struct RideBeacon: AsyncParsableCommand {
+/// The root command. The `ridebeacon` executable is only its `main` (Sources/ridebeacon), so the
+/// commands' flows and wording live in this library, which RideBeaconCLIUnitTests imports.
+package struct RideBeacon: AsyncParsableCommand {
+    package init() {}
+
     /// ArgumentParser's main, with every failure told in one sentence (ErrorWords): help and
     /// a command's own exit status pass through; a usage error exits 64, anything else 1.
-    static func main() async {
+    package static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
@@ -26,7 +29,7 @@ struct RideBeacon: AsyncParsableCommand {
         }
     }
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "ridebeacon",
         abstract: "Guide a blind or low-vision passenger to the right car by Bluetooth beacon and sound.",
         subcommands: [

@@ -1,0 +1,8 @@
+import RideBeaconCLI
+
+/// The `ridebeacon` executable: everything it does is in RideBeaconCLI, where the commands'
+/// flows and wording can be tested in process.
+@main
+enum RideBeaconMain {
+    static func main() async { await RideBeacon.main() }
+}
