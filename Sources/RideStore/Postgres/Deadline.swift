@@ -5,14 +5,18 @@ import Synchronization
 
 /// Runs `body` but answers by `limit` at the latest: on time-out it throws `timedOut()` and
 /// leaves `body` cancelled behind it. Unlike a task group this does not wait for `body` to
-/// notice the cancellation, which a query on a black-holed connection may not do for minutes.
+/// notice the cancellation, which a query on a black-holed connection may not do for minutes
+/// (PostgresNIO does not cancel a query once sent), so `body` runs as a task of its own.
 ///
-/// The timer runs on an event loop thread, not as a task: on a saturated cooperative pool a
-/// sleeping task wakes only when a thread frees up, which stretched the 500 ms outage
-/// deadline to 32 s under load (issue 14). `timedOut` is called on that event loop.
+/// The deadline is an entry in `DeadlineWheel`, not a timer of its own: an event-loop timer per
+/// operation cost two cross-thread wake-ups (schedule, then cancel) for each of the store's
+/// thousands of operations a second (issue 39). The wheel runs on an event loop thread, not as
+/// a task: on a saturated cooperative pool a sleeping task wakes only when a thread frees up,
+/// which stretched the 500 ms outage deadline to 32 s under load (issue 14). `timedOut` is
+/// called on that event loop.
 func withDeadline<T: Sendable>(
     _ limit: Duration,
-    on timerLoop: any EventLoop = PostgresClient.defaultEventLoopGroup.any(),
+    wheel: DeadlineWheel = .shared,
     timedOut: @escaping @Sendable () -> any Error,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
@@ -22,18 +26,90 @@ func withDeadline<T: Sendable>(
             let work = Task {
                 do { race.settle(.success(try await body())) } catch { race.settle(.failure(error)) }
             }
-            let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-            let timer = timerLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            let deadline = wheel.add(after: limit) {
                 race.settle(.failure(timedOut()))
             }
-            // Whoever wins, neither the loser nor the timer keeps running.
+            // Whoever wins, neither the loser nor the deadline stays.
             race.start(continuation) {
                 work.cancel()
-                timer.cancel()
+                wheel.remove(deadline)
             }
         }
     } onCancel: {
         race.settle(.failure(CancellationError()))
+    }
+}
+
+/// Every pending deadline of the process behind one event-loop timer that ticks every `tick`
+/// while any deadline is pending and stops when none is. Adding and removing a deadline takes a
+/// lock and nothing else; a deadline fires at most `tick` late (10 ms against the store's
+/// 500 ms and 5 s limits). Only going from no deadline to one schedules the timer from outside
+/// its loop (a wake-up); under load the wheel keeps ticking and each tick reschedules itself
+/// from inside the loop.
+final class DeadlineWheel: Sendable {
+    static let shared = DeadlineWheel(loop: PostgresClient.defaultEventLoopGroup.next(), tick: .milliseconds(10))
+
+    struct Entry: Sendable, Hashable {
+        fileprivate let id: UInt64
+    }
+
+    private struct State {
+        var pending: [UInt64: (due: NIODeadline, fire: @Sendable () -> Void)] = [:]
+        var nextID: UInt64 = 0
+        var ticking = false
+    }
+
+    private let state = Mutex(State())
+    private let loop: any EventLoop
+    private let tick: TimeAmount
+
+    init(loop: any EventLoop, tick: Duration) {
+        self.loop = loop
+        let parts = tick.components
+        self.tick = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+    }
+
+    /// Calls `fire` on the wheel's event loop once `limit` has passed, unless removed first.
+    func add(after limit: Duration, _ fire: @escaping @Sendable () -> Void) -> Entry {
+        let parts = limit.components
+        let due = NIODeadline.now() + .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        let (id, start) = state.withLock { state -> (UInt64, Bool) in
+            state.nextID &+= 1
+            state.pending[state.nextID] = (due, fire)
+            let start = !state.ticking
+            state.ticking = true
+            return (state.nextID, start)
+        }
+        if start { scheduleTick() }
+        return Entry(id: id)
+    }
+
+    /// Forgets a deadline; harmless after it fired.
+    func remove(_ entry: Entry) {
+        _ = state.withLock { $0.pending.removeValue(forKey: entry.id) }
+    }
+
+    /// Deadlines not yet fired nor removed (tests).
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    private func scheduleTick() {
+        loop.scheduleTask(in: tick) { self.fireDue() }
+    }
+
+    private func fireDue() {
+        let now = NIODeadline.now()
+        let (due, more) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            var due: [@Sendable () -> Void] = []
+            for (id, entry) in state.pending where entry.due <= now {
+                due.append(entry.fire)
+                state.pending.removeValue(forKey: id)
+            }
+            state.ticking = !state.pending.isEmpty
+            return (due, state.ticking)
+        }
+        // Outside the lock: a firing may add or remove deadlines.
+        for fire in due { fire() }
+        if more { scheduleTick() }
     }
 }
 
