@@ -56,17 +56,35 @@ struct EventStream: Sendable {
             while true {
                 let batch = await subscription.nextBatch()
                 if batch.isEmpty { return }
+                // The usual batch, one event (or a heartbeat): the hub's frame itself goes to the
+                // socket, shared with every other stream that got it (no copy, no allocation per
+                // stream; issue 39).
+                if batch.count == 1 {
+                    switch batch[0] {
+                    case .event(let event, let frame):
+                        if event.id > last {
+                            try await writer.write(frame)
+                            last = event.id
+                        }
+                        continue
+                    case .heartbeat:
+                        try await writer.write(Self.heartbeatFrame)
+                        continue
+                    case .ended:
+                        break
+                    }
+                }
                 // Whatever queued while the last write was on its way goes out as one write.
                 var frames = ByteBuffer()
                 var ended = false
                 for message in batch {
                     switch message {
-                    case .event(let event, var frame):
+                    case .event(let event, let frame):
                         guard event.id > last else { continue }
-                        frames.writeBuffer(&frame)
+                        frames.writeImmutableBuffer(frame)
                         last = event.id
                     case .heartbeat:
-                        frames.writeString(": heartbeat\n\n")
+                        frames.writeImmutableBuffer(Self.heartbeatFrame)
                     case .ended(let reason):
                         var frame = Self.errorFrame(code: reason.code, message: reason.message)
                         frames.writeBuffer(&frame)
@@ -81,6 +99,9 @@ struct EventStream: Sendable {
             subscription.end()
         }
     }
+
+    /// An SSE comment: keeps proxies from closing an idle stream.
+    static let heartbeatFrame = ByteBuffer(string: ": heartbeat\n\n")
 
     /// `event: error` with the API's error body, so clients tell "the server ended this
     /// stream for a reason" from a dropped connection (which they resume).
