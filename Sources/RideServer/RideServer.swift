@@ -68,9 +68,11 @@ public enum RideServer {
     public static func makeApplication(store: any Store, configuration: RideServerConfiguration = .init(), logger: Logger) -> App {
         let metrics = ServerMetrics()
         let limits = RateLimits(configuration.rateLimits, now: configuration.now, metrics: metrics)
-        let authentications = AuthenticationCache(lifetime: configuration.tokenCacheLifetime, now: configuration.now)
+        // On PostgreSQL other servers revoke too: cached answers only while their notifications reach this one.
+        let authentications = AuthenticationCache(lifetime: configuration.tokenCacheLifetime, hearsRevocations: !store.sharesEventsAcrossProcesses,
+                                                  now: configuration.now)
         let hub = EventHub(store: store, configuration: configuration.events, logger: logger, now: configuration.now,
-                           onTokensRevoked: authentications.forgetAll)
+                           onTokensRevoked: authentications.forgetAll, onRevocationSignals: authentications.revocationSignals(heard:))
         let router = Router(context: RideContext.self)
         if configuration.benchmarkRoutes {
             // Before any middleware, which applies only to routes added after it.

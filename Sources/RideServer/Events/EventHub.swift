@@ -104,14 +104,19 @@ public actor EventHub: Service {
     /// Called when another server says tokens were revoked (PostgreSQL's notification), and when
     /// the notifications were lost and resumed: whatever was remembered of tokens is stale.
     let onTokensRevoked: @Sendable () -> Void
+    /// Called with true once this server listens for other servers' notifications (PostgreSQL)
+    /// and with false when that connection is lost: while it is, revocations made elsewhere
+    /// cannot reach this server, so nothing remembered of tokens may be trusted.
+    let onRevocationSignals: @Sendable (_ heard: Bool) -> Void
     /// The store's announcements of this process's committed writes: an appended event wakes
     /// the hub, a revocation re-checks streamed tokens. No route has to remember either.
     private let commitObservation: CommitObservation
 
     public init(store: any Store, configuration: Configuration = .init(), logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
-                onTokensRevoked: @escaping @Sendable () -> Void = {}) {
+                onTokensRevoked: @escaping @Sendable () -> Void = {}, onRevocationSignals: @escaping @Sendable (_ heard: Bool) -> Void = { _ in }) {
         self.store = store
         self.onTokensRevoked = onTokensRevoked
+        self.onRevocationSignals = onRevocationSignals
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -232,6 +237,7 @@ public actor EventHub: Service {
                 // Once listening, re-read: anything appended before LISTEN took effect is caught,
                 // after sequencing what a writer stranded while the database was away.
                 try await store.listenForAppendedEvents(onListening: {
+                    self.onRevocationSignals(true)
                     self.tokensRevoked()
                     Task { await self.sequenceStrandedEvents(); self.wake() }
                 }, onAppend: { id in
@@ -240,6 +246,7 @@ public actor EventHub: Service {
             } catch {
                 logger.warning("event notifications lost; re-listening", metadata: ["error": .string("\(error)")])
             }
+            onRevocationSignals(false)
             do { try await Task.sleep(for: configuration.relistenDelay) } catch { return }
         }
     }
