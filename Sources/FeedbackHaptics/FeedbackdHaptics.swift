@@ -86,14 +86,6 @@ public final class FeedbackdHaptics: HapticOutput, Sendable {
     }
 }
 
-/// Records haptic events in order (tests, the simulator's transcript).
-public final class HapticRecorder: HapticOutput, Sendable {
-    private let events = Mutex<[HapticEvent]>([])
-    public init() {}
-    public func trigger(_ event: HapticEvent) { events.withLock { $0.append(event) } }
-    public var recorded: [HapticEvent] { events.withLock { $0 } }
-}
-
 /// The events a `FeedbackdHaptics` sent: one object the sending task and the reader share
 /// (a `Mutex` itself cannot be shared by copy).
 private final class SentLog: Sendable {

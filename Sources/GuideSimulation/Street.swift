@@ -159,11 +159,6 @@ public struct Street: Sendable {
     /// Whether `p` is inside any car body (the ride's or a parked one).
     public func insideACar(_ p: Point) -> Bool { car.contains(p) || parked.contains { $0.contains(p) } }
 
-    /// The parked car (not the ride's) whose body is within `reach` of `p`, if any.
-    public func parkedCar(within reach: Double, of p: Point) -> Box? {
-        parked.first { $0.distance(from: p) <= reach }
-    }
-
     /// How many parked cars' bodies the straight line from `a` to `b` passes through.
     public func parkedCarsBetween(_ a: Point, _ b: Point) -> Int {
         parked.reduce(0) { $0 + ($1.intersects(from: a, to: b) ? 1 : 0) }

@@ -31,6 +31,7 @@ public final class CommitAnnouncements: Sendable {
     }
 
     private let observers = Mutex(Observers())
+    private let failures = Atomic<Int>(0)
 
     public init() {}
 
@@ -45,6 +46,12 @@ public final class CommitAnnouncements: Sendable {
             _ = self?.observers.withLock { $0.byID.removeValue(forKey: id) }
         }
     }
+
+    /// How often the store's watch on its own commits failed (and was started again): while it
+    /// is down, streams hear of new events only by the hub's poll.
+    public var observationFailures: Int { failures.load(ordering: .relaxed) }
+
+    func recordObservationFailure() { failures.add(1, ordering: .relaxed) }
 
     /// Called by the store once a write that made `change` has committed.
     public func announce(_ change: CommittedChange) {

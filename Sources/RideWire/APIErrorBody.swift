@@ -49,8 +49,6 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let bodyTooLarge = Self(rawValue: "body_too_large")
     /// 422: the Idempotency-Key was used before for a different request.
     public static let idempotencyKeyReused = Self(rawValue: "idempotency_key_reused")
-    /// 501: the server does not implement this (touch proofs on older servers).
-    public static let notImplemented = Self(rawValue: "not_implemented")
     /// Touch proof: the caller is not this ride's passenger or driver.
     public static let notYourRide = Self(rawValue: "not_your_ride")
     /// Touch proof: the ride is not in a state that takes proofs.

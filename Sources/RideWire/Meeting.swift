@@ -102,16 +102,3 @@ extension RideEvent {
         return LocatorSoundName(rawValue: detail)
     }
 }
-
-/// What a passenger whose phone cannot guide (no radio) is told on arrival, page and voice
-/// alike: one sentence, no command. `passenger follow` asks the driver for a sound meanwhile.
-public enum NoGuide {
-    /// The sentence for a driver called `driver`:
-    ///
-    /// ```swift
-    /// NoGuide.sentence(driver: "Ben")   // "Stay at the pickup: your phone cannot guide you here, so Ben is asked to come to you."
-    /// ```
-    public static func sentence(driver: String) -> String {
-        "Stay at the pickup: your phone cannot guide you here, so \(driver) is asked to come to you."
-    }
-}

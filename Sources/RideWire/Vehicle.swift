@@ -99,16 +99,12 @@ public struct Vehicle: Sendable, Equatable, Hashable, Codable {
 }
 
 extension RideParty {
-    /// What the guide and the driver's loop say about the car: the structured vehicle spoken
-    /// ("blue Toyota Prius, plate A B 1 2 C D E"), else the account's text as written.
-    public var spokenVehicle: String? { vehicleDetails?.spoken ?? vehicle }
-    /// The same for the eye ("blue Toyota Prius, plate AB12 CDE").
+    /// The car for the eye: the structured vehicle written ("blue Toyota Prius, plate AB12
+    /// CDE"), else the account's text as written. (The voice speaks `Vehicle.spoken` itself.)
     public var writtenVehicle: String? { vehicleDetails?.written ?? vehicle }
 }
 
 extension Account {
-    /// The same as `RideParty.spokenVehicle`.
-    public var spokenVehicle: String? { vehicleDetails?.spoken ?? vehicle }
     /// The same as `RideParty.writtenVehicle`.
     public var writtenVehicle: String? { vehicleDetails?.written ?? vehicle }
 }

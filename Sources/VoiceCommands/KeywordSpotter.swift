@@ -11,7 +11,7 @@ public struct VoiceError: Error, Equatable, CustomStringConvertible {
 /// mode each with its detection threshold (a smaller exponent is stricter: fewer false
 /// triggers, more misses; chosen on the benchmark's seed set, BENCHMARKS.md "Voice commands"),
 /// or in one of the other `Mode`s.
-public final class KeywordSpotter: @unchecked Sendable {
+public final class KeywordSpotter: Sendable {
     public struct Detection: Equatable, Sendable {
         public var command: VoiceCommand
         /// Samples processed when it was spotted (its end lies a little before).
@@ -117,9 +117,14 @@ public final class KeywordSpotter: @unchecked Sendable {
 
     public let mode: Mode
     public let grammar: Grammar
-    private let decoder: OpaquePointer
-    private var inSpeech = false
-    public private(set) var processed = 0
+    /// PocketSphinx's decoder, a C pointer: used only while `library` is held.
+    private struct DecoderHandle: @unchecked Sendable { let pointer: OpaquePointer }
+    private let handle: DecoderHandle
+    private var decoder: OpaquePointer { handle.pointer }
+    /// Whether the last piece was speech (the utterance modes), and the samples fed so far.
+    private let progress = Mutex<(inSpeech: Bool, processed: Int)>((false, 0))
+    /// Samples processed so far.
+    public var processed: Int { progress.withLock { $0.processed } }
 
     public init(thresholds: [VoiceCommand: Int] = defaultThresholds, model: String = modelDirectory, mode: Mode = defaultMode, grammar: Grammar = .standard) throws(VoiceError) {
         self.mode = mode
@@ -156,7 +161,7 @@ public final class KeywordSpotter: @unchecked Sendable {
         guard let decoder = opened else {
             throw VoiceError("PocketSphinx could not load its model from \(model)")
         }
-        self.decoder = decoder
+        handle = DecoderHandle(pointer: decoder)
         Self.library.withLock { _ in _ = ps_start_utt(decoder) }
     }
 
@@ -241,8 +246,8 @@ public final class KeywordSpotter: @unchecked Sendable {
     /// as silence). Keyword spotting has nothing pending.
     public func finish() -> [Detection] {
         Self.library.withLock { _ in
-            guard mode != .keywords, inSpeech else { return [] }
-            inSpeech = false
+            guard mode != .keywords, progress.withLock({ $0.inSpeech }) else { return [] }
+            progress.withLock { $0.inSpeech = false }
             return endUtterance().map { [$0] } ?? []
         }
     }
@@ -273,13 +278,19 @@ public final class KeywordSpotter: @unchecked Sendable {
             samples[start..<end].withUnsafeBufferPointer { piece in
                 _ = ps_process_raw(decoder, piece.baseAddress, piece.count, 0, 0)
             }
-            processed += end - start
+            let processed = progress.withLock { state in
+                state.processed += end - start
+                return state.processed
+            }
             start = end
             var score: Int32 = 0
             if mode != .keywords {
                 let speaking = ps_get_in_speech(decoder) != 0
-                defer { inSpeech = speaking }
-                guard inSpeech, !speaking else { continue }
+                let wasSpeaking = progress.withLock { state in
+                    defer { state.inSpeech = speaking }
+                    return state.inSpeech
+                }
+                guard wasSpeaking, !speaking else { continue }
                 if let detection = endUtterance() { found.append(detection) }
                 continue
             }

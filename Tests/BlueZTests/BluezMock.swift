@@ -2,7 +2,7 @@
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +13,8 @@ import Glibc
 /// The radio under test is pointed at the bus by address; the test drives the mock through its
 /// org.bluez.Mock methods, which answer in JSON so assertions do not rely on our own decoder.
 final class BluezMock: @unchecked Sendable {
+    // @unchecked: its processes are started and stopped only by the one test that owns the
+    // mock, one call at a time; the rest is immutable.
     static let python = "/usr/bin/python3"
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bluez5_le_mock.py").path
     static let available = FileManager.default.isExecutableFile(atPath: PrivateBus.daemon)

@@ -3,7 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +16,7 @@ struct BumbleHostPeerTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bumble_beacon_peer.py").path
 
     /// The peer running with its stdout in a file the test reads as it grows.
+    // @unchecked: Process is thread-safe for the calls made here (run, terminate, wait); `output` is immutable.
     final class Peer: @unchecked Sendable {
         let process = Process()
         let output: URL

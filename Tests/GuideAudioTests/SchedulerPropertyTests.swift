@@ -1,15 +1,16 @@
+import BeaconCore
 import Foundation
+import Synchronization
 import Testing
 @testable import GuideAudio
 
 /// Real espeak-ng phrases, synthesised once per text so hundreds of random requests stay fast.
-final class RecordedSpeech: SpeechEngine, @unchecked Sendable {
-    private let lock = NSLock()
-    private var phrases: [String: SpokenPhrase] = [:]
+final class RecordedSpeech: SpeechEngine, Sendable {
+    private let phrases = Mutex<[String: SpokenPhrase]>([:])
     func synthesize(_ text: String, voice: VoiceSettings) throws(SpeechError) -> SpokenPhrase {
-        if let phrase = lock.withLock({ phrases[text] }) { return phrase }
+        if let phrase = phrases.withLock({ $0[text] }) { return phrase }
         let phrase = try EspeakSpeech.shared().synthesize(text, voice: voice)
-        lock.withLock { phrases[text] = phrase }
+        phrases.withLock { $0[text] = phrase }
         return phrase
     }
     static let shared = RecordedSpeech()

@@ -1,4 +1,6 @@
+import BeaconCore
 import Foundation
+import Synchronization
 import Testing
 @testable import GuideAudio
 
@@ -136,11 +138,10 @@ import Testing
     }
 }
 
-final class Messages: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    var all: [String] { lock.withLock { lines } }
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
+final class Messages: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
 }
 
 @Suite struct StalledPlayerTests {

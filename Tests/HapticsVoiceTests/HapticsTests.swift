@@ -5,7 +5,8 @@ import Foundation
 import Guide
 import GuideSimulation
 import RideSession
-import RideBeaconTesting
+import Synchronization
+import TestSupport
 import Testing
 
 @Suite(.serialized, .tags(.process)) struct HapticsTests {
@@ -131,9 +132,8 @@ import Testing
     }
 }
 
-final class SaidLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func add(_ line: String) { lock.withLock { stored.append(line) } }
-    var lines: [String] { lock.withLock { stored } }
+final class SaidLines: Sendable {
+    private let stored = Mutex<[String]>([])
+    func add(_ line: String) { stored.withLock { $0.append(line) } }
+    var lines: [String] { stored.withLock { $0 } }
 }

@@ -1,8 +1,9 @@
 import BeaconCore
+import Foundation
 import HCITransports
 import RadioCore
-import Foundation
 import RideBeaconTesting
+import Synchronization
 import Testing
 
 /// `driver arrive` over a real radio peer: a Bumble controller pair over h4:tcp, with the test
@@ -10,29 +11,29 @@ import Testing
 @Suite("driver arrive over Bumble controllers", .tags(.bumble, .process), .enabled(if: BumbleControllers.shouldRun), .serialized, .timeLimit(.minutes(3)))
 struct DriverArriveBumbleTests {
     /// Beacons the test's radio heard, collected in the background.
-    final class Heard: @unchecked Sendable {
-        private let lock = NSLock()
-        private var beacons: [(beacon: IBeacon, unix: Double)] = []
-        private var task: Task<Void, Never>?
+    final class Heard: Sendable {
+        private let beacons = Mutex<[(beacon: IBeacon, unix: Double)]>([])
+        private let task = Mutex<Task<Void, Never>?>(nil)
 
         init(_ stream: AsyncThrowingStream<RadioEvent, any Error>) {
-            task = Task { [weak self] in
+            let listening = Task { [weak self] in
                 do {
                     for try await event in stream {
                         guard case .sighting(let s) = event, let beacon = s.beacon else { continue }
-                        self?.lock.withLock { self?.beacons.append((beacon, Double(s.unixMicroseconds) / 1e6)) }
+                        self?.beacons.withLock { $0.append((beacon, Double(s.unixMicroseconds) / 1e6)) }
                     }
                 } catch {}
             }
+            task.withLock { $0 = listening }
         }
 
         /// The driver-identity slots of `identity` seen so far.
         func driverSlots(_ identity: RotatingIdentity) -> Set<UInt64> {
-            let seen = lock.withLock { beacons }
+            let seen = beacons.withLock { $0 }
             return Set(seen.compactMap { identity.match(BeaconIdentity($0.beacon), of: .driver, at: $0.unix) })
         }
 
-        func stop() { task?.cancel() }
+        func stop() { task.withLock { $0?.cancel() } }
     }
 
     @Test func advertisesTheRotatingIdentityReplacingItEachSlotAndProvesTheTouch() async throws {

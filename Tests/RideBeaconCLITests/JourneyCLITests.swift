@@ -72,7 +72,7 @@ struct JourneyCLITests {
         await #expect(try service.run(["passenger", "places", "list"], as: service.passengerToken).status == 0)
     }
 
-    @Test(.enabled(if: NotificationDaemonMock.available))
+    @Test(.enabled(if: NotificationDaemonMock.shouldRun))
     func aPassengerFollowsTheRideAloudAndByNotification() async throws {
         let service = try await RideServiceFixture()
         let bus = try await NotificationDaemonMock()

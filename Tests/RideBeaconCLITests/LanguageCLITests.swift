@@ -7,7 +7,7 @@ import Testing
 /// saved unless `--replace`.
 @Suite("Languages and places on the command line", .tags(.process))
 struct LanguageCLITests {
-    @Test(.enabled(if: NotificationDaemonMock.available), arguments: [
+    @Test(.enabled(if: NotificationDaemonMock.shouldRun), arguments: [
         ("es", "Esperando un conductor", "Ben está en camino", "Ben llegará en 1 minuto", "Ben llegará en 7 minutos", "Seguimiento detenido."),
         ("fr", "En attente d'un chauffeur", "Ben est en route", "Ben sera là dans 1 minute", "Ben sera là dans 7 minutes", "Suivi arrêté."),
         ("en", "Waiting for a driver", "Ben is on the way", "Ben will be there in 1 minute", "Ben will be there in 7 minutes", "Stopped following."),

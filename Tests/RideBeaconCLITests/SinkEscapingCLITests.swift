@@ -12,7 +12,7 @@ struct SinkEscapingCLITests {
 
     @Test func aHostileCancelReasonIsShownInertOnTheTerminalAndInTheNotification() async throws {
         let service = try await RideServiceFixture()
-        let notifying = NotificationDaemonMock.available
+        let notifying = NotificationDaemonMock.shouldRun
         let bus = notifying ? try await NotificationDaemonMock() : nil
         defer { bus?.stop() }
         let requested = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RideBeaconTesting
+import Synchronization
 import Testing
 @testable import RideStore
 
@@ -69,10 +70,9 @@ struct EventOrderTests {
 }
 
 /// Set once, read from another task.
-final class FinishedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class FinishedFlag: Sendable {
+    private let value = Mutex(false)
 
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -10,6 +10,7 @@ struct GroupCommitTests {
     struct Refused: Error, Equatable { var n: Int }
 
     /// A refusing commit hook: every transaction whose commit it sees fails.
+    // @unchecked: no state; GRDB's TransactionObserver is not Sendable, and the pool needs one.
     final class RefuseCommits: TransactionObserver, @unchecked Sendable {
         func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
         func databaseDidChange(with event: DatabaseEvent) {}

@@ -241,7 +241,9 @@ struct StoreContractTests {
         let (heard, heardSink) = AsyncStream.makeStream(of: Int64.self)
         let (listening, listeningSink) = AsyncStream.makeStream(of: Void.self)
         let listener = Task {
-            try await store.listenForAppendedEvents(onListening: { listeningSink.yield() }, onAppend: { heardSink.yield($0) })
+            try await store.listenForAppendedEvents(onListening: { listeningSink.yield() }, onAppend: { notice in
+                if case .eventAppended(let id) = notice { heardSink.yield(id) }
+            })
         }
         defer { listener.cancel() }
         for await _ in listening { break }

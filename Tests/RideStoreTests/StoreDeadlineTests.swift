@@ -48,6 +48,8 @@ import Testing
 }
 
 /// Threads wait here, outside Swift concurrency's view (a blocking wait on purpose).
+// @unchecked: its state is read and written only inside `condition` (NSCondition, because the
+// waiters block threads on purpose; a Mutex cannot wait).
 final class SaturationGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var opened = false

@@ -42,4 +42,46 @@ struct TokenDeviceAndCommitStoreTests {
         #expect(heard.withLock { $0.count } == count, "a cancelled observation hears nothing more")
         await store.close()
     }
+
+    @Test(arguments: StoreKind.available)
+    func aRevocationThatFailedIsNotAnnounced(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let cast = try await Cast(store)
+        let token = try await store.addToken(accountID: cast.passenger.id, secretHash: Data(repeating: 3, count: 32))
+        let heard = Mutex<[CommittedChange]>([])
+        let observation = store.commits.observe { change in heard.withLock { $0.append(change) } }
+        await #expect(throws: StoreError.self, "another account's token is not found") {
+            _ = try await store.revokeToken(id: token.id, accountID: cast.driver.id)
+        }
+        #expect(heard.withLock { $0 }.isEmpty, "nothing committed, so nothing announced")
+        _ = try await store.revokeToken(id: token.id, accountID: cast.passenger.id)
+        #expect(heard.withLock { $0 } == [.tokensRevoked], "announced once its write committed")
+        observation.cancel()
+        await store.close()
+    }
+
+    /// GRDB ends a region observation that meets an error; the store must count it and watch
+    /// again, or every stream would quietly fall back to the hub's poll.
+    @Test func aFailedEventObservationIsCountedAndStartedAgain() async throws {
+        let store = try SQLiteStore(path: String(try StoreKind.sqliteDatabase(prefix: "rb_observation").dropFirst("sqlite:".count)))
+        let cast = try await Cast(store)
+        let heard = Mutex<Int>(0)
+        let observation = store.commits.observe { change in
+            if change == .eventsAppended { heard.withLock { $0 += 1 } }
+        }
+        struct Broken: Error {}
+        store.eventsObservation.failed(Broken())
+        #expect(store.commits.observationFailures == 1)
+        // Restarted after a short delay: write until a commit is announced again (no time bound
+        // asserted; 600 tries is minutes on any machine).
+        var announced = false
+        for _ in 0..<600 where !announced {
+            _ = try await cast.request(store)
+            announced = heard.withLock { $0 } > 0
+            if !announced { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(announced, "appended events are announced again after the observation failed")
+        observation.cancel()
+        await store.close()
+    }
 }

@@ -33,8 +33,8 @@ struct VehicleMigrationTests {
         #expect(car.plate == "AB12 CDE")
         #expect(car.spoken == "blue Toyota Prius, plate A B 1 2 C D E")
         #expect(car.written == "blue Toyota Prius, plate AB12 CDE")
-        #expect(RideParty(name: "Ben", vehicle: car.summary, vehicleDetails: car).spokenVehicle == car.spoken)
-        #expect(RideParty(name: "Ben", vehicle: "Prius").spokenVehicle == "Prius")
+        #expect(RideParty(name: "Ben", vehicle: car.summary, vehicleDetails: car).writtenVehicle == car.written)
+        #expect(RideParty(name: "Ben", vehicle: "Prius").writtenVehicle == "Prius")
         #expect(Vehicle.isValidPlate("AB12 CDE") && Vehicle.isValidPlate("K-9") && !Vehicle.isValidPlate(" AB") && !Vehicle.isValidPlate("AB12 CDE 45678"))
     }
 
@@ -83,7 +83,7 @@ struct VehicleMigrationTests {
         let passenger = try #require(try await store.account(id: "p"))
         let request = try await store.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "A", dropoff: "B"), passengerID: passenger.id, idempotency: nil)
         let ride = try await store.accept(requestID: request.id, driverID: driver.id, rideKey: Data(repeating: 1, count: 32), idempotency: nil)
-        #expect(try await store.rideDetail(id: ride.id)?.driver.spokenVehicle == "red Fiat 500, plate X Y 1 2 3")
+        #expect(try await store.rideDetail(id: ride.id)?.driver.vehicleDetails?.spoken == "red Fiat 500, plate X Y 1 2 3")
         await store.close()
     }
 

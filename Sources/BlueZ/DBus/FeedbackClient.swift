@@ -12,11 +12,8 @@ public final class FeedbackClient: Sendable {
 
     private let connection: DBusConnection
     public let appID: String
-    private struct Ended {
-        var ids: [UInt32] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-    private let ended = Mutex(Ended())
+    /// The ids of the `FeedbackEnded` signals heard, in order.
+    private let ended = Mutex<[UInt32]>([])
 
     private init(connection: DBusConnection, appID: String) {
         self.connection = connection
@@ -69,39 +66,15 @@ public final class FeedbackClient: Sendable {
     }
 
     /// The ids of the `FeedbackEnded` signals heard so far, in order.
-    public var endedIDs: [UInt32] { ended.withLock { $0.ids } }
-
-    /// Waits until at least `count` `FeedbackEnded` signals have been heard.
-    public func waitForEnded(count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = ended.withLock { state -> Bool in
-                if state.ids.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
+    public var endedIDs: [UInt32] { ended.withLock { $0 } }
 
     private func handle(_ signal: DBusMessage) {
         guard signal.kind == .signal, signal.interface == Self.service, signal.member == "FeedbackEnded",
               case .uint32(let id)? = signal.body.first else { return }
-        let ready = ended.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.ids.append(id)
-            let count = state.ids.count
-            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= count }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
+        ended.withLock { $0.append(id) }
     }
 
     public func close() async {
-        let waiting = ended.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters.map(\.continuation)
-        }
-        for continuation in waiting { continuation.resume() }
         await connection.close()
     }
 }

@@ -117,9 +117,6 @@ public final class CueScheduler {
         admit(text, at: time, urgent: urgent) { synthesized }
     }
 
-    /// The engine phrases are synthesised with (nil: speech is off).
-    public var speechEngine: (any SpeechEngine)? { speech }
-
     /// Stale and rate-limit checks, then the phrase from `phrase` (asked for only if it passes).
     private func admit(_ text: String, at time: Double, urgent: Bool,
                        phrase: () -> Result<SpokenPhrase, SpeechError>?) -> CueOutcome {

@@ -27,7 +27,6 @@ public final class LiveCuePlayer: Sendable {
     private let speech: (any SpeechEngine)?
     private let report: @Sendable (String) -> Void
     private let epoch = ContinuousClock.now
-    private let finished = DispatchSemaphore(value: 0)
 
     public init(
         speech: (any SpeechEngine)?, voice: VoiceSettings = .standard, policy: CuePolicy = .standard,
@@ -61,7 +60,6 @@ public final class LiveCuePlayer: Sendable {
                 guard keepGoing else { break }
                 Thread.sleep(forTimeInterval: chunk)
             }
-            finished.signal()
         }
         thread.name = "ridebeacon.audio"
         thread.start()
@@ -101,13 +99,14 @@ public final class LiveCuePlayer: Sendable {
 
     /// Stops the clock-driven rendering, lets accepted cues finish (at most `drain` seconds of
     /// audio, rendered at once: the player plays out what it was given) and closes the sink.
+    /// Nothing waits for the rendering thread (a caller on a cooperative thread must not block):
+    /// it renders only under the lock and only while `running`, so once this has cleared
+    /// `running` under the lock the thread never touches the sink again, and it ends at its next
+    /// check.
     public func stop(drain: Double = 10) throws {
-        let wasRunning = state.withLock { state in
-            defer { state.running = false; state.stopped = true }
-            return state.running
-        }
-        if wasRunning { finished.wait() }
         try state.withLock { state in
+            state.running = false
+            state.stopped = true
             state.scheduler.setPulse(interval: nil, at: state.scheduler.renderedUpTo)
             try? state.scheduler.renderUntilQuiet(limit: drain, into: state.sink)
             try state.sink.close()

@@ -8,7 +8,7 @@ import RideStore
 /// passenger page, the dispatcher page): the key's hash, the per-account budget and `admit`
 /// before anything is written, the audit line after.
 struct CodeRedemption: Sendable {
-    let store: any Store
+    let store: any AccountStore
     let limits: RateLimits
     let signInKey: SignInKey
     let now: @Sendable () -> Date

@@ -8,7 +8,7 @@ import RideStore
 /// and ending the token a cookie carried, so signing in again does not pile up tokens and
 /// signing out leaves no working copy of the cookie behind.
 struct WebSessions: Sendable {
-    let store: any Store
+    let store: any AccountStore
 
     /// The account a page cookie's token belongs to, or nil when it no longer works (revoked, or
     /// expired by the server's clock). Looked up under the authentication budgets like any

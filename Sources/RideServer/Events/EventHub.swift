@@ -240,8 +240,8 @@ public actor EventHub: Service {
                     self.onRevocationSignals(true)
                     self.tokensRevoked()
                     Task { await self.sequenceStrandedEvents(); self.wake() }
-                }, onAppend: { id in
-                    if id == StoreSignal.tokensRevoked { self.tokensRevoked() } else { self.wake() }
+                }, onAppend: { notice in
+                    if notice == .tokensRevoked { self.tokensRevoked() } else { self.wake() }
                 })
             } catch {
                 logger.warning("event notifications lost; re-listening", metadata: ["error": .string("\(error)")])

@@ -5,7 +5,7 @@ import RideWire
 // Issue 25: a cancelled ride or request says who cancelled it and why (`RideCancellation`),
 // read from its history's last `cancelled` event: one read per cancelled item, none for others.
 
-extension Store {
+extension RideHistoryStore {
     func withCancellation(_ ride: Ride) async throws -> Ride {
         guard ride.state == .cancelled, let event = try await cancellation(requestID: ride.requestID) else { return ride }
         var ride = ride

@@ -52,7 +52,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The exposition text, with gauges read fresh from the store and the event hub.
-    func exposition(store: any Store, hub: EventHub) async -> String {
+    func exposition(store: (any RideLifecycleStore & StoreNotifications), hub: EventHub) async -> String {
         let up = registry.makeGauge(descriptor: MetricNameDescriptor(
             namespace: "ridebeacon", metricName: "database_up", unitName: "",
             helpText: "1 when the last scrape could read the database"))
@@ -69,6 +69,10 @@ public final class ServerMetrics: Sendable {
         } catch {
             up.set(0.0)
         }
+        registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "ridebeacon", metricName: "commit_observation_failures", unitName: "",
+            helpText: "Times the store's watch on its own commits failed and was restarted (streams polled meanwhile)"))
+            .set(Double(store.commits.observationFailures))
         registry.makeGauge(descriptor: MetricNameDescriptor(
             namespace: "ridebeacon", metricName: "event_listeners", unitName: "",
             helpText: "Open server-sent event streams")).set(Double(await hub.listenerCount))

@@ -40,7 +40,7 @@ public struct IdempotencyRetention: Sendable, Equatable {
 /// requests' personal data (`purgeLocations`, when configured) and expired idempotency results.
 /// A failed run (database down) is logged and retried at the next interval.
 struct LocationPurger: Service {
-    let store: any Store
+    let store: any RetentionStore
     let retention: LocationRetention?
     let idempotency: IdempotencyRetention
     let checkInterval: Duration

@@ -98,8 +98,7 @@ extension PostgresStore {
     }
 
     public func revokeToken(id: String, accountID: String) async throws -> APIToken {
-        defer { commits.announce(.tokensRevoked) }
-        return try await transaction { conn in
+        let result = try await transaction { conn in
             guard let found = try await conn.query("SELECT created_at, revoked_at, expires_at FROM api_token WHERE id = \(id) AND account_id = \(accountID) FOR UPDATE", logger: self.logger).all({ try $0.decode((Date, Date?, Date?).self) }).first else {
                 throw StoreError.notFound("token \(id)")
             }
@@ -115,6 +114,10 @@ extension PostgresStore {
             }
             return token
         }
+        // Only once committed (CommitAnnouncements): a write that threw changed nothing here; on
+        // PostgreSQL a commit whose answer was lost still reaches every server by its NOTIFY.
+        commits.announce(.tokensRevoked)
+        return result
     }
 
     // This and removePlace are single statements, yet inside BEGIN … COMMIT: a lone statement's

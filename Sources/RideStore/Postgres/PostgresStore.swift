@@ -205,8 +205,7 @@ public final class PostgresStore: Store {
     }
 
     public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
-        defer { commits.announce(.tokensRevoked) }
-        return try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
+        let result = try await idempotent(idempotency, operation: "revoke-tokens:\(accountID)") { conn in
             let now = Date.storeNow
             let count = try await conn.query("UPDATE api_token SET revoked_at = \(now) WHERE account_id = \(accountID) AND revoked_at IS NULL RETURNING id", logger: self.logger).all({ $0 }).count
             // Codes issued before the revocation must not sign in after it.
@@ -216,6 +215,10 @@ public final class PostgresStore: Store {
             try await conn.query("SELECT pg_notify(\(Self.eventChannel), \(Self.tokensRevokedPayload))", logger: self.logger)
             return count
         }
+        // Only once committed (CommitAnnouncements): a write that threw changed nothing here; on
+        // PostgreSQL a commit whose answer was lost still reaches every server by its NOTIFY.
+        commits.announce(.tokensRevoked)
+        return result
     }
 
     static let tokensRevokedPayload = "tokens-revoked"
@@ -253,7 +256,7 @@ public final class PostgresStore: Store {
 
     public var sharesEventsAcrossProcesses: Bool { true }
 
-    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws {
+    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (CrossProcessNotice) -> Void) async throws {
         do {
             // Holds one pooled connection for as long as the caller listens.
             try await client.withConnection { conn in
@@ -261,9 +264,9 @@ public final class PostgresStore: Store {
                     onListening()
                     for try await notification in notifications {
                         if notification.payload == Self.tokensRevokedPayload {
-                            onAppend(StoreSignal.tokensRevoked)
+                            onAppend(.tokensRevoked)
                         } else {
-                            onAppend(Int64(notification.payload) ?? 0)
+                            onAppend(.eventAppended(id: Int64(notification.payload) ?? 0))
                         }
                     }
                 }

@@ -79,8 +79,7 @@ extension SQLiteStore {
     }
 
     public func revokeToken(id: String, accountID: String) async throws -> APIToken {
-        defer { commits.announce(.tokensRevoked) }
-        return try await write { db in
+        let result = try await write { db in
             guard var token = try APIToken.filter(Column("id") == id && Column("accountID") == accountID).fetchOne(db) else {
                 throw StoreError.notFound("token \(id)")
             }
@@ -90,6 +89,10 @@ extension SQLiteStore {
             }
             return token
         }
+        // Only once committed (CommitAnnouncements): a write that threw changed nothing here; on
+        // PostgreSQL a commit whose answer was lost still reaches every server by its NOTIFY.
+        commits.announce(.tokensRevoked)
+        return result
     }
 
     public func nameTokenDevice(id: String, accountID: String, deviceName: String) async throws {

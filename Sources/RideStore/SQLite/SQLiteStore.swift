@@ -10,9 +10,8 @@ public final class SQLiteStore: Store {
     /// Appended events are announced by the commit itself (`eventsObservation`), revocations
     /// after their write.
     public let commits: CommitAnnouncements
-    /// Watches the history table on the writer connection: every transaction that touched it
-    /// announces `.eventsAppended` once it commits, whichever method wrote.
-    private let eventsObservation: AnyDatabaseCancellable
+    /// Every transaction that touched the history announces `.eventsAppended` once it commits.
+    let eventsObservation: AppendedEventsObservation
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -38,8 +37,7 @@ public final class SQLiteStore: Store {
         } catch {
             throw Self.mapped(error)
         }
-        eventsObservation = DatabaseRegionObservation(tracking: Table("rideEvent"))
-            .start(in: pool, onError: { _ in }, onChange: { _ in commits.announce(.eventsAppended) })
+        eventsObservation = AppendedEventsObservation(pool: pool, commits: commits)
     }
 
     deinit { eventsObservation.cancel() }
@@ -143,8 +141,7 @@ public final class SQLiteStore: Store {
     }
 
     public func revokeTokens(accountID: String, idempotency: IdempotencyScope?) async throws -> Int {
-        defer { commits.announce(.tokensRevoked) }
-        return try await write { db in
+        let result = try await write { db in
             try Self.idempotent(db, idempotency, operation: "revoke-tokens:\(accountID)") {
                 let now = Date.storeNow.sqlValue
                 try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE accountID = ? AND revokedAt IS NULL",
@@ -156,6 +153,10 @@ public final class SQLiteStore: Store {
                 return revoked
             }
         }
+        // Only once committed (CommitAnnouncements): a write that threw changed nothing here; on
+        // PostgreSQL a commit whose answer was lost still reaches every server by its NOTIFY.
+        commits.announce(.tokensRevoked)
+        return result
     }
 
     public func token(secretHash: Data) async throws -> APIToken? {
@@ -185,5 +186,5 @@ public final class SQLiteStore: Store {
     /// One SQLite file has one server process, whose writes wake its listeners directly.
     public var sharesEventsAcrossProcesses: Bool { false }
 
-    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (Int64) -> Void) async throws {}
+    public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (CrossProcessNotice) -> Void) async throws {}
 }
