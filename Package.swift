@@ -34,11 +34,16 @@ let package = Package(
         // Every sentence a person hears or reads about a ride or the guide, keyed by meaning, in
         // en, es and fr, with plural and number rules (issue 26). Foundation only.
         .target(name: "Phrasebook"),
+        // The ride's rules, once (issue 38): the state machine, who may do what to a ride, the
+        // touch-proof check, mutual pairing and resend rule, the per-ride limits. No I/O: the
+        // routes, both pages, the stores' bounds, the in-memory double and the simulator call it.
+        .target(name: "RideRules", dependencies: ["BeaconCore", "RideWire"]),
         // Rides, accounts and their history; SQLite (GRDB) and PostgreSQL behind one protocol.
         .target(
             name: "RideStore",
             dependencies: [
                 "RideWire",
+                "RideRules",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -55,6 +60,7 @@ let package = Package(
                 "BeaconCore",
                 "RideStore",
                 "RideWire",
+                "RideRules",
                 "APIBodies",
                 "Phrasebook",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -112,14 +118,14 @@ let package = Package(
         // identity-advertising loop, and the seams both sides are driven through (clock, radio,
         // RideService). No HTTP: RideClient's RideServiceClient implements RideService, so Guide,
         // the simulator and the benchmarks do not link AsyncHTTPClient.
-        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideWire", "Phrasebook"]),
+        .target(name: "RideSession", dependencies: ["BeaconCore", "RadioCore", "RideWire", "RideRules", "Phrasebook"]),
         // The passenger's guide: a pure core over sightings, keys and ride events; its live
         // runtime (radio, RideService, AudioSink).
         .target(name: "Guide", dependencies: ["BeaconCore", "RadioCore", "GuideAudio", "RideSession", "Phrasebook"]),
         // The street the guide is judged on (`ridebeacon demo`, GuideBenchmark, SimFidelity):
         // simulated channel, walker, sounds and people, every parameter sourced in docs/SIMULATOR.md.
         // Nothing in the product depends on it.
-        .target(name: "GuideSimulation", dependencies: ["Guide", "BeaconCore", "GuideAudio", "RideSession"]),
+        .target(name: "GuideSimulation", dependencies: ["Guide", "BeaconCore", "GuideAudio", "RideSession", "RideRules"]),
         // The guide's vibrations through feedbackd (BlueZ's D-Bus wrapper, FeedbackClient).
         .target(
             name: "FeedbackHaptics",
@@ -224,6 +230,7 @@ let package = Package(
                 // The in-memory RideService and the scripted radio (DriverSession, LiveGuide tests).
                 "RadioCore",
                 "RideSession",
+                "RideRules",
                 // SpokenFixture: recorded voice commands as WAV files.
                 "GuideAudio",
                 .product(name: "Logging", package: "swift-log"),
@@ -251,6 +258,8 @@ let package = Package(
         // The documents checked against the code (ARCHITECTURE.md's graph against this file).
         .testTarget(name: "DocsTests"),
         .testTarget(name: "PhrasebookTests", dependencies: ["Phrasebook"]),
+        // The ride's rules alone: no database, no server, no process.
+        .testTarget(name: "RideRulesTests", dependencies: ["RideRules", "RideWire", "BeaconCore"]),
         .testTarget(
             name: "RideWireTests",
             dependencies: ["RideWire", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -294,6 +303,9 @@ let package = Package(
             dependencies: [
                 "RideStore",
                 "RideBeaconTesting",
+                // The stores' touch-proof SQL checked against the rules on random proofs.
+                "RideRules",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

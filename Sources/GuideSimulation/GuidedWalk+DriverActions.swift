@@ -6,8 +6,9 @@ import RideSession
 extension GuidedWalk {
     /// Carries out the driver core's actions; what the driver's proof did (the ride confirmed,
     /// or the driver's device felt the touch) reaches the guide as the ride's event stream
-    /// would bring it.
-    mutating func driverActs(_ actions: [DriverCore.Action], at time: Double, onDriver: (DriverCore.Action, Double) -> Void,
+    /// would bring it. `unixTime`: the walk's wall clock, the receive time of the driver's proofs.
+    mutating func driverActs(_ actions: [DriverCore.Action], at time: Double, unixTime: (Double) -> Double,
+                             onDriver: (DriverCore.Action, Double) -> Void,
                                      prove: (BeaconSide, TouchObservation) async -> ProofAnswer) async -> [GuideAction] {
         var guideActions: [GuideAction] = []
         var queue = actions
@@ -30,7 +31,7 @@ extension GuidedWalk {
                 break
             }
             guard case .postProof(let observation, let repeating) = action else { continue }
-            let answer = await prove(.driver, observation)
+            let answer = await ProofPosting.$unixTime.withValue(unixTime(time)) { await prove(.driver, observation) }
             queue += driver.handle(.proofAnswered(answer, repeating: repeating))
             switch answer {
             case .confirmed:

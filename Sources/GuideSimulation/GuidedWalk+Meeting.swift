@@ -62,14 +62,14 @@ extension GuidedWalk {
         }
         for key in person.keysDue(at: now) {
             let actions = driver.handle(.key(time: now, key))
-            out += await driverActs(actions, at: now, onDriver: onDriver, prove: prove)
+            out += await driverActs(actions, at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
         }
         for post in guide.takeOutbox() {
             switch post {
             case .carAcross:
                 meeting.acrossSaid = true
                 person.toldAcross(at: now)
-                out += await driverActs(driver.handle(.passengerSaysAcross(time: unixTime(now))), at: now, onDriver: onDriver, prove: prove)
+                out += await driverActs(driver.handle(.passengerSaysAcross(time: unixTime(now))), at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
             case .confirmByWord(let word):
                 // The ride service (or, without one, its rule: the ride's own word confirms a ride
                 // not yet confirmed).

@@ -21,7 +21,7 @@ extension GuidedWalk {
         if fixes.driver != nil {
             let told = driver.satellite.told
             out += await driverActs(driver.handle(.positions(time: now, own: fixes.driversOwn, passenger: fixes.own)),
-                                    at: now, onDriver: onDriver, prove: prove)
+                                    at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
             if driver.satellite.told > told, let scene = world.scene {
                 person.toldWhere(at: now, across: scene.street.placement == .acrossStreet)
             }

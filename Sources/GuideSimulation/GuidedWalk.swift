@@ -154,7 +154,7 @@ public struct GuidedWalk {
                 switch action {
                 case .cue(let cue): note(cue, onCue)
                 case .postProof(let observation):
-                    let answer = await prove(.passenger, observation)
+                    let answer = await ProofPosting.$unixTime.withValue(unixTime(world.time)) { await prove(.passenger, observation) }
                     world.walkerConfirmed()
                     let answered = guide.handle(.proofAnswered(time: world.time, answer))
                     if configuration.haptics.vibrates {
@@ -181,7 +181,7 @@ public struct GuidedWalk {
                         locatorRequests += 1
                         let actions = driver.handle(.locatorRequested(time: now, unixTime: unixTime(now), requestedAt: unixTime(now)))
                         if let asking = driver.asking, asking.time == now { person.asked(asking.instruction, at: now) }
-                        pending += await driverActs(actions, at: now, onDriver: onDriver, prove: prove)
+                        pending += await driverActs(actions, at: now, unixTime: unixTime, onDriver: onDriver, prove: prove)
                     }
                 }
             }
@@ -198,7 +198,7 @@ public struct GuidedWalk {
             for reception in heard.atDriver where curb.survives() {
                 let actions = driver.handle(.sighting(time: reception.time, unixTime: unixTime(reception.time),
                                                       rssi: Double(reception.rssi), beacon: passengerBeacon.beacon(measuredPower: -59)))
-                pending += await driverActs(actions, at: reception.time, onDriver: onDriver, prove: prove)
+                pending += await driverActs(actions, at: reception.time, unixTime: unixTime, onDriver: onDriver, prove: prove)
             }
             var sightings = curb.heard(until: now, unixTime: unixTime)
             for reception in heard.atPassenger where curb.survives() {

@@ -1,5 +1,6 @@
 import Guide
 import Foundation
+import RideRules
 import RideSession
 
 /// How a simulated passenger hears the car's locator ticks: whether a tick is audible over the
@@ -77,8 +78,9 @@ public struct LocatorListener: Sendable {
     }
 }
 
-/// The ride service's locator rule for walks without a server (benchmarks, tests): at most one
-/// request per `minimumInterval`, each sounding `soundSeconds` (as `POST /v1/rides/{id}/locator`).
+/// The ride service's locator rule for walks without a server (benchmarks, tests): RideRules'
+/// `RideLimits.locatorRetryAfter`, at most one request per `minimumInterval`, each sounding
+/// `soundSeconds` (as `POST /v1/rides/{id}/locator`).
 public final class LocatorRequestPolicy {
     public let minimumInterval: Double
     public let soundSeconds: Double
@@ -91,7 +93,7 @@ public final class LocatorRequestPolicy {
     }
 
     public func request(at time: Double) -> LocatorAnswer {
-        if let last, time - last < minimumInterval { return .tooSoon(retryAfter: minimumInterval - (time - last)) }
+        if let retryAfter = RideLimits.locatorRetryAfter(last: last, now: time, minimumInterval: minimumInterval) { return .tooSoon(retryAfter: retryAfter) }
         last = time
         requests += 1
         return .ticking(seconds: soundSeconds)

@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import RideRules
 
 /// What one side saw of the other's beacon while the devices touched, as the session cores
 /// compute it (`CounterpartTouch`): typed values on the cores' clocks. It is not a second proof
@@ -56,13 +57,13 @@ extension TouchProof {
     }
 }
 
-/// The mutual touch rule (RideWire's `MutualTouchRule`) for the session cores and the guide.
+/// The mutual touch rule (RideRules' `TouchPairing`) for the session cores and the guide.
 public enum TouchWindows {
     /// How far apart two sides' observation windows may be and still be one touch, s.
     public static let tolerance = MutualTouchRule.tolerance
 
     /// Whether the windows `from1...until1` and `from2...until2` (wall-clock seconds) are one touch.
     public static func meet(_ from1: Double, _ until1: Double, _ from2: Double, _ until2: Double) -> Bool {
-        MutualTouchRule.simultaneous(from1, until1, from2, until2)
+        TouchPairing.simultaneous(from1, until1, from2, until2)
     }
 }

@@ -6,10 +6,8 @@
 /// Where a ride is in its life: requested → accepted → arrived → confirmed → completed, and
 /// cancelled from any state before completed.
 ///
-/// `requested` is the request's own state; a ride exists from `accepted` on.
-/// ```swift
-/// RideState.arrived.canMove(to: .confirmed)  // true
-/// ```
+/// `requested` is the request's own state; a ride exists from `accepted` on. Which moves the
+/// lifecycle allows is RideRules' `RideLifecycle` (`RideState.canMove(to:)` there).
 public enum RideState: String, Sendable, Codable, CaseIterable {
     case requested, accepted, arrived, confirmed, completed, cancelled
 
@@ -27,18 +25,6 @@ public enum RideState: String, Sendable, Codable, CaseIterable {
     /// `occupiesDriver` as an SQL list of quoted states, for the stores' busy checks.
     public static var driverOccupyingSQLList: String {
         allCases.filter(\.occupiesDriver).map { "'\($0.rawValue)'" }.joined(separator: ", ")
-    }
-
-    /// Whether the lifecycle allows going from this state to `next`.
-    public func canMove(to next: RideState) -> Bool {
-        switch (self, next) {
-        case (.requested, .accepted), (.accepted, .arrived), (.arrived, .confirmed), (.confirmed, .completed):
-            true
-        case (_, .cancelled):
-            isActive
-        default:
-            false
-        }
     }
 }
 

@@ -115,7 +115,8 @@ extension TouchProof {
 /// passenger's and the driver's devices each saw the other's signal at the touch level at the
 /// same time. Each side reports when (its observation window); two windows are simultaneous
 /// when they overlap, or miss each other by at most `tolerance` (the two filters settle on a
-/// step at slightly different moments).
+/// step at slightly different moments). These are the contract's numbers; the rule that reads
+/// them is RideRules' `TouchPairing`.
 public enum MutualTouchRule {
     /// How far apart two observation windows may be and still be one touch, s.
     public static let tolerance: Double = 1
@@ -126,12 +127,7 @@ public enum MutualTouchRule {
     public static let clientWindow: Double = 30
     /// Mutual policy: how far apart (the server's receive times) the two sides' proofs may be
     /// and still confirm the ride together, s. A side still touching re-proves within it
-    /// (`DriverCore.resendInterval`); the simulator's `MutualProofPolicy` pairs with it too.
+    /// (`DriverCore.resendInterval`); the simulator's `MutualProofPolicy` pairs with it too
+    /// (`TouchPairing`).
     public static let pairingWindow: Double = 10
-
-    /// Whether the windows [from1, until1] and [from2, until2] (any one time unit, seconds) are
-    /// one touch.
-    public static func simultaneous(_ from1: Double, _ until1: Double, _ from2: Double, _ until2: Double) -> Bool {
-        from1 <= until2 + tolerance && from2 <= until1 + tolerance
-    }
 }

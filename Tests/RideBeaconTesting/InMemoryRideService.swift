@@ -1,21 +1,23 @@
 import BeaconCore
 import Foundation
+import RideRules
 import RideSession
 import Synchronization
 
-/// One ride's service in process, keeping the server's rules as RideWire states them, so the
-/// session runtimes (`DriverSession`, `LiveGuide`) are tested whole without HTTP:
+/// One ride's service in process, keeping the server's rules by calling them where the server
+/// does (RideRules), so the session runtimes (`DriverSession`, `LiveGuide`) are tested whole
+/// without HTTP:
 ///
-/// - the ride's states (`RideState.canMove`): proofs, locator requests and meeting moves only
+/// - the ride's states (`RideLifecycle`): proofs, locator requests and meeting moves only
 ///   while `arrived`; confirmed by the touch, then completed, or cancelled before that;
 /// - touch proofs checked as the server checks RideWire's `TouchProof` (each side's session sends
-///   `TouchProof(observation)`): fresh (`TouchProof.maximumAge`, `maximumAhead`), the slot
-///   within one of the current, the identity the counterpart advertises in that slot, a
-///   resend that adds nothing refused;
-/// - the mutual policy: a proof confirms when the other side's was received within
-///   `MutualTouchRule.pairingWindow` and their windows are simultaneous (`MutualTouchRule`);
-///   otherwise the other side hears `touchObserved`;
-/// - the locator: once per `LocatorRule.minimumInterval`, ticking `LocatorRule.soundSeconds`.
+///   `TouchProof(observation)`): `TouchProofCheck` (fresh, the slot within one of the current,
+///   the identity the counterpart advertises in that slot), and `TouchPairing.isResend`;
+/// - the mutual policy, `TouchPairing.outcome` on receive times: a proof confirms when the other
+///   side's was received within `MutualTouchRule.pairingWindow` and their windows are
+///   simultaneous; otherwise the other side hears `touchObserved`;
+/// - the locator: `RideLimits.locatorRetryAfter` (once per `LocatorRule.minimumInterval`),
+///   ticking `LocatorRule.soundSeconds`.
 ///
 /// Each side is a `RideService` (`service.driver`, `service.passenger`), like two accounts'
 /// clients; both see one history (`rideUpdates` replays it, then follows). `calls` records
@@ -45,20 +47,12 @@ public final class InMemoryRideService: Sendable {
     /// Least time between two kept positions of one side, s (the server's "about one a second").
     public static let positionInterval = 1.0
 
-    private struct Proof {
-        var side: BeaconSide
-        var slot: UInt64
-        var receivedAt: Double
-        var from: Double
-        var until: Double
-    }
-
     private struct State {
         var rideState: RideState
         var history: [RideUpdate] = []
         var followers: [UInt64: AsyncStream<RideUpdate>.Continuation] = [:]
         var nextFollower: UInt64 = 0
-        var proofs: [Proof] = []
+        var proofs: [KeptTouchProof] = []
         var lastLocatorRequest: Double?
         var calls: [Call] = []
         /// Each side's latest fix and when it was kept (`clock.now`), while accepted or arrived.
@@ -138,12 +132,12 @@ public final class InMemoryRideService: Sendable {
 
     // MARK: The dispatcher's and the ride's own moves
 
-    /// Moves the ride to `next` if its lifecycle allows (`RideState.canMove`) and tells the
+    /// Moves the ride to `next` if its lifecycle allows (`RideLifecycle`) and tells the
     /// stream; returns whether it moved.
     @discardableResult
     public func move(to next: RideState) -> Bool {
         state.withLock { state -> Bool in
-            guard state.rideState.canMove(to: next) else { return false }
+            guard RideLifecycle.canMove(from: state.rideState, to: next) else { return false }
             state.rideState = next
             if let update = Self.update(for: next) { Self.publish(update, in: &state) }
             return true
@@ -177,45 +171,21 @@ public final class InMemoryRideService: Sendable {
         guard state.rideState == .arrived else {
             return .rejected("the ride is \(state.rideState.rawValue); touch proofs are taken only while it is arrived")
         }
-        guard let uuid = UUID(uuidString: proof.uuid) else { return .rejected("uuid: must be a UUID") }
-        guard TouchProof.componentRange.contains(proof.major), TouchProof.componentRange.contains(proof.minor) else {
-            return .rejected("major, minor: must be \(TouchProof.componentRange)")
+        let checked: CheckedTouchProof
+        do {
+            checked = try TouchProofCheck.verify(proof, by: TouchSide(side), identity: identity, now: Date(timeIntervalSince1970: now))
+        } catch {
+            // The API's code in words ("wrong identity"), then its message.
+            return .rejected("\(error.code.rawValue.replacingOccurrences(of: "_", with: " ")): \(error.field): \(error.message)")
         }
-        guard TouchProof.peakRssiRange.contains(proof.peakRssiDbm) else { return .rejected("peakRssiDbm: out of range") }
-        guard TouchProof.samplesRange.contains(proof.samples) else { return .rejected("samples: out of range") }
-        guard let observedAt = WireDates.parse(proof.observedAt)?.timeIntervalSince1970 else {
-            return .rejected("observedAt: must be an RFC 3339 date-time")
-        }
-        let from = proof.observedFrom.flatMap(WireDates.parse)?.timeIntervalSince1970 ?? observedAt
-        let until = proof.observedUntil.flatMap(WireDates.parse)?.timeIntervalSince1970 ?? observedAt
-        guard from <= observedAt, observedAt <= until, until - from <= MutualTouchRule.maximumWindow else {
-            return .rejected("the observation window is malformed")
-        }
-        guard now - observedAt <= TouchProof.maximumAge else {
-            return .rejected("stale proof: observed \(Int(now - observedAt)) s ago; proofs older than \(Int(TouchProof.maximumAge)) s are refused")
-        }
-        guard observedAt - now <= TouchProof.maximumAhead, until - now <= TouchProof.maximumAhead else {
-            return .rejected("stale proof: observed ahead of the service's clock")
-        }
-        guard proof.slot >= 0, identity.acceptedSlots(at: now).contains(UInt64(proof.slot)) else {
-            return .rejected("stale slot \(proof.slot)")
-        }
-        let slot = UInt64(proof.slot)
-        let counterpart: BeaconSide = side == .driver ? .passenger : .driver
-        let observed = BeaconIdentity(uuid: uuid, major: UInt16(proof.major), minor: UInt16(proof.minor))
-        guard observed == identity.identity(of: counterpart, slot: slot) else {
-            return .rejected("wrong identity: not this ride's \(counterpart.rawValue) beacon in slot \(slot)")
-        }
-        // A resend of the same side and slot must reach past what is already accepted.
-        if state.proofs.contains(where: { $0.side == side && $0.slot == slot && until - $0.until <= TouchProof.resentTolerance }) {
-            return .rejected("replayed proof: adds nothing to an accepted one")
-        }
-        let new = Proof(side: side, slot: slot, receivedAt: now, from: from, until: until)
+        let new = KeptTouchProof(side: TouchSide(side), slot: Int64(checked.slot), receivedAt: now,
+                                 from: checked.from.timeIntervalSince1970, until: checked.until.timeIntervalSince1970)
+        if TouchPairing.isResend(new, of: state.proofs) { return .rejected("replayed proof: adds nothing to an accepted one") }
+        let outcome = TouchPairing.outcome(of: new, among: state.proofs)
         state.proofs.append(new)
-        let paired = state.proofs.filter { $0.side == counterpart && abs($0.receivedAt - now) <= MutualTouchRule.pairingWindow }
-        guard paired.contains(where: { MutualTouchRule.simultaneous(from, until, $0.from, $0.until) }) else {
-            Self.publish(.touchObserved(by: side, from: from, until: until), in: &state)
-            return paired.isEmpty ? .awaitingCounterpart : .notSimultaneous
+        guard outcome == .confirmed else {
+            Self.publish(.touchObserved(by: side, from: new.from, until: new.until), in: &state)
+            return outcome == .awaitingCounterpart ? .awaitingCounterpart : .notSimultaneous
         }
         state.rideState = .confirmed
         Self.publish(.confirmed, in: &state)
@@ -230,8 +200,8 @@ public final class InMemoryRideService: Sendable {
                 answer = .refused("ride \(rideID) not found")
             } else if state.rideState != .arrived {
                 answer = .refused("the ride is \(state.rideState.rawValue); the car sounds its locator only while it is arrived")
-            } else if let last = state.lastLocatorRequest, now - last < LocatorRule.minimumInterval {
-                answer = .tooSoon(retryAfter: LocatorRule.minimumInterval - (now - last))
+            } else if let retryAfter = RideLimits.locatorRetryAfter(last: state.lastLocatorRequest, now: now) {
+                answer = .tooSoon(retryAfter: retryAfter)
             } else {
                 state.lastLocatorRequest = now
                 Self.publish(.locatorRequested(unixTime: now), in: &state)

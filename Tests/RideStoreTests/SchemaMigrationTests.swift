@@ -18,6 +18,20 @@ struct SchemaMigrationTests {
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 
+    /// Issue 38: `transition-functions-1` takes its advisory-lock keys from `AdvisoryLock` (their
+    /// one definition) instead of numbers; databases have run its text, so the text must stay
+    /// exactly what shipped: 13 statements whose FNV-1a (over the statements joined by "\n;\n")
+    /// was computed from the shipped file before the keys were interpolated.
+    @Test func frozenTransitionFunctionsKeepTheirShippedText() {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in TransitionFunctions.v1.joined(separator: "\n;\n").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        #expect(TransitionFunctions.v1.count == 13)
+        #expect(hash == 15_584_963_503_620_256_831, "a shipped migration's text changed; add a new migration instead")
+        let text = TransitionFunctions.v1.joined()
+        #expect(text.contains("pg_advisory_xact_lock(\(AdvisoryLock.passengerBooking), hashtext(p_passenger))"))
+        #expect(text.contains("pg_advisory_xact_lock(\(AdvisoryLock.eventSequencing));"))
+    }
+
     @Test func pendingIsWhatIsMissingInOrder() throws {
         var list = SchemaMigrations<Int>()
         list.register("v1", 1)

@@ -2,17 +2,9 @@ import Foundation
 import RideWire
 import Testing
 
-/// The mutual touch rule's wire parts: the rule itself, the `touch_observed` event's detail,
-/// and the proof body's optional window.
+/// The mutual touch rule's wire parts: the `touch_observed` event's detail and the proof body's
+/// optional window (the rule itself: RideRulesTests).
 @Suite struct MutualTouchWireTests {
-    @Test func windowsMeetWhenTheyOverlapOrMissByAtMostASecond() {
-        #expect(MutualTouchRule.simultaneous(10, 12, 11, 13), "overlap")
-        #expect(MutualTouchRule.simultaneous(10, 10, 11, 11), "1 s apart")
-        #expect(MutualTouchRule.simultaneous(11, 11, 10, 10), "either order")
-        #expect(!MutualTouchRule.simultaneous(10, 11, 12.5, 13), "1.5 s apart")
-        #expect(!MutualTouchRule.simultaneous(12.5, 13, 10, 11))
-    }
-
     @Test func touchObservedDetailRoundTripsAndNothingElseParses() throws {
         let observed = TouchObserved(side: .driver, from: Date(timeIntervalSince1970: 1_767_225_600.25),
                                      until: Date(timeIntervalSince1970: 1_767_225_601.5))

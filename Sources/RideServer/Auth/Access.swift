@@ -1,9 +1,11 @@
 import Hummingbird
+import RideRules
 import RideStore
 
-/// The authorization rules of the API in one place. Order of checks: a role that may never do
-/// something gets 403 (that reveals nothing about any ride); a role that may, but not on this
-/// ride, gets 404 exactly as if the ride did not exist.
+/// The authorization of the API, asking RideRules' `RideAccess` (who may do what, for every
+/// surface). Order of checks: a role that may never do something gets 403 (that reveals nothing
+/// about any ride); a role that may, but not on this ride, gets 404 exactly as if the ride did
+/// not exist.
 extension RideRequestContext {
     /// The authenticated account (routes behind `AuthMiddleware` always have one).
     func caller() throws -> Account {
@@ -22,20 +24,30 @@ extension RideRequestContext {
     }
 }
 
-/// How an account relates to one ride.
-enum RideRelation {
-    case passenger, driver, dispatcher
+extension RideRequestContext {
+    /// The caller, if their role may ever do `act` (RideRules' `RideAccess`); 403 otherwise.
+    func caller(for act: RideAct, to action: String) throws -> Account {
+        try caller(in: RideAccess.roles(for: act), to: action)
+    }
+}
 
-    init?(_ account: Account, to ride: RideRecord) {
-        switch account.role {
-        case .passenger where ride.passengerID == account.id: self = .passenger
-        case .driver where ride.driverID == account.id: self = .driver
-        case .dispatcher: self = .dispatcher
-        default: return nil
-        }
+extension RideRelation {
+    /// How `account` stands to `ride` (RideRules' `RideAccess` decides what that allows).
+    init(_ account: Account, to ride: RideRecord) {
+        self.init(role: account.role, accountID: account.id, passengerID: ride.passengerID, driverID: ride.driverID)
     }
 
-    /// The ride key is the root of the rotating beacon identity: only the two people who
-    /// have to find each other may hold it.
-    var seesKey: Bool { self != .dispatcher }
+    /// How `account` stands to a ride request (which has no driver yet).
+    init(_ account: Account, toRequest request: RideRequestRecord) {
+        self.init(role: account.role, accountID: account.id, passengerID: request.passengerID, driverID: nil)
+    }
+}
+
+extension RideAccess {
+    /// `may`, or the API's refusal for a ride or request the caller may not act on: 404 naming
+    /// `what`, exactly as for one that does not exist. The pages call it too, so a page never
+    /// lets anyone do what the API would refuse them.
+    static func require(_ party: RideRelation, _ act: RideAct, on what: String) throws {
+        guard may(party, act) else { throw APIError.notFound(what) }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RideRules
 import RideStore
 
 /// How much a ride's own passenger and driver may add to its history (issue 36, finding 4).
@@ -12,11 +13,11 @@ import RideStore
 /// `coming` and an `across`, one answer per locator request (which comes at most every 15 s).
 public enum RideEventLimits {
     /// `guide_started` and `guide_stopped` each, per ride: a guide restarted many times.
-    public static let guideReportsPerRide = 20
+    public static let guideReportsPerRide = RideLimits.guideReportsPerRide
     /// `driver_coming` and `car_across` each, per ride.
-    public static let meetingMovesPerRide = 10
+    public static let meetingMovesPerRide = RideLimits.meetingMovesPerRide
     /// Messages to the driver per ride (besides `messagesPerAccount` a minute).
-    public static let messagesPerRide = 30
+    public static let messagesPerRide = RideLimits.messagesPerRide
     /// Guide reports, meeting moves and locator answers per account, across its rides.
     public static let perAccount = RateLimit.perMinute(20)
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RideRules
 import RideStore
 
 // The routes, grouped by who they serve (Hummingbird 2's route-collection style: a small
@@ -114,21 +115,21 @@ struct RideLookup: Sendable {
     /// short code resolved to (that told a code that exists from one that does not).
     func visibleRide(_ idOrCode: String, to account: Account) async throws -> (RideDetail, RideRelation) {
         let id = try await rideID(from: idOrCode)
-        guard let detail = try await store.rideDetail(id: id), let relation = RideRelation(account, to: detail.ride) else {
-            throw APIError.notFound("ride \(ShortCode.normalized(idOrCode) ?? idOrCode)")
-        }
-        return (detail, relation)
+        guard let detail = try await store.rideDetail(id: id) else { throw APIError.notFound("ride \(ShortCode.normalized(idOrCode) ?? idOrCode)") }
+        let party = RideRelation(account, to: detail.ride)
+        guard RideAccess.may(party, .viewRide) else { throw APIError.notFound("ride \(ShortCode.normalized(idOrCode) ?? idOrCode)") }
+        return (detail, party)
     }
 
-    /// The ride named `asked`, if the caller is its `side`. Another's ride answers exactly like
-    /// one that does not exist (no existence oracle).
-    func ownRide(_ asked: String, _ account: Account, as side: TouchSide) async throws -> RideRecord {
+    /// The ride named `asked`, if the caller may do `act` to it (RideRules' `RideAccess`), and
+    /// how they stand to it. Another's ride answers exactly like one that does not exist (no
+    /// existence oracle).
+    func ride(_ asked: String, _ account: Account, for act: RideAct) async throws -> (RideRecord, RideRelation) {
         let rideID = try await self.rideID(from: asked)
-        guard let ride = try await store.ride(id: rideID),
-              side == .passenger ? ride.passengerID == account.id : ride.driverID == account.id else {
+        guard let ride = try await store.ride(id: rideID), RideAccess.may(RideRelation(account, to: ride), act) else {
             throw APIError.notFound("ride \(ShortCode.normalized(asked) ?? asked)")
         }
-        return ride
+        return (ride, RideRelation(account, to: ride))
     }
 }
 

@@ -2,6 +2,7 @@ import APIBodies
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RideRules
 import RideStore
 
 /// The dispatcher page's acts: assigning a waiting request to a free driver, and cancelling a
@@ -20,6 +21,7 @@ extension DispatcherPageRoutes {
         guard case .success(let reason) = typed else {
             return DispatchRenderer.page("cancel", cancelForm(ride: detail, token: token, problem: typed.problem), status: .badRequest)
         }
+        try RideAccess.require(RideRelation(account, to: detail.ride), .cancelRide, on: "ride \(detail.ride.id)")
         do {
             _ = try await store.transition(rideID: detail.ride.id, to: .cancelled, by: account.id, detail: reason, idempotency: nil)
         } catch StoreError.illegalTransition(let from, _) {
@@ -40,6 +42,7 @@ extension DispatcherPageRoutes {
         guard case .success(let reason) = typed else {
             return DispatchRenderer.page("cancel", cancelForm(request: record, token: token, problem: typed.problem), status: .badRequest)
         }
+        try RideAccess.require(RideRelation(account, toRequest: record), .cancelRequest, on: "ride request \(record.id)")
         do {
             _ = try await store.cancelRideRequest(id: record.id, by: account.id, reason: reason, idempotency: nil)
         } catch StoreError.illegalTransition(let from, _) {
@@ -53,6 +56,7 @@ extension DispatcherPageRoutes {
         let form = try await request.decodeForm(AssignForm.self)
         guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         let record = try await openRequest(try context.parameters.require("id"))
+        try RideAccess.require(RideRelation(account, toRequest: record), .assignRequest, on: "ride request \(record.id)")
         guard let driverID = form.driverId, let driver = try await store.account(id: driverID), driver.role == .driver else {
             throw APIError.invalidField("driverId", "choose one of the free drivers in the list")
         }
@@ -85,7 +89,7 @@ extension DispatcherPageRoutes {
         let form = try await request.decodeForm(CancelReasonForm.self)
         guard DispatchSession.csrfMatches(form.csrf, token: token) else { throw PageRefusal.staleForm }
         let typed = form.reason ?? ""
-        guard !typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !RideAccess.cancellationNeedsReason(by: account.role) || !typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             return (account, token, .failure(CancelReasonProblem(message: Self.missingReason)))
         }
         do {

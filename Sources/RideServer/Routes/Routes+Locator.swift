@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RideRules
 import RideStore
 
 /// `POST /v1/rides/{id}/locator`: the passenger, near the car but unsure of its direction, asks
@@ -20,14 +21,10 @@ struct LocatorRoutes<Context: RideRequestContext>: Sendable {
     /// state, then how recently the last request was made (per ride, across servers: the
     /// store decides in one transaction).
     @Sendable func requestLocator(_ request: Request, context: Context) async throws -> EditedResponse<LocatorRequest> {
-        let account = try context.caller(in: [.passenger], to: "ask the car to sound its locator")
+        let account = try context.caller(for: .requestLocator, to: "ask the car to sound its locator")
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
-        let asked = try context.parameters.require("id")
-        let rideID = try await rides.rideID(from: asked)
         // Another's ride answers exactly like one that does not exist (no existence oracle).
-        guard let ride = try await store.ride(id: rideID), ride.passengerID == account.id else {
-            throw APIError.notFound("ride \(ShortCode.normalized(asked) ?? asked)")
-        }
+        let (ride, _) = try await rides.ride(try context.parameters.require("id"), account, for: .requestLocator)
         let now = now()
         let recording: LocatorRecording
         do {

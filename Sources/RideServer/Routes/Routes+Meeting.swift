@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Hummingbird
+import RideRules
 import RideStore
 
 /// The meeting at the kerb (issue 22), each an event on the ride's stream that changes no state
@@ -35,31 +36,32 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
     }
 
     @Sendable func answerLocator(_ request: Request, context: Context) async throws -> EditedResponse<MeetingEvent> {
-        let account = try context.caller(in: [.driver], to: "answer the passenger's locator request")
+        let account = try context.caller(for: .answerLocator, to: "answer the passenger's locator request")
         let body = try await request.decodeStrict(LocatorAnswerBody.self, context: context)
-        let ride = try await ownRide(context, account, as: .driver)
+        let ride = try await ownRide(context, account, for: .answerLocator)
         let sound = LocatorSoundName(rawValue: body.sound) ?? .none
         return try await note(RideNote(rideID: ride.id, kind: .locatorAnswered, actorID: account.id, at: now(), detail: sound.rawValue,
                                        requiresEarlier: .locatorRequested), context: context, doing: "answers locator requests")
     }
 
     @Sendable func meetingMove(_ request: Request, context: Context) async throws -> EditedResponse<MeetingEvent> {
-        let account = try context.caller(in: [.driver, .passenger], to: "say how the ride's people meet")
+        let account = try context.caller(for: .sayAcross, to: "say how the ride's people meet")
         let body = try await request.decodeStrict(MeetingBody.self, context: context)
         let move = MeetingMove(rawValue: body.move) ?? .coming
+        let act: RideAct = move == .across ? .sayAcross : .sayComing
         // The passenger's guide says only that the car is across; only the driver walks over.
-        guard account.role == .driver || move == .across else {
+        guard RideAccess.roles(for: act).contains(account.role) else {
             throw APIError.forbidden("only the ride's driver may say they are coming")
         }
-        let ride = try await ownRide(context, account, as: account.role == .driver ? .driver : .passenger)
+        let ride = try await ownRide(context, account, for: act)
         return try await note(RideNote(rideID: ride.id, kind: move.eventKind, actorID: account.id, at: now(), detail: nil),
                               context: context, doing: "takes meeting moves")
     }
 
     @Sendable func guideReport(_ request: Request, context: Context) async throws -> EditedResponse<MeetingEvent> {
-        let account = try context.caller(in: [.passenger], to: "report the guide")
+        let account = try context.caller(for: .reportGuide, to: "report the guide")
         let body = try await request.decodeStrict(GuideReportBody.self, context: context)
-        let ride = try await ownRide(context, account, as: .passenger)
+        let ride = try await ownRide(context, account, for: .reportGuide)
         let report = GuideReport(rawValue: body.report) ?? .started
         // The guide starts on arrival; it may stop after the confirmation too.
         let states: Set<RideState> = report == .started ? [.arrived] : [.arrived, .confirmed]
@@ -71,9 +73,9 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
     /// state (a ride confirmed by touch is never re-confirmed by a word), the ride's attempts
     /// (`RideWordPolicy.attemptsPerRide`, counted in the store, so on every server), then the word.
     @Sendable func confirmByRideWord(_ request: Request, context: Context) async throws -> Ride {
-        let account = try context.caller(in: [.passenger], to: "confirm a ride by its ride word")
+        let account = try context.caller(for: .confirmByRideWord, to: "confirm a ride by its ride word")
         let body = try await request.decodeStrict(RideWordBody.self, context: context)
-        let ride = try await ownRide(context, account, as: .passenger)
+        let ride = try await ownRide(context, account, for: .confirmByRideWord)
         guard ride.state == .arrived else { throw Self.wordWrongState(ride.state) }
         let attempt: Bool
         do { attempt = try await store.spendRideWordAttempt(rideID: ride.id, limit: RideWordPolicy.attemptsPerRide) } catch let error as StoreError {
@@ -111,9 +113,9 @@ struct MeetingRoutes<Context: RideRequestContext>: Sendable {
                  "the ride is \(state.rawValue); the ride word confirms only an arrived ride not yet confirmed by touch", state: state)
     }
 
-    /// The ride named in the path, if the caller is its `side` (else 404, as for no ride).
-    private func ownRide(_ context: Context, _ account: Account, as side: TouchSide) async throws -> RideRecord {
-        try await rides.ownRide(try context.parameters.require("id"), account, as: side)
+    /// The ride named in the path, if the caller may do `act` to it (else 404, as for no ride).
+    private func ownRide(_ context: Context, _ account: Account, for act: RideAct) async throws -> RideRecord {
+        try await rides.ride(try context.parameters.require("id"), account, for: act).0
     }
 
     /// Takes one from the account's budget, then writes the note with its kind's limits
@@ -147,9 +149,7 @@ public enum RideWordPolicy {
     /// The `confirmed` event's detail, as the ride's history and the dispatcher board show it.
     public static let confirmationDetail = "ride word (word proof, weaker than touch)"
     /// Words a ride's passenger may try, right or wrong, before the ride word stops confirming
-    /// that ride (`ride_word_locked`): a passenger mishearing the driver twice still gets in; a
-    /// guesser gets 5 chances in 4 032 (64 × 63 phrases) instead of unlimited tries (the issue 36
-    /// review tried 4 031 wrong pairs in 8 s, then the right one confirmed).
-    public static let attemptsPerRide = 5
+    /// that ride (`ride_word_locked`; RideRules' `RideLimits`, which says why 5).
+    public static let attemptsPerRide = RideLimits.rideWordAttemptsPerRide
 }
 extension MeetingEvent: ResponseGenerator, ResponseEncodable {}

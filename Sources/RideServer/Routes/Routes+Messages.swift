@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RideRules
 import RideStore
 
 /// `POST /v1/rides/{id}/messages` (issue 25): the ride's passenger tells her driver something
@@ -28,10 +29,10 @@ struct MessageRoutes<Context: RideRequestContext>: Sendable {
     /// account's limit (the store says it is one only after the limit was checked), so retries
     /// of one message count once; a retry that finds the limit used up is 429 like any message.
     @Sendable func send(_ request: Request, context: Context) async throws -> EditedResponse<PassengerMessage> {
-        let account = try context.caller(in: [.passenger], to: "send the driver a message")
+        let account = try context.caller(for: .sendMessage, to: "send the driver a message")
         let key = try request.idempotencyKey(account: account)
         let body = try await request.decodeStrict(PassengerMessageBody.self, context: context)
-        let ride = try await rides.ownRide(try context.parameters.require("id"), account, as: .passenger)
+        let (ride, _) = try await rides.ride(try context.parameters.require("id"), account, for: .sendMessage)
         let preset = body.preset.flatMap(MessagePreset.init(rawValue:))
         let text: String
         if let preset {

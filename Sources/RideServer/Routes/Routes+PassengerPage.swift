@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Phrasebook
+import RideRules
 import RideStore
 import RideWire
 
@@ -177,8 +178,10 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         do {
             switch current {
             case .waiting(let open):
+                try RideAccess.require(RideRelation(passenger, toRequest: open), .cancelRequest, on: "ride request \(open.id)")
                 _ = try await store.cancelRideRequest(id: open.id, by: passenger.id, reason: "cancelled by the passenger on the passenger page", idempotency: nil)
             case .riding(let detail, _):
+                try RideAccess.require(RideRelation(passenger, to: detail.ride), .cancelRide, on: "ride \(detail.ride.id)")
                 _ = try await store.transition(rideID: detail.ride.id, to: .cancelled, by: passenger.id,
                                                detail: "cancelled by the passenger on the passenger page", idempotency: nil)
             }

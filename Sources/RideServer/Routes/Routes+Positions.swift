@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RideRules
 import RideStore
 
 /// `/v1/rides/{id}/position…` (issue 35): during the approach (`accepted`, `arrived`) each of
@@ -21,9 +22,9 @@ struct PositionRoutes<Context: RideRequestContext>: Sendable {
     /// Checks in the order openapi.yaml documents: role, body, the caller's own ride, the fix's
     /// time, the party's rate, then (in the store, atomically) the ride's state.
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
-        let account = try context.caller(in: [.passenger, .driver], to: "report a position")
+        let account = try context.caller(for: .sharePosition, to: "report a position")
         let body = try await request.decodeStrict(PositionBody.self, context: context)
-        let (party, ride) = try await ownRide(context, account)
+        let (party, ride) = try await ownRide(context, account, for: .sharePosition)
         let now = now()
         let recordedAt = try PositionFixTime.recordedAt(body.recordedAt, now: now)
         try limits.admitPosition(rideID: ride.id, account: account.id)
@@ -42,8 +43,8 @@ struct PositionRoutes<Context: RideRequestContext>: Sendable {
 
     /// The other party's latest position, or `{"position": null}`: never the caller's own.
     @Sendable func otherParty(_ request: Request, context: Context) async throws -> OtherPartyPositionView {
-        let account = try context.caller(in: [.passenger, .driver], to: "see the other party's position")
-        let (party, ride) = try await ownRide(context, account)
+        let account = try context.caller(for: .seeOtherPosition, to: "see the other party's position")
+        let (party, ride) = try await ownRide(context, account, for: .seeOtherPosition)
         let other: TouchSide = party == .passenger ? .driver : .passenger
         do { return OtherPartyPositionView(position: try await store.position(rideID: ride.id, party: other)) } catch let error as StoreError {
             throw APIError(error)
@@ -52,22 +53,20 @@ struct PositionRoutes<Context: RideRequestContext>: Sendable {
 
     /// Dispatchers: both parties, coarse (`RidePosition.coarse`), never exact.
     @Sendable func coarse(_ request: Request, context: Context) async throws -> RidePositions {
-        let account = try context.caller(in: [.dispatcher], to: "see a ride's coarse positions")
-        let (detail, _) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
+        let account = try context.caller(for: .seeCoarsePositions, to: "see a ride's coarse positions")
+        let (detail, party) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
+        guard RideAccess.may(party, .seeCoarsePositions) else { throw APIError.notFound("ride \(detail.ride.id)") }
         let exact: RidePositions
         do { exact = try await store.positions(rideID: detail.ride.id) } catch let error as StoreError { throw APIError(error) }
         return RidePositions(passenger: exact.passenger?.coarse, driver: exact.driver?.coarse)
     }
 
-    /// The ride named in the path, if the caller is its passenger or driver; any other ride
-    /// answers exactly like one that does not exist (no existence oracle).
-    private func ownRide(_ context: Context, _ account: Account) async throws -> (TouchSide, RideRecord) {
-        let (detail, relation) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
-        switch relation {
-        case .passenger: return (.passenger, detail.ride)
-        case .driver: return (.driver, detail.ride)
-        case .dispatcher: throw APIError.forbidden("only a driver or passenger may use a ride's own positions")
-        }
+    /// The ride named in the path, if the caller is its passenger or driver and may do `act`;
+    /// any other ride answers exactly like one that does not exist (no existence oracle).
+    private func ownRide(_ context: Context, _ account: Account, for act: RideAct) async throws -> (TouchSide, RideRecord) {
+        let (detail, party) = try await rides.visibleRide(try context.parameters.require("id"), to: account)
+        guard RideAccess.may(party, act), let side = party.side else { throw APIError.notFound("ride \(detail.ride.id)") }
+        return (side, detail.ride)
     }
 }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import RideRules
 import RideStore
 
 /// `/v1/ride-requests`: passengers ask for rides, drivers list the open ones and accept.
@@ -18,7 +19,7 @@ struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
     /// A dispatcher gives a waiting request to a driver, under the same one-ride-at-a-time rule
     /// as the driver's own acceptance; the history names the dispatcher.
     @Sendable func assignRideRequest(_ request: Request, context: Context) async throws -> Ride {
-        let dispatcher = try context.caller(in: [.dispatcher], to: "assign ride requests")
+        let dispatcher = try context.caller(for: .assignRequest, to: "assign ride requests")
         let key = try request.idempotencyKey(account: dispatcher)
         let body = try await request.decodeStrict(AssignBody.self, context: context)
         let requestID = try await rides.requestID(from: try context.parameters.require("id"))
@@ -76,7 +77,7 @@ struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
     /// 200 with the ride (and its key) for the one driver who wins, and again for that driver
     /// on a repeat; 409 for everyone else, and for a driver who already has another ride.
     @Sendable func acceptRideRequest(_ request: Request, context: Context) async throws -> Ride {
-        let driver = try context.caller(in: [.driver], to: "accept ride requests")
+        let driver = try context.caller(for: .acceptRequest, to: "accept ride requests")
         let key = try request.idempotencyKey(account: driver)
         _ = try await request.decodeStrict(EmptyBody.self, context: context)
         let requestID = try await rides.requestID(from: try context.parameters.require("id"))
@@ -96,15 +97,15 @@ struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
     /// Only before a driver accepts; after that the ride itself is cancelled. The passenger's
     /// own request, or any request for a dispatcher, who must say why (kept in its history).
     @Sendable func cancelRideRequest(_ request: Request, context: Context) async throws -> RideRequest {
-        let caller = try context.caller(in: [.passenger, .dispatcher], to: "cancel ride requests")
+        let caller = try context.caller(for: .cancelRequest, to: "cancel ride requests")
         let key = try request.idempotencyKey(account: caller)
         let reason = try await request.decodeStrict(CancelBody.self, context: context).reason
-        if caller.role == .dispatcher && reason == nil {
+        if RideAccess.cancellationNeedsReason(by: caller.role) && reason == nil {
             throw APIError.invalidField("reason", "a dispatcher must say why (it is kept in the request's history)")
         }
         let asked = try context.parameters.require("id")
         let requestID = try await rides.requestID(from: asked)
-        guard let existing = try await store.rideRequest(id: requestID), caller.role == .dispatcher || existing.passengerID == caller.id else {
+        guard let existing = try await store.rideRequest(id: requestID), RideAccess.may(RideRelation(caller, toRequest: existing), .cancelRequest) else {
             throw APIError.notFound("ride request \(ShortCode.normalized(asked) ?? asked)")
         }
         do {

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Hummingbird
+import RideRules
 import RideStore
 
 /// `POST /v1/rides/{id}/touch-proofs`: a side proves it touched its counterpart's device.
@@ -19,7 +20,7 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
     }
 
     @Sendable func submitTouchProof(_ request: Request, context: Context) async throws -> TouchProofResult {
-        let account = try context.caller(in: [.passenger, .driver], to: "submit touch proofs")
+        let account = try context.caller(for: .proveTouch, to: "submit touch proofs")
         try limits.admitTouchProof(token: context.tokenKey ?? account.id, address: limits.clientAddress(request, context: context))
         do {
             let result = try await verifyAndRecord(request, context: context, account: account)
@@ -41,7 +42,8 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
         let rideID = try await rides.rideID(from: try context.parameters.require("id"))
         guard let detail = try await store.rideDetail(id: rideID) else { throw APIError.notFound("ride \(rideID)") }
         let ride = detail.ride
-        guard let side = TouchSide(account, on: ride) else {
+        let party = RideRelation(account, to: ride)
+        guard RideAccess.may(party, .proveTouch), let side = party.side else {
             throw APIError(.forbidden, code: .notYourRide, "you are not this ride's passenger or driver")
         }
         // With an Idempotency-Key the store decides the state after looking the key up, so a
@@ -49,8 +51,9 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
         if key == nil, ride.state != .arrived { throw Self.wrongState(ride.state) }
         let proof = try TouchProofVerifier(period: touch.identityPeriod).verify(body, side: side, ride: ride, accountID: account.id, now: now())
         // The store refuses a resend (`replayed_proof`: an exact copy, or one of the same side
-        // and slot whose observation ends within `TouchProofRules.resentTolerance` of an accepted
-        // one's) in the transaction that records, so copies sent at once cannot all pass.
+        // and slot whose observation ends within `TouchProof.resentTolerance` of an accepted
+        // one's, RideRules' `TouchPairing.isResend`) in the transaction that records, so copies
+        // sent at once cannot all pass.
         let outcome: TouchProofRecording
         do {
             outcome = try await store.recordTouchProof(proof, policy: touch.policy, idempotency: key)
@@ -72,17 +75,6 @@ struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
     private static func wrongState(_ state: RideState) -> APIError {
         APIError(.conflict, code: .wrongState,
                  "the ride is \(state.rawValue); touch proofs are taken only while it is arrived", state: state)
-    }
-}
-
-extension TouchSide {
-    /// The caller's side of the ride, nil when they are neither its passenger nor its driver.
-    init?(_ account: Account, on ride: RideRecord) {
-        switch account.role {
-        case .passenger where ride.passengerID == account.id: self = .passenger
-        case .driver where ride.driverID == account.id: self = .driver
-        default: return nil
-        }
     }
 }
 

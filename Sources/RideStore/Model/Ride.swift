@@ -1,24 +1,24 @@
 import Foundation
+import RideRules
 
 /// What a ride's history takes of the events its people post that the store writes by itself
 /// (issue 36; the notes' limits come with each `RideNote`).
 public enum RideHistoryLimits {
     /// The driver's ETA updates per ride (`setETA`); the next throws `etaRefusal`.
-    public static let etaUpdatesPerRide = 20
+    public static let etaUpdatesPerRide = RideLimits.etaUpdatesPerRide
     /// `limitReached` with its reason.
     public static var etaRefusal: StoreError {
         .limitReached("this ride already has \(etaUpdatesPerRide) ETA updates; it takes no more")
     }
-    /// Locator requests per ride: at one per 15 s while arrived, a quarter of an hour of asking
-    /// without a pause; a walk to the car asks a few times. PostgreSQL's trigger
+    /// Locator requests per ride (RideRules' `RideLimits`). PostgreSQL's trigger
     /// (`RideHistoryCaps`) has this number in its migration: changing it needs a new one.
-    public static let locatorRequestsPerRide = 60
+    public static let locatorRequestsPerRide = RideLimits.locatorRequestsPerRide
     public static var locatorRefusal: StoreError {
         .limitReached("this ride already has \(locatorRequestsPerRide) locator requests; it takes no more")
     }
-    /// Touch proofs per ride, both sides together (each `touch_observed` event is one): a touch
-    /// is one proof a side, a few when the phones part and meet again. Same migration note.
-    public static let touchProofsPerRide = 60
+    /// Touch proofs per ride, both sides together (each `touch_observed` event is one;
+    /// `RideLimits`). Same migration note.
+    public static let touchProofsPerRide = RideLimits.touchProofsPerRide
     public static var touchProofRefusal: StoreError {
         .limitReached("this ride already has \(touchProofsPerRide) touch proofs; it takes no more")
     }

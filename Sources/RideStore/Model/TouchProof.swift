@@ -1,26 +1,19 @@
 import Foundation
+import RideRules
 import RideWire
 
 /// Which proofs confirm a ride, chosen per deployment.
 public enum TouchPolicy: String, Codable, Sendable, CaseIterable {
-    /// Both sides' proofs, received within `TouchProofRules.pairingWindow` of each other.
+    /// Both sides' proofs, received within `MutualTouchRule.pairingWindow` of each other and
+    /// simultaneous (RideRules' `TouchPairing`).
     case mutual
     /// The passenger's proof alone (driver hardware that cannot scan).
     case passenger
 }
 
-public enum TouchProofRules {
-    /// Mutual policy: how far apart (server receive times) the two sides' proofs may be.
-    public static let pairingWindow: TimeInterval = MutualTouchRule.pairingWindow
-    /// Mutual policy: how far apart the two proofs' observation windows may be (RideWire).
-    public static let simultaneity: TimeInterval = MutualTouchRule.tolerance
-    /// A proof of the same side and slot as an accepted one is new only when its observation
-    /// reaches more than this past every accepted one's end (RideWire's `TouchProof`): the
-    /// driver's device re-proving an ongoing touch every 5 s extends its window by that much, a
-    /// second touch after the guide's prompt starts after the first ended; a resend with its
-    /// time moved by a millisecond adds nothing. Checked in the recording's transaction.
-    public static let resentTolerance: TimeInterval = TouchProof.resentTolerance
-}
+/// What the stores write about touch proofs. The rules themselves (pairing, simultaneity, the
+/// resend rule) are RideRules' `TouchPairing`; the stores' SQL takes its bounds from there.
+public enum TouchProofRules {}
 
 /// A touch proof the server has already verified against the ride key, ready to be recorded.
 /// `observedAt` and the observation window `observedFrom...observedUntil` are the client's
@@ -74,13 +67,13 @@ public struct VerifiedTouchProof: Codable, Equatable, Sendable {
     /// How this proof appears in the ride's history when it does not confirm the ride.
     public var touchObserved: TouchObserved { TouchObserved(side: side, from: observedFrom, until: observedUntil) }
 
-    /// The resend rule (`TouchProofRules.resentTolerance`): an accepted proof of the same side
+    /// The resend rule (RideRules' `TouchPairing.isResend`): an accepted proof of the same side
     /// and slot whose observation ends at or after this instant makes this one a resend.
-    var resentSince: Date { observedUntil.addingTimeInterval(-TouchProofRules.resentTolerance) }
+    var resentSince: Date { TouchPairing.resentSince(until: observedUntil) }
 
     /// `replayed`'s message for a resend.
     var resentRefusal: String {
-        "the \(side.rawValue)'s proof for slot \(slot) adds nothing to an accepted one (its observation ends within \(Int(TouchProofRules.resentTolerance)) s of that one's)"
+        "the \(side.rawValue)'s proof for slot \(slot) adds nothing to an accepted one (its observation ends within \(Int(TouchProof.resentTolerance)) s of that one's)"
     }
 }
 

@@ -1,7 +1,9 @@
 /// PostgreSQL advisory lock keys, kept in one place so no two uses collide. The booking locks
 /// are two-key locks (`pg_advisory_xact_lock(key, hashtext(id))`): one passenger's, driver's or
-/// code's writers wait for each other, everyone else's go on. The transition functions
-/// (TransitionFunctions) take these by their numbers: change one there too, in a new migration.
+/// code's writers wait for each other, everyone else's go on. The one definition of each key:
+/// every migration's SQL interpolates it (TransitionFunctions, DriverOccupancy). Applied
+/// migrations are frozen, so changing a key needs new functions in a new migration, and
+/// SchemaMigrationTests fails if a shipped migration's text would change.
 enum AdvisoryLock {
     /// Schema migrations, one server at a time.
     static let migration = 726172

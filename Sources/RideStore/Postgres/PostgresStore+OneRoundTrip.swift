@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RideRules
 
 /// The statements that call the transitions, prepared once per connection: each a `CALL` of a
 /// procedure (TransitionProcedures) that runs the transition function (TransitionFunctions) and
@@ -151,7 +152,7 @@ extension PostgresStore {
     }
 
     func transitionInOneTrip(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency key: IdempotencyScope?) async throws -> RideRecord {
-        let movableFrom = RideState.allCases.filter { $0.canMove(to: state) }.map(\.rawValue)
+        let movableFrom = RideLifecycle.states(movingTo: state).map(\.rawValue)
         let now = Date.storeNow
         return try await sequenced {
             let answer = try await callTransition(key) {
@@ -165,10 +166,9 @@ extension PostgresStore {
     func recordTouchProofInOneTrip(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency key: IdempotencyScope?) async throws -> TouchProofRecording {
         // See the SQLite store's `counterpartProofs`: the passenger policy decides by side alone.
         let mode = policy == .mutual ? "mutual" : proof.side == .passenger ? "confirm" : "none"
-        let earliest = proof.receivedAt.addingTimeInterval(-TouchProofRules.pairingWindow)
-        let latest = proof.receivedAt.addingTimeInterval(TouchProofRules.pairingWindow)
-        let fromBound = proof.observedUntil.addingTimeInterval(TouchProofRules.simultaneity)
-        let untilBound = proof.observedFrom.addingTimeInterval(-TouchProofRules.simultaneity)
+        // The pairing's bounds (RideRules' `TouchPairing`), which rb_touch_proof_7's SQL filters on.
+        let (earliest, latest) = TouchPairing.receiptBounds(around: proof.receivedAt)
+        let (fromBound, untilBound) = TouchPairing.windowBounds(from: proof.observedFrom, until: proof.observedUntil)
         let now = Date.storeNow
         return try await sequenced {
             let answer = try await callTransition(key) {

@@ -17,6 +17,9 @@
 ///   no-code       no free short code among the candidates
 ///   proof-replayed  the proof was already recorded
 ///   too-soon      (the locator) at_: the last request's time
+/// The advisory-lock keys are interpolated from `AdvisoryLock`, their one definition; this
+/// migration is frozen (applied databases ran its text), so SchemaMigrationTests checks the
+/// interpolated text is still exactly what shipped.
 /// The JSON is what `JSONEncoder` makes of the Swift record (dates as seconds since 2001), so
 /// results stored by either path replay through one decoder (`PostgresStore.resultDecoder`).
 /// The steps mirror the Swift they replace; their comments are in git history
@@ -98,14 +101,14 @@ enum TransitionFunctions {
                 outcome_ := 'replay'; result_ := stored.result_; RETURN;
             END IF;
             IF p_one_at_a_time THEN
-                PERFORM pg_advisory_xact_lock(726174, hashtext(p_passenger));
+                PERFORM pg_advisory_xact_lock(\(AdvisoryLock.passengerBooking), hashtext(p_passenger));
                 existing := COALESCE(
                     (SELECT id FROM ride WHERE passenger_id = p_passenger AND state NOT IN ('completed', 'cancelled') LIMIT 1),
                     (SELECT id FROM ride_request WHERE passenger_id = p_passenger AND status = 'open' LIMIT 1));
                 IF existing IS NOT NULL THEN outcome_ := 'busy'; info_ := existing; RETURN; END IF;
             END IF;
             FOREACH candidate IN ARRAY p_codes LOOP
-                IF pg_try_advisory_xact_lock(726176, hashtext(candidate)) AND NOT EXISTS (
+                IF pg_try_advisory_xact_lock(\(AdvisoryLock.shortCode), hashtext(candidate)) AND NOT EXISTS (
                     SELECT 1 FROM ride_request rq LEFT JOIN ride r ON r.id = rq.ride_id
                     WHERE rq.short_code = candidate AND (rq.status = 'open' OR r.state IN ('accepted', 'arrived', 'confirmed'))) THEN
                     code := candidate;
@@ -163,7 +166,7 @@ enum TransitionFunctions {
                 IF stored.operation_ <> p_operation THEN outcome_ := 'key-reused'; RETURN; END IF;
                 outcome_ := 'replay'; result_ := stored.result_; RETURN;
             END IF;
-            IF p_one_at_a_time THEN PERFORM pg_advisory_xact_lock(726175, hashtext(p_driver)); END IF;
+            IF p_one_at_a_time THEN PERFORM pg_advisory_xact_lock(\(AdvisoryLock.driverBooking), hashtext(p_driver)); END IF;
             SELECT * INTO held FROM ride WHERE request_id = p_request AND driver_id = p_driver;
             IF FOUND AND held.state NOT IN ('completed', 'cancelled') THEN
                 outcome_ := 'ok';
@@ -307,7 +310,7 @@ enum TransitionFunctions {
         DECLARE
             newest bigint;
         BEGIN
-            PERFORM pg_advisory_xact_lock(726173);
+            PERFORM pg_advisory_xact_lock(\(AdvisoryLock.eventSequencing));
             WITH moved AS (DELETE FROM ride_event_pending RETURNING *),
             appended AS (
                 INSERT INTO ride_event (request_id, ride_id, sequence, kind, state, actor_id, at, detail)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RideRules
 
 extension SQLiteStore {
     public func requestLocator(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording {
@@ -12,8 +13,8 @@ extension SQLiteStore {
                 db.cachedStatement(sql: "SELECT MAX(at), COUNT(*) FROM rideEvent WHERE rideID = ? AND kind = ?"),
                 arguments: [rideID, RideEventKind.locatorRequested])
             let latest: Double? = earlier?[0]
-            if let latest, at.sqlValue - latest < minimumInterval {
-                return .tooSoon(last: Date(timeIntervalSince1970: latest), retryAfter: minimumInterval - (at.sqlValue - latest))
+            if let latest, let retryAfter = RideLimits.locatorRetryAfter(last: latest, now: at.sqlValue, minimumInterval: minimumInterval) {
+                return .tooSoon(last: Date(timeIntervalSince1970: latest), retryAfter: retryAfter)
             }
             let asked: Int = earlier?[1] ?? 0
             guard asked < RideHistoryLimits.locatorRequestsPerRide else { throw RideHistoryLimits.locatorRefusal }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RideRules
 
 extension SQLiteStore {
     public func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,

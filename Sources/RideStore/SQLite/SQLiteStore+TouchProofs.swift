@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RideRules
 
 extension SQLiteStore {
     public func recordTouchProof(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency: IdempotencyScope?) async throws -> TouchProofRecording {
@@ -49,21 +50,23 @@ extension SQLiteStore {
     }
 
     /// Under the mutual policy: the counterpart's proofs received within the pairing window,
-    /// and whether one of their observation windows is simultaneous with this proof's. The
-    /// passenger policy needs no counterpart: the passenger's proof is enough.
+    /// and whether one of their observation windows is simultaneous with this proof's
+    /// (RideRules' `TouchPairing.outcome`, as SQL on its bounds; RideStoreTests checks the two
+    /// agree on random proofs). The passenger policy needs no counterpart: the passenger's
+    /// proof is enough.
     private static func counterpartProofs(_ db: Database, of proof: VerifiedTouchProof, policy: TouchPolicy) throws -> CounterpartProofs {
         switch policy {
         case .passenger:
             return proof.side == .passenger ? .simultaneous : .none
         case .mutual:
-            let window = Int64(TouchProofRules.pairingWindow * 1000)
-            let tolerance = Int64(TouchProofRules.simultaneity * 1000)
-            let received = proof.receivedAt.milliseconds
+            let received = TouchPairing.receiptBounds(around: proof.receivedAt)
+            let window = TouchPairing.windowBounds(from: proof.observedFrom, until: proof.observedUntil)
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS proofs, COALESCE(SUM(observedFromMs <= ? AND observedUntilMs >= ?), 0) AS simultaneous
                 FROM touchProof WHERE rideID = ? AND side = ? AND receivedAtMs BETWEEN ? AND ?
-                """, arguments: [proof.observedUntil.milliseconds + tolerance, proof.observedFrom.milliseconds - tolerance,
-                                 proof.rideID, proof.side.counterpart.rawValue, received - window, received + window]) else { return .none }
+                """, arguments: [window.fromAtMost.milliseconds, window.untilAtLeast.milliseconds,
+                                 proof.rideID, proof.side.counterpart.rawValue, received.earliest.milliseconds,
+                                 received.latest.milliseconds]) else { return .none }
             let proofs: Int = row["proofs"]
             let simultaneous: Int = row["simultaneous"]
             return simultaneous > 0 ? .simultaneous : proofs > 0 ? .notSimultaneous : .none
