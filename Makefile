@@ -52,17 +52,30 @@ demo-ranging: deps-build release
 
 # The fast lane for the edit-build-test loop: the whole package builds (the build's apt packages
 # only), then every suite runs except those tagged as needing more than the toolchain (.postgres,
-# .chromium, .bumble, .process, .network, .slow: Tests/RideBeaconTesting/TestTags.swift). No
+# .chromium, .bumble, .process, .network, .slow: Tests/TestSupport/TestTags.swift). No
 # PostgreSQL, Chromium, .venv or network; the store and server suites run their SQLite half.
 # RIDEBEACON_FAST_LANE=1 makes a fixture that would start a process, Bumble or a PostgreSQL
 # connection fail with the tag its suite lacks. CHECK_ARGS="--filter Guide" narrows it further.
 # Like `make test`, it gives the suites a TMPDIR of the run's own, removed when the run passes.
+# FOR="Sources/BeaconCore" (paths or module names) builds and runs only the test targets nearest
+# the change, read off Package.swift's graph by scripts/fast-lane-targets.sh (DEPENDENTS=all: every
+# test target that depends on it). SwiftPM links all test targets into one test product, so the
+# others are left out of the package (RIDEBEACON_TEST_TARGETS, end of Package.swift) and this
+# narrowed build keeps a .build-check of its own: .build's test product stays whole.
 CHECK_ARGS ?=
+FOR ?=
+DEPENDENTS ?=
 check: deps-build
-	$(SWIFT) build --build-tests
+	set -o pipefail; if [ -n "$(FOR)" ]; then \
+		targets="$$(SWIFT="$(SWIFT)" scripts/fast-lane-targets.sh $(if $(filter all,$(DEPENDENTS)),--all) $(FOR))" && \
+		echo "make check FOR=$(FOR): $${targets:-no test target, nothing to run}" || exit $$?; \
+		[ -n "$$targets" ] || exit 0; \
+		export RIDEBEACON_TEST_TARGETS="$$targets"; scratch_path="--scratch-path .build-check"; \
+		$(SWIFT) build $$scratch_path --product RideBeaconPackageTests || exit $$?; \
+	else $(SWIFT) build --build-tests || exit $$?; fi; \
 	skips="$$(scripts/fast-lane-skips.sh)" && status=0 && scratch="$$(mktemp -d /tmp/rb-check-XXXXXX)" && \
 		{ TMPDIR="$$scratch" env -u RIDEBEACON_TEST_POSTGRES_URL -u RIDEBEACON_REQUIRE_PEERS -u RIDEBEACON_REQUIRE_BROWSER \
-			RIDEBEACON_FAST_LANE=1 $(SWIFT) test --skip-build --skip "$$skips" $(CHECK_ARGS) || status=$$?; } && \
+			RIDEBEACON_FAST_LANE=1 $(SWIFT) test $$scratch_path --skip-build --skip "$$skips" $(CHECK_ARGS) || status=$$?; } && \
 		{ [ $$status != 0 ] || rm -rf "$$scratch"; } && exit $$status
 
 # At most this many test cases run at once (Swift Testing's SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH).

@@ -100,7 +100,8 @@ let package = Package(
             dependencies: ["BeaconCore", "RadioCore", "CDBus"]
         ),
         // Earcons, speech (libespeak-ng), the cue scheduler and audio sinks; knows nothing of rides.
-        .target(name: "GuideAudio", dependencies: ["CEspeakNG"]),
+        // BeaconCore for SplitMix64, the package's one seeded generator (the locator tick's noise).
+        .target(name: "GuideAudio", dependencies: ["CEspeakNG", "BeaconCore"]),
         // The typed client of the ride service's /v1 API (openapi.yaml), and the HTTP adapter
         // that makes it RideSession's `RideService`.
         .target(
@@ -217,44 +218,56 @@ let package = Package(
             path: "Benchmarks/Load",
             exclude: ["run.sh", "last-results.jsonl", "write-ratio.sh", "cpu_seconds.py", "run_figures.py"]
         ),
-        // One copy of the tests' fixtures: Bumble controllers, free ports, TCP relays, test
-        // databases (SQLite and the private PostgreSQL), process runners, `serve` on port 0.
+        // The tests' fixtures, once each, in three parts so a test target links only what it uses.
+        // TestSupport needs nothing beyond the toolchain: the fast lane's tags, `eventually`,
+        // SteppedClock, the repository's paths, process runners, free ports, Bumble controllers,
+        // private D-Bus buses with their dbusmock services.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            // GeoClue2 for dbusmock, which has no template for it (GeoClueMock).
+            exclude: ["geoclue2_mock.py"]
+        ),
+        // Doubles of RideSession's seams (the in-memory RideService, the scripted radio, the
+        // virtual clock) and recorded speech for the microphone; no server, no database.
+        .target(
+            name: "SessionDoubles",
+            dependencies: [
+                "BeaconCore", "RadioCore", "RideSession", "RideRules",
+                // SpokenFixture: recorded voice commands as WAV files, found in the repository.
+                "GuideAudio", "TestSupport",
+            ],
+            path: "Tests/SessionDoubles"
+        ),
+        // The server and database part: World (the real server on the test's database, in
+        // memory or on a loopback port), LiveServer (`serve` on port 0), the test databases
+        // (SQLite and the private PostgreSQL), the TCP relay. Re-exports TestSupport.
         .target(
             name: "RideBeaconTesting",
             dependencies: [
+                "TestSupport",
                 "RideStore",
-                // World: the real server on the test's database, in memory or on a loopback port.
                 "RideServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                // The in-memory RideService and the scripted radio (DriverSession, LiveGuide tests).
-                "RadioCore",
-                "RideSession",
-                "RideRules",
-                // SpokenFixture: recorded voice commands as WAV files.
-                "GuideAudio",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            path: "Tests/RideBeaconTesting",
-            // GeoClue2 for dbusmock, which has no template for it (GeoClueMock).
-            exclude: ["geoclue2_mock.py"]
+            path: "Tests/RideBeaconTesting"
         ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
                 "BeaconCore",
                 // The fast lane's tags (a suite that starts python3 or runs for long says so).
-                "RideBeaconTesting",
-                // SplitMix64, the package's one seeded generator, for reproducible noise.
-                "GuideAudio",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio"]),
+        .testTarget(name: "GuideAudioTests", dependencies: ["GuideAudio", "BeaconCore"]),
         // The documents checked against the code (ARCHITECTURE.md's graph against this file).
         .testTarget(name: "DocsTests"),
         .testTarget(name: "PhrasebookTests", dependencies: ["Phrasebook"]),
@@ -266,22 +279,30 @@ let package = Package(
         ),
         .testTarget(
             name: "GuideTests",
-            dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession", "RideBeaconTesting", "Phrasebook"]
+            dependencies: ["Guide", "GuideSimulation", "GuideAudio", "BeaconCore", "RadioCore", "RideSession", "SessionDoubles",
+                           "TestSupport", "Phrasebook"]
+        ),
+        // The street simulator itself: channel, walker, satellites, the street's fairness.
+        .testTarget(
+            name: "GuideSimulationTests",
+            dependencies: ["GuideSimulation", "Guide", "GuideAudio", "BeaconCore", "RideSession"]
         ),
         // Haptics against the real feedbackd on a private session bus; voice commands on
         // espeak-ng speech through PocketSphinx.
         .testTarget(
             name: "HapticsVoiceTests",
             dependencies: ["FeedbackHaptics", "VoiceCommands", "BlueZ", "Guide", "GuideSimulation", "GuideAudio",
-                           "BeaconCore", "RideSession", "RideBeaconTesting"]
+                           "BeaconCore", "RideSession", "SessionDoubles", "TestSupport"]
         ),
-        .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore", "RideBeaconTesting"]),
+        .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore", "SessionDoubles", "TestSupport"]),
         .testTarget(
             name: "RideClientTests",
             dependencies: [
                 "RideClient", "RideServer", "RideSession", "RideStore", "BeaconCore",
                 // The real server on a loopback port; a TCP relay (RideBeaconTesting) breaks connections.
                 "RideBeaconTesting",
+                // The RideService contract runs on the in-memory double too.
+                "SessionDoubles",
                 // Positions end to end: GeoClue (over dbusmock) on the driver's device.
                 "BlueZ",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -293,7 +314,7 @@ let package = Package(
         .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "HCITransports", "RadioCore", "BeaconCore", "RideBeaconTesting",
+                "BlueZ", "HCITransports", "RadioCore", "BeaconCore", "TestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             exclude: ["bluez5_le_mock.py", "bumble_beacon_peer.py"]
@@ -356,6 +377,8 @@ let package = Package(
                 "RideServer",
                 "RideStore",
                 "RideBeaconTesting",
+                // SpokenFixture: the hands-free commands' recorded speech.
+                "SessionDoubles",
                 // The driver's locator sound is measured in the WAV `driver arrive` writes.
                 "GuideAudio",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -364,3 +387,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make check FOR=…` builds only the test targets a change reaches (scripts/fast-lane-targets.sh):
+// SwiftPM links every test target into one test product, so with RIDEBEACON_TEST_TARGETS set to
+// their names the others leave the package (in the fast lane's own .build-check, never .build).
+if let kept = Context.environment["RIDEBEACON_TEST_TARGETS"] {
+    let names = Set(kept.split(separator: " ").map(String.init))
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}

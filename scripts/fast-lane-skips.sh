@@ -1,6 +1,6 @@
 #!/bin/bash
 # Prints the `swift test --skip` regex of the fast lane (`make check`): every suite whose `@Suite`
-# carries a tag from Tests/RideBeaconTesting/TestTags.swift (.postgres, .chromium, .bumble,
+# carries a tag from Tests/TestSupport/TestTags.swift (.postgres, .chromium, .bumble,
 # .process, .network, .slow). Swift 6.3.1's `swift test` matches --skip against test ids only
 # (`--skip tag:x` is ST-0025, newer toolchains), so the tags are read here, off the sources:
 # a tagged suite's id is `<TestTarget>.<Type>`, its tests' ids start with it.
@@ -11,7 +11,7 @@ status=0
 patterns=()
 for target in Tests/*/; do
     name=$(basename "$target")
-    [ "$name" = RideBeaconTesting ] && continue
+    case "$name" in TestSupport | SessionDoubles | RideBeaconTesting) continue ;; esac  # fixtures
     while IFS= read -r -d '' file; do
         # Each tagged @Suite: the type declared at or after it (the next `struct/class/enum/actor NAME`).
         # The attribute may span lines (`@Suite("…",` then `.tags(.process), …)` below it).

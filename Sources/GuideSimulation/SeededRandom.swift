@@ -1,3 +1,4 @@
+import BeaconCore
 import Guide
 import GuideAudio
 import Foundation

@@ -1,5 +1,5 @@
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// Issue 23: the claim constants are chosen leave-one-set-out and leave-one-phone-out by

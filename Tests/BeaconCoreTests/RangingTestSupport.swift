@@ -1,8 +1,7 @@
 import Foundation
-import GuideAudio
 @testable import BeaconCore
 
-/// GuideAudio's SplitMix64 with a normal deviate, so noisy test signals are the same on every run.
+/// SplitMix64 with a normal deviate, so noisy test signals are the same on every run.
 struct SeededRandom: RandomNumberGenerator {
     var mixer: SplitMix64
 

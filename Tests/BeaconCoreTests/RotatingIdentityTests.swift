@@ -1,5 +1,5 @@
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 @testable import BeaconCore
 

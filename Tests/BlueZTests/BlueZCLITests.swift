@@ -1,6 +1,6 @@
 import BeaconCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

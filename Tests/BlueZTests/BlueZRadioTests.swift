@@ -3,7 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// The bluez radio against dbusmock's bluez5 template on a private dbus-daemon.

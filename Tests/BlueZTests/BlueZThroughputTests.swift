@@ -3,7 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// Samples per second that arrive through the bluez radio when the dbusmock peer emits one

@@ -3,7 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 @Suite("h4 radio faults against Bumble", .tags(.bumble), .enabled(if: BumbleControllers.shouldRun), .serialized)

@@ -2,7 +2,7 @@ import BeaconCore
 @testable import BlueZ
 @testable import HCITransports
 @testable import RadioCore
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// Our advertiser on one Bumble virtual controller, our scanner on the other, over h4:tcp.

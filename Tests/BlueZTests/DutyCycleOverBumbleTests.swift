@@ -2,7 +2,7 @@ import BeaconCore
 import Foundation
 @testable import HCITransports
 @testable import RadioCore
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// The live guide's duty-cycled scan over h4 on Bumble controllers: every window's scan must

@@ -2,7 +2,7 @@ import BeaconCore
 import BlueZ
 import Foundation
 import NIOConcurrencyHelpers
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// GeoClue2 (issue 35) against a dbusmock GeoClue on a private system bus (`GeoClueMock`):

@@ -3,7 +3,7 @@ import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// The HCI host state machine that h4 and hci share, against recorded controller bytes.

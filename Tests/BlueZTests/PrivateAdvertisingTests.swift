@@ -1,7 +1,7 @@
 import BeaconCore
 @testable import HCITransports
 @testable import RadioCore
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// A ride's advertisement on HCI radios (issue 36 and 34): a fresh non-resolvable private

@@ -2,7 +2,7 @@ import BlueZ
 import Foundation
 import NIOConcurrencyHelpers
 import RadioCore
-import RideBeaconTesting
+import TestSupport
 import Testing
 
 /// iio-sensor-proxy's compass against python3-dbusmock on a private system bus (this kernel has

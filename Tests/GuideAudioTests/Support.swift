@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 @testable import GuideAudio
 

@@ -2,7 +2,7 @@ import BeaconCore
 import Foundation
 @testable import Guide
 import GuideAudio
-import RideBeaconTesting
+import TestSupport
 import RideSession
 import Synchronization
 import Testing

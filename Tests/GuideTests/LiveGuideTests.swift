@@ -3,7 +3,8 @@ import Foundation
 @testable import Guide
 import GuideAudio
 import RadioCore
-import RideBeaconTesting
+import SessionDoubles
+import TestSupport
 import RideSession
 import Synchronization
 import Testing

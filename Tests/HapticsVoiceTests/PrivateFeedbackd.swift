@@ -1,5 +1,5 @@
 import Foundation
-import RideBeaconTesting
+import TestSupport
 
 /// A private session bus (dbus-daemon) with Debian's real feedbackd on it, started with
 /// RideBeacon's theme (deploy/feedbackd/ridebeacon.json, `FEEDBACK_THEME`) and its debug log

@@ -2,7 +2,7 @@ import BeaconCore
 import Foundation
 import Guide
 import GuideAudio
-import RideBeaconTesting
+import SessionDoubles
 import Testing
 import VoiceCommands
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuideAudio
 import RideBeaconTesting
+import SessionDoubles
 import Testing
 
 /// `passenger guide --voice-commands` and `--haptics` as a passenger runs them (issue 26).

@@ -1,5 +1,6 @@
 import Foundation
 import RideStore
+import TestSupport
 
 /// The one "server plus accounts" fixture of the process tests: a real `ridebeacon serve` on a
 /// fresh database (on port 0, reporting the port it bound), and the built binary's admin

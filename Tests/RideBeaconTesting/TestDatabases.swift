@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RideStore
+import TestSupport
 
 /// Which store a test runs against: SQLite always, PostgreSQL when `RIDEBEACON_TEST_POSTGRES_URL`
 /// is set (`make test` starts a private server and always sets it; a bare `swift test` without

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import RideServer
 import RideStore
+import TestSupport
 
 /// Someone with an account and a working token.
 public struct Member: Sendable {

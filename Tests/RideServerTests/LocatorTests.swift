@@ -11,11 +11,8 @@ import Testing
 /// The server's clock is stepped, never waited for.
 @Suite("Locator requests", .timeLimit(.minutes(2)))
 struct LocatorTests {
-    static let sharedSQLite = Task { try await World.make(.sqlite) }
-    static let sharedPostgres = Task { try await World.make(.postgres) }
-    static func world(_ kind: StoreKind) async throws -> World {
-        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
-    }
+    static let worlds = PerStoreKind { try await World.make($0) }
+    static func world(_ kind: StoreKind) async throws -> World { try await worlds.value(for: kind) }
 
     static func historyLength(_ world: World, _ ride: RideRecord) async throws -> Int {
         try await world.store.events(rideID: ride.id, after: 0).count

@@ -12,11 +12,8 @@ import Testing
 /// after a touch confirmed the ride). Every refusal leaves the history alone.
 @Suite("Meeting at the kerb", .timeLimit(.minutes(2)))
 struct MeetingTests {
-    static let sharedSQLite = Task { try await World.make(.sqlite) }
-    static let sharedPostgres = Task { try await World.make(.postgres) }
-    static func world(_ kind: StoreKind) async throws -> World {
-        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
-    }
+    static let worlds = PerStoreKind { try await World.make($0) }
+    static func world(_ kind: StoreKind) async throws -> World { try await worlds.value(for: kind) }
 
     static func history(_ world: World, _ ride: RideRecord) async throws -> [RideEvent] {
         try await world.store.events(rideID: ride.id, after: 0)

@@ -12,11 +12,8 @@ import Testing
 /// device learns when this one felt the touch (`touch_observed`).
 @Suite("Mutual touch: observation windows", .timeLimit(.minutes(2)))
 struct MutualTouchTests {
-    static let sharedSQLite = Task { try await World.make(.sqlite) }
-    static let sharedPostgres = Task { try await World.make(.postgres) }
-    static func world(_ kind: StoreKind) async throws -> World {
-        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
-    }
+    static let worlds = PerStoreKind { try await World.make($0) }
+    static func world(_ kind: StoreKind) async throws -> World { try await worlds.value(for: kind) }
 
     @Test(arguments: StoreKind.available)
     func overlappingWindowsConfirm(kind: StoreKind) async throws {

@@ -12,11 +12,8 @@ import Testing
 /// not exist gets. Ends delete them; bad bodies and rates are refused and store nothing.
 @Suite("Ride positions", .timeLimit(.minutes(2)))
 struct RidePositionTests {
-    static let sharedSQLite = Task { try await World.make(.sqlite) }
-    static let sharedPostgres = Task { try await World.make(.postgres) }
-    static func world(_ kind: StoreKind) async throws -> World {
-        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
-    }
+    static let worlds = PerStoreKind { try await World.make($0) }
+    static func world(_ kind: StoreKind) async throws -> World { try await worlds.value(for: kind) }
 
     static let driverFix = #"{"latitude":51.507351,"longitude":-0.127758,"accuracyMeters":6.5,"courseDegrees":92.5}"#
     static let passengerFix = #"{"latitude":51.50741,"longitude":-0.12801,"accuracyMeters":12}"#

@@ -12,11 +12,8 @@ import Testing
 struct TouchProofTests {
     /// One world per store kind: the tests only look at their own rides, and every new
     /// PostgreSQL database is a burst of fsyncs on a shared, loaded machine.
-    static let sharedSQLite = Task { try await World.make(.sqlite) }
-    static let sharedPostgres = Task { try await World.make(.postgres) }
-    static func world(_ kind: StoreKind) async throws -> World {
-        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
-    }
+    static let worlds = PerStoreKind { try await World.make($0) }
+    static func world(_ kind: StoreKind) async throws -> World { try await worlds.value(for: kind) }
 
     /// The ride's state and history length, which a rejected proof must leave alone.
     static func snapshot(_ world: World, _ ride: RideRecord) async throws -> (RideState?, Int, Int) {

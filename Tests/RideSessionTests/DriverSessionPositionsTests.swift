@@ -1,6 +1,6 @@
 import BeaconCore
 import Foundation
-import RideBeaconTesting
+import TestSupport
 import RideSession
 import Testing
 

@@ -1,7 +1,8 @@
 import BeaconCore
 import Foundation
 import RadioCore
-import RideBeaconTesting
+import SessionDoubles
+import TestSupport
 import RideSession
 import Synchronization
 import Testing

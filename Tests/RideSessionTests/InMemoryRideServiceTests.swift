@@ -1,6 +1,6 @@
 import BeaconCore
 import Foundation
-import RideBeaconTesting
+import SessionDoubles
 import RideSession
 import Testing
 

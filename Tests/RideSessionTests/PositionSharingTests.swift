@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
-import RideBeaconTesting
+import SessionDoubles
+import TestSupport
 import RideSession
 import Synchronization
 import Testing

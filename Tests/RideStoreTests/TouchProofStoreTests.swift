@@ -10,11 +10,8 @@ struct TouchProofStoreTests {
     /// One database per kind for the tests that only look at their own rides: every CREATE
     /// DATABASE costs the shared PostgreSQL a burst of fsyncs, and a loaded machine then misses
     /// the store's 5 s deadline.
-    static let sharedSQLite = Task { try await StoreKind.sqlite.make() }
-    static let sharedPostgres = Task { try await StoreKind.postgres.make() }
-    static func shared(_ kind: StoreKind) async throws -> any Store {
-        try await (kind == .sqlite ? sharedSQLite : sharedPostgres).value
-    }
+    static let stores = PerStoreKind { try await $0.make() }
+    static func shared(_ kind: StoreKind) async throws -> any Store { try await stores.value(for: kind) }
 
     static let base = Date(timeIntervalSince1970: 1_767_225_600)
 

@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 
 /// The car's locator sound: what the driver's device plays, once a second, so a blind

@@ -2,7 +2,7 @@ import Foundation
 
 /// The repository checkout the tests run in, and the binaries and files in it.
 public enum Repository {
-    /// The checkout's root (this file is Tests/RideBeaconTesting/Repository.swift).
+    /// The checkout's root (this file is Tests/TestSupport/Repository.swift).
     public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

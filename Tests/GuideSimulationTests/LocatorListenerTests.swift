@@ -66,9 +66,9 @@ struct LocatorListenerTests {
         var configuration = GuidedWalk.Configuration(seed: seed)
         configuration.aids = aids
         if let noise { configuration.listener.streetNoise = noise }
-        var walk = GuidedWalk(ride: ScriptedGuide.ride, configuration: configuration)
+        var walk = GuidedWalk(ride: SimulatedRide.ride, configuration: configuration)
         let policy = MutualProofPolicy()
-        return await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { _, _ in },
+        return await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { _, _ in },
                               prove: { side, observation in policy.prove(side, observation) })
     }
 

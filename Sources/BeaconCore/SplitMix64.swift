@@ -1,6 +1,8 @@
 /// SplitMix64 (Steele, Lea and Flood 2014): the package's one small deterministic generator.
-/// The locator tick's noise burst draws from it, so the tick is the same on every machine; the
-/// simulator seeds its xoshiro256** from it; tests draw reproducible noise from it.
+/// GuideAudio's locator tick draws its noise burst from it, so the tick is the same on every
+/// machine; the simulator seeds its xoshiro256** from it; tests draw reproducible noise from it.
+/// It lives here, in the package's pure core, so that code needing reproducible noise (and
+/// BeaconCore's own tests) need not link the audio module for it.
 ///
 /// The standard library's generators promise neither a sequence nor portability, so anything
 /// that must replay from a seed uses this one:

@@ -40,6 +40,6 @@ public enum FastLane {
     /// Throws when the fast lane is on: `what` needs `tag`, which the running suite should carry.
     public static func refuse(_ what: String, tag: String) throws {
         guard isOn else { return }
-        throw FixtureError("\(what) in the fast lane (make check): tag the suite `.tags(.\(tag))` (Tests/RideBeaconTesting/TestTags.swift)")
+        throw FixtureError("\(what) in the fast lane (make check): tag the suite `.tags(.\(tag))` (Tests/TestSupport/TestTags.swift)")
     }
 }

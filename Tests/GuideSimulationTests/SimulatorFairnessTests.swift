@@ -145,13 +145,13 @@ import Testing
         var configuration = GuidedWalk.Configuration(seed: seed, startDistance: 25)
         configuration.street = StreetParameters()
         configuration.driver = .helpful
-        var walk = GuidedWalk(ride: ScriptedGuide.ride, configuration: configuration)
+        var walk = GuidedWalk(ride: SimulatedRide.ride, configuration: configuration)
         let start = walk.world.walker.position
         var released: Double?
         var movedAt: Double?
         var said: [String] = []
         let policy = MutualProofPolicy()
-        _ = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { cue, _ in
+        _ = await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { cue, _ in
             said.append(cue.kind)
             if released == nil, cue.kind == "say:signal_found" || cue.kind == "closer" || cue.kind == "farther" { released = cue.time }
         }, onPulse: { interval, time in
@@ -211,11 +211,11 @@ import Testing
             var configuration = GuidedWalk.Configuration(seed: seed, startDistance: 25)
             configuration.street = StreetParameters()
             configuration.driver = .helpful
-            var walk = GuidedWalk(ride: MeetingGuideTests.wordRide, configuration: configuration)
+            var walk = GuidedWalk(ride: SimulatedRide.wordRide, configuration: configuration)
             var watch = MutualTouchWatch()
             var earcon = false
             let policy = MutualProofPolicy()
-            let summary = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { cue, _ in
+            let summary = await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { cue, _ in
                 watch.note(cue)
                 if cue.kind == "touch" { earcon = true }
             }, prove: { side, observation in policy.prove(side, observation) })

@@ -7,13 +7,13 @@ import RideSession
 import Testing
 
 @Suite struct SimulationTests {
-    static let ride = ScriptedGuide.ride
+    static let ride = SimulatedRide.ride
 
     static func walk(seed: UInt64, audio: WalkAudio? = nil, verbosity: Verbosity = .full) async -> (WalkSummary, [String]) {
         var walk = GuidedWalk(ride: ride, configuration: GuidedWalk.Configuration(seed: seed, verbosity: verbosity))
         var cues: [String] = []
         let policy = MutualProofPolicy()
-        let summary = await walk.run(unixTime: { ScriptedGuide.base + $0 },
+        let summary = await walk.run(unixTime: { SimulatedRide.base + $0 },
                                      onCue: { cue, _ in cues.append(cue.description); audio?.cue(cue) },
                                      onPulse: { interval, time in audio?.pulse(interval, at: time) },
                                      prove: { side, observation in policy.prove(side, observation) })
@@ -103,7 +103,7 @@ import Testing
             configuration.aids = .turn
             var walk = GuidedWalk(ride: Self.ride, configuration: configuration)
             let policy = MutualProofPolicy()
-            _ = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { cue, moment in
+            _ = await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { cue, moment in
                 // The walker stops half a second (its reaction) after the phrase: 15° further round.
                 if cue.description == "\"Stop. The car is ahead of you.\"" { offsets.append(abs(wrapAngle((moment.headingOffset + 15) * .pi / 180)) * 180 / .pi) }
             }, prove: { side, observation in policy.prove(side, observation) })

@@ -12,9 +12,9 @@ import Testing
                      onStep: (SimulatedWorld) -> Void = { _ in }) async -> WalkSummary {
         var configuration = GuidedWalk.Configuration(seed: seed, startDistance: start)
         configuration.street = street
-        var walk = GuidedWalk(ride: ScriptedGuide.ride, configuration: configuration)
+        var walk = GuidedWalk(ride: SimulatedRide.ride, configuration: configuration)
         let policy = MutualProofPolicy()
-        return await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { _, _ in }, onStep: onStep,
+        return await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { _, _ in }, onStep: onStep,
                               prove: { side, observation in policy.prove(side, observation) })
     }
 

@@ -60,10 +60,10 @@ import Testing
             var configuration = GuidedWalk.Configuration(seed: seed, startDistance: 25)
             configuration.street = StreetParameters()
             configuration.driver = .helpful
-            var walk = GuidedWalk(ride: ScriptedGuide.ride, configuration: configuration)
+            var walk = GuidedWalk(ride: SimulatedRide.ride, configuration: configuration)
             var fastFar = false, fastNear = (driver: false, passenger: false)
             let policy = MutualProofPolicy()
-            _ = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { _, _ in }, onStep: { world in
+            _ = await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { _, _ in }, onStep: { world in
                 let fast = (world.advertisingIntervals.driver == ProductAdvertising.fast, world.advertisingIntervals.passenger == ProductAdvertising.fast)
                 if (fast.0 || fast.1), world.trueDistance > 6 { fastFar = true }
                 if fast.0 { fastNear.driver = true }

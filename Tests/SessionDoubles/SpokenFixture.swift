@@ -1,5 +1,7 @@
+import BeaconCore
 import Foundation
 import GuideAudio
+import TestSupport
 
 /// Spoken input for the voice-command tests: espeak-ng recordings in fixtures/voice/ (its
 /// make.sh says why they are recorded rather than synthesised during the run), placed between

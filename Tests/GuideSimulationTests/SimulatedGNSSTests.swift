@@ -56,10 +56,10 @@ struct SimulatedGNSSTests {
             configuration.positions = GNSSParameters()
             configuration.driver = .silent
             configuration.walker.firstDirection = .coinToss
-            var walk = GuidedWalk(ride: ScriptedGuide.ride, configuration: configuration)
+            var walk = GuidedWalk(ride: SimulatedRide.ride, configuration: configuration)
             let policy = MutualProofPolicy()
             var falseClaims: [String] = []
-            _ = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { cue, moment in
+            _ = await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { cue, moment in
                 guard case .speech(let utterance) = cue.sound, utterance.keys.contains(where: \.isFarDirection) else { return }
                 far += 1
                 // The far field's distance, read back from the sentence: "About N" or "More than N".
