@@ -17,7 +17,7 @@ struct DispatcherCommand: AsyncParsableCommand {
                 Waiting requests (PASSENGER, REQUEST, PICKUP, DROPOFF, NOTES, SINCE), then active \
                 rides (PASSENGER, DRIVER, VEHICLE, STATE, RIDE, PICKUP, NOTES, SINCE, ETA, FLAG); each \
                 table one header line, then one line per row, columns separated by two spaces. FLAG \
-                says STUCK for a ride arrived more than 5 minutes, or accepted past its ETA. With \
+                says STUCK for a ride arrived more than 5 minutes, or accepted 5 minutes past its ETA. With \
                 --watch, each change prints one line saying who and what changed (a bell on STUCK), \
                 then the tables again, until Ctrl-C.
                 """)

@@ -9,15 +9,23 @@ enum PlainTable {
         let widths = header.indices.map { column in cells.map { $0.count > column ? $0[column].count : 0 }.max() ?? 0 }
         return cells.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                // Padded by characters: NSString's padding(toLength:) counts UTF-16 units and cut
+                // names with emoji or accents in two.
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count))
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
 
     /// One line per cell: control characters (which the server refuses anyway) become spaces.
-    private static func clean(_ text: String) -> String {
-        let mapped = text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : Character($0) }
-        return mapped.isEmpty ? "-" : String(mapped)
+    /// Only category Cc: format characters (Cf) hold names and emoji together (the joiner in
+    /// "👩‍💻", the marks that keep an Arabic name in order), and the scalars are put back as one
+    /// string, so no character is cut in two.
+    static func clean(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        return scalars.isEmpty ? "-" : String(scalars)
     }
 
     /// "2026-11-25 03:04 UTC": for things older than today.

@@ -13,7 +13,7 @@ struct AccountLanguageAPITests {
     @Test(arguments: StoreKind.available)
     func everyRoleKeepsItsOwnLanguage(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let path = "/v1/me/language"
             let none = try await client.call(.get, path, as: world.driver)
             #expect(none.status == .ok && none.text.contains(#""language":null"#), "\(none.text)")
@@ -38,7 +38,7 @@ struct AccountLanguageAPITests {
     @Test(arguments: StoreKind.available)
     func badValuesAreRefusedAndChangeNothing(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let path = "/v1/me/language"
             #expect(try await client.call(.put, path, as: world.driver, json: #"{"language":"es"}"#).status == .ok)
             for body in [#"{"language":"de"}"#, #"{"language":"ES"}"#, #"{"language":""}"#, #"{"language":null}"#, #"{"language":7}"#,

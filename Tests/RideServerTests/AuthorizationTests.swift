@@ -14,7 +14,7 @@ struct AuthorizationTests {
         let world = try await World.make(kind)
         // The server's clock, stepped by hand: a token's account is reused for a second.
         let clock = SteppedClock(Date())
-        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
             let none = try await client.call(.get, "/v1/rides", as: nil)
             #expect(none.status == .unauthorized && none.errorCode == "unauthenticated")
             #expect(none.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
@@ -48,7 +48,7 @@ struct AuthorizationTests {
     func ridesAreVisibleOnlyToTheirPeople(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let path = "/v1/rides/\(ride.id)"
             // Outsiders get the same 404 as for a ride that does not exist.
             let strangerPassenger = try await client.call(.get, path, as: world.otherPassenger)
@@ -88,7 +88,7 @@ struct AuthorizationTests {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
         let expected = ride.key.base64EncodedString()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             #expect(try await client.call(.get, "/v1/rides/\(ride.id)", as: world.driver).string("key") == expected)
             #expect(try await client.call(.get, "/v1/rides/\(ride.id)", as: world.passenger).string("key") == expected)
             #expect(try await client.call(.get, "/v1/rides", as: world.passenger).text.contains(expected))

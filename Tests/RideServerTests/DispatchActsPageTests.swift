@@ -16,7 +16,7 @@ struct DispatchActsPageTests {
         let busy = try await world.acceptedRide()
         let request = try await world.store.createRideRequest(
             NewRideRequest(passengerName: "Bea", pickup: "Harbour 2", dropoff: "Airport"), passengerID: world.otherPassenger.id, idempotency: nil)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let page = try await client.form(.get, "/dispatch", cookie: world.dispatcher.token).text
             let csrf = String(try #require(page.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
             // Only drivers without a ride are offered; Ben has one.
@@ -58,7 +58,7 @@ struct DispatchActsPageTests {
         let ride = try await world.acceptedRide()
         _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
         let clock = SteppedClock(Date())
-        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
             let fresh = try await client.form(.get, "/dispatch/board", cookie: world.dispatcher.token).text
             #expect(!fresh.contains("data-attention=") && fresh.contains("No ride is stuck."))
             clock.advance(6 * 60)

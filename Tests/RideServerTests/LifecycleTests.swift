@@ -11,7 +11,7 @@ struct LifecycleTests {
     @Test(arguments: StoreKind.available)
     func requestAcceptArriveConfirmComplete(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             // Passenger asks for a ride.
             let created = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest)
             #expect(created.status == .created)
@@ -70,7 +70,7 @@ struct LifecycleTests {
     @Test(arguments: StoreKind.available)
     func cancellationsByEachRole(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             // Passenger withdraws a request before anyone accepts it.
             let request = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest)
             let withdrawn = try await client.call(.post, "/v1/ride-requests/\(request.id)/cancel", as: world.passenger)
@@ -109,7 +109,7 @@ struct LifecycleTests {
     @Test(arguments: StoreKind.available)
     func adminManagesAccountsAndTokens(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let created = try await client.call(.post, "/v1/accounts", as: world.admin,
                                                 json: #"{"role":"driver","displayName":"Eve","vehicle":"white Leaf"}"#)
             #expect(created.status == .created && created.string("vehicle") == "white Leaf")

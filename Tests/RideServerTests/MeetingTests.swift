@@ -23,7 +23,7 @@ struct MeetingTests {
     func theDriversAnswerFollowsTheRequestAndNamesTheSound(kind: StoreKind) async throws {
         let world = try await Self.world(kind)
         let ride = try await world.arrivedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let answer = "/v1/rides/\(ride.id)/locator/answer"
             // Nothing asked yet: nothing to answer.
             let early = try await client.call(.post, answer, as: world.driver, json: #"{"sound":"horn"}"#)
@@ -58,7 +58,7 @@ struct MeetingTests {
         let world = try await Self.world(kind)
         let ride = try await world.arrivedRide()
         let accepted = try await world.acceptedRide(key: Data(repeating: 9, count: 32))
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let meeting = "/v1/rides/\(ride.id)/meeting"
             let coming = try await client.call(.post, meeting, as: world.driver, json: #"{"move":"coming"}"#)
             #expect(coming.status == .created && coming.string("kind") == "driver_coming", "\(coming.text)")
@@ -90,7 +90,7 @@ struct MeetingTests {
         let ride = try await world.arrivedRide(key: key)
         let word = RideWord.phrase(rideKey: key)
         let wrong = RideWord.words.filter { !word.contains($0) }.prefix(2).joined(separator: " ")
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let path = "/v1/rides/\(ride.id)/ride-word"
             let before = try await Self.history(world, ride).count
             let wrongWord = try await client.call(.post, path, as: world.passenger, json: #"{"word":"\#(wrong)"}"#)
@@ -126,7 +126,7 @@ struct MeetingTests {
         let clock = SteppedClock(Date())
         let key = Data((0..<32).map { UInt8(($0 * 11 + 5) % 256) })
         let ride = try await world.arrivedRide(key: key)
-        try await world.app(configure: { $0.now = clock.reading; $0.touch.policy = .passenger }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading; $0.touch.policy = .passenger }).test(.router) { client in
             let proof = try ProofBody(ride: key, by: .passenger, at: clock.now)
             let touched = try await client.call(.post, "/v1/rides/\(ride.id)/touch-proofs", as: world.passenger, json: proof.json)
             #expect(touched.status == .ok && (touched.json["outcome"] as? String) == "confirmed", "\(touched.text)")

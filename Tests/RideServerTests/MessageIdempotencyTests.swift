@@ -22,7 +22,7 @@ struct MessageIdempotencyTests {
         try await world.app(configure: {
             $0.now = clock.reading
             $0.rateLimits.messagesPerAccount = .perMinute(3)
-        }).test(.live) { client in
+        }).test(.router) { client in
             let path = "/v1/rides/\(ride.id)/messages"
             let key = ["Idempotency-Key": "message-7f3a"]
             let first = try await client.call(.post, path, as: world.passenger, json: #"{"text":"By the main door"}"#, headers: key)
@@ -71,7 +71,7 @@ struct MessageIdempotencyTests {
     @Test func withoutAKeyEachCallIsAMessage() async throws {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let path = "/v1/rides/\(ride.id)/messages"
             let first = try await client.call(.post, path, as: world.passenger, json: #"{"preset":"guide_dog"}"#)
             let second = try await client.call(.post, path, as: world.passenger, json: #"{"preset":"guide_dog"}"#)

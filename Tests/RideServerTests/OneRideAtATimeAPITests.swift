@@ -13,7 +13,7 @@ struct OneRideAtATimeAPITests {
     @Test(arguments: StoreKind.available)
     func secondRequestsAndSecondRidesAre409sNamingTheExistingOne(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let first = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Self.request)
             #expect(first.status == .created && first.string("passengerName") == "Ana", "the account's name when none is given")
             let code = try #require(first.string("code"))
@@ -49,7 +49,7 @@ struct OneRideAtATimeAPITests {
     @Test(arguments: StoreKind.available)
     func dispatchersAssignAndCancelWithAReasonKeptInHistory(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let waiting = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Self.request)
             let code = try #require(waiting.string("code"))
             let notADriver = try await client.call(.post, "/v1/ride-requests/\(code)/assign", as: world.dispatcher,
@@ -82,12 +82,27 @@ struct OneRideAtATimeAPITests {
         }
     }
 
+    /// Issue 37: "ETA 0" (he is turning into the street) was flagged STUCK at once.
+    @Test func anETAOfZeroIsNotStuckAtOnce() async throws {
+        let world = try await World.make(.sqlite)
+        let ride = try await world.acceptedRide()
+        let clock = SteppedClock(Date())
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
+            let given = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.driver, json: #"{"minutes":0}"#)
+            #expect(given.status == .ok && given.json["stuck"] as? Bool == false)
+            clock.advance(60)
+            #expect(try await client.call(.get, "/v1/rides/\(ride.id)", as: world.dispatcher).json["stuck"] as? Bool == false)
+            clock.advance(5 * 60)
+            #expect(try await client.call(.get, "/v1/rides/\(ride.id)", as: world.dispatcher).json["stuck"] as? Bool == true)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func theDriversETAReachesTheRideAndItsHistory(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
         let clock = SteppedClock(Date())
-        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
             let bad = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.driver, json: #"{"minutes":-1}"#)
             #expect(bad.status == .badRequest && bad.errorField == "minutes")
             let stranger = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.otherDriver, json: #"{"minutes":5}"#)
@@ -95,8 +110,10 @@ struct OneRideAtATimeAPITests {
             let given = try await client.call(.post, "/v1/rides/\(ride.id)/eta", as: world.driver, json: #"{"minutes":7}"#)
             #expect(given.status == .ok && given.json["etaMinutes"] as? Int == 7 && given.json["stuck"] as? Bool == false)
             #expect(try await world.store.events(rideID: ride.id, after: 0).last?.detail == "ETA 7 minutes")
-            // Past its ETA an accepted ride is flagged for dispatchers.
-            clock.advance(8 * 60)
+            // Five minutes past its ETA an accepted ride is flagged for dispatchers, not before.
+            clock.advance(11 * 60)
+            #expect(try await client.call(.get, "/v1/rides/\(ride.id)", as: world.dispatcher).json["stuck"] as? Bool == false)
+            clock.advance(2 * 60)
             let late = try await client.call(.get, "/v1/rides/\(ride.id)", as: world.dispatcher)
             #expect(late.json["stuck"] as? Bool == true && late.string("pickup") == "Main St 1")
             _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)

@@ -13,7 +13,7 @@ struct PassengerAskAgainTests {
     @Test(arguments: StoreKind.available)
     func aDispatchersCancellationIsToldAndTheSameRideOfferedAgain(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
             let code = try #require(issued.string("code"))
             let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")

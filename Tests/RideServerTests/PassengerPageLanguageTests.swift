@@ -14,7 +14,7 @@ import Testing
 struct PassengerPageLanguageTests {
     @Test func theBrowsersLanguageThenThePickedOneThroughTheRide() async throws {
         let world = try await World.make(.sqlite)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let session = "rb_passenger=\(world.passenger.token)"
             // The browser asks for Spanish first.
             let spanish = try await client.form(.get, "/", cookie: session, headers: ["Accept-Language": "de-DE, es-ES;q=0.9, en;q=0.5"])
@@ -78,7 +78,7 @@ struct PassengerPageLanguageTests {
     @Test(arguments: StoreKind.available)
     func savedPlacesAreAddedRenamedAndRemovedOnThePage(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let cookie = "rb_passenger=\(world.passenger.token)"
             let home = try await client.form(.get, "/", cookie: cookie)
             #expect(home.text.contains("No saved places yet.") && home.text.contains(#"<form method="post" action="/places/add" novalidate>"#))

@@ -69,7 +69,7 @@ struct PeopleTextTests {
     func bodiesWithHiddenCharactersAre400AndStoreNothing(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let before = try await world.store.rideRequests(passengerID: world.passenger.id).count
             let request = try await client.call(.post, "/v1/ride-requests", as: world.passenger,
                                                 json: #"{"pickup":"Main St \u202e1 tS","dropoff":"Station"}"#)

@@ -14,7 +14,7 @@ struct RetentionCopiesTests {
     @Test(arguments: StoreKind.available)
     func aReplayAfterThePurgeReturnsNothingOfTheOldPlace(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let created = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest,
                                                 headers: ["Idempotency-Key": "req-1"])
             #expect(created.status == .created || created.status == .ok)
@@ -53,7 +53,7 @@ struct RetentionCopiesTests {
     @Test(arguments: StoreKind.available)
     func idempotencyResultsExpire(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let first = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Bodies.rideRequest, headers: ["Idempotency-Key": "req-1"])
             // Withdrawn, so once the key is forgotten the passenger may ask again (one ride at a time).
             _ = try await world.store.cancelRideRequest(id: first.id, by: world.passenger.id, idempotency: nil)
@@ -62,7 +62,7 @@ struct RetentionCopiesTests {
         try await world.app(configure: {
             $0.idempotencyRetention = IdempotencyRetention(age: .seconds(1))
             $0.locationRetention = LocationRetention(days: 30, checkInterval: .milliseconds(200))
-        }).test(.live) { client in
+        }).test(.router) { client in
             // Until the job has run a replay still returns the first result; afterwards it is new.
             let forgotten = try await eventually(timeout: .seconds(30)) {
                 let replayed = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: Self.elsewhere,

@@ -20,7 +20,7 @@ struct RetentionTests {
         try await world.app(configure: {
             $0.now = clock.reading
             $0.locationRetention = LocationRetention(days: 2, checkInterval: .milliseconds(100))
-        }).test(.live) { client in
+        }).test(.router) { client in
             #expect(try await eventually { try await world.store.rideRequest(id: cancelled.requestID)?.pickup == "" })
             let seen = try await client.call(.get, "/v1/rides/\(cancelled.id)", as: world.passenger)
             #expect(seen.status == .ok && seen.string("state") == "cancelled", "the ride itself stays")

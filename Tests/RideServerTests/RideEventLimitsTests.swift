@@ -21,7 +21,7 @@ struct RideEventLimitsTests {
     func repeatsThatChangeNothingAndAnswersWithoutARequestAreRefused(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.arrivedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let guide = "/v1/rides/\(ride.id)/guide", meeting = "/v1/rides/\(ride.id)/meeting", answer = "/v1/rides/\(ride.id)/locator/answer"
             #expect(try await Self.post(client, guide, as: world.passenger, #"{"report":"started"}"#).0 == 201)
             #expect(try await Self.post(client, guide, as: world.passenger, #"{"report":"started"}"#) == (409, "no_change"))
@@ -49,7 +49,7 @@ struct RideEventLimitsTests {
     func burstsOfRepeatsWriteOneEvent(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.arrivedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             #expect(try await client.call(.post, "/v1/rides/\(ride.id)/locator", as: world.passenger).status == .accepted)
             let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for index in 0..<18 {
@@ -73,7 +73,7 @@ struct RideEventLimitsTests {
         let world = try await World.make(kind)
         let clock = SteppedClock(Date())
         let ride = try await world.arrivedRide()
-        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
             let guide = "/v1/rides/\(ride.id)/guide"
             var answers: [(Int, String?)] = []
             for index in 0..<50 {
@@ -104,7 +104,7 @@ struct RideEventLimitsTests {
     func etaUpdatesAreCappedPerRide(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             var answers: [(Int, String?)] = []
             for minutes in 0..<(RideHistoryLimits.etaUpdatesPerRide + 5) {
                 answers.append(try await Self.post(client, "/v1/rides/\(ride.id)/eta", as: world.driver, #"{"minutes":\#(minutes % 30 + 1)}"#))

@@ -31,7 +31,7 @@ struct RidePositionTests {
             NewRideRequest(passengerName: "Eve", pickup: "Elm St 2", dropoff: "Park"), passengerID: world.otherPassenger.id, idempotency: nil)
         let otherRide = try await world.store.accept(requestID: otherRequest.id, driverID: world.otherDriver.id,
                                                      rideKey: Data(repeating: 3, count: 32), idempotency: nil)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let base = "/v1/rides/\(ride.id)"
             #expect(try await client.call(.get, "\(base)/position/other", as: world.passenger).text == #"{"position":null}"#)
             let put = try await client.call(.put, "\(base)/position", as: world.driver, json: Self.driverFix)
@@ -97,7 +97,7 @@ struct RidePositionTests {
     @Test(arguments: StoreKind.available)
     func theEndsDeleteThemAndRefuseMore(kind: StoreKind) async throws {
         let world = try await Self.world(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             for end in [RideState.confirmed, .cancelled, .completed] {
                 let ride = try await world.arrivedRide()
                 let base = "/v1/rides/\(ride.id)"
@@ -129,6 +129,7 @@ struct RidePositionTests {
         let world = try await Self.world(kind)
         let clock = SteppedClock()
         let ride = try await world.acceptedRide()
+        // Live: /metrics answers only a loopback peer, and the router test has none.
         try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
             let path = "/v1/rides/\(ride.id)/position"
             func fix(_ latitude: Double) -> String { #"{"latitude":\#(latitude),"longitude":0,"accuracyMeters":5}"# }
@@ -182,7 +183,7 @@ struct RidePositionTests {
              #"the request body repeats the key "latitude""#),
             ("", "invalid_json", nil, "the request body must be a JSON object"),
         ]
-        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
             let path = "/v1/rides/\(ride.id)/position"
             for (body, code, field, message) in cases {
                 let refused = try await client.call(.put, path, as: world.passenger, json: body)
@@ -205,7 +206,7 @@ struct RidePositionTests {
     @Test func thePagesCookieReportsOnlyWithItsCSRFToken() async throws {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let cookie = ["Cookie": "rb_passenger=\(world.passenger.token)"]
             let home = try await client.call(.get, "/", as: nil, headers: cookie).text
             let line = try #require(home.firstMatch(of: /<p id="position-line"[^>]*data-csrf="([^"]+)"[^>]*>/))

@@ -28,7 +28,7 @@ struct RideWordAttemptsTests {
         let key = Data((0..<32).map { UInt8(($0 * 13 + 1) % 256) })
         let ride = try await world.arrivedRide(key: key)
         let path = "/v1/rides/\(ride.id)/ride-word"
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let before = try await world.store.events(rideID: ride.id, after: 0)
             let codes = try await withThrowingTaskGroup(of: String?.self) { group in
                 for word in Self.wrongWords(for: key, count: 40) {
@@ -55,7 +55,7 @@ struct RideWordAttemptsTests {
         let key = Data((0..<32).map { UInt8(($0 * 5 + 2) % 256) })
         let ride = try await world.arrivedRide(key: key)
         let path = "/v1/rides/\(ride.id)/ride-word"
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             for word in Self.wrongWords(for: key, count: 2) {
                 #expect(try await client.call(.post, path, as: world.passenger, json: #"{"word":"\#(word)"}"#).errorCode == "wrong_ride_word")
             }

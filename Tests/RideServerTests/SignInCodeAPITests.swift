@@ -12,7 +12,7 @@ struct SignInCodeAPITests {
     func aCodeSignsInOnceAndEachRefusalHasItsOwnCode(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let clock = SteppedClock(Date())
-        try await world.app(configure: { $0.now = clock.reading }).test(.live) { client in
+        try await world.app(configure: { $0.now = clock.reading }).test(.router) { client in
             let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin)
             #expect(issued.status == .created)
             let code = try #require(issued.string("code"))
@@ -61,7 +61,7 @@ struct SignInCodeAPITests {
     @Test(arguments: StoreKind.available)
     func issuingIsLimitedPerAccountPerDay(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             for _ in 0..<SignInCodeHash.perDay {
                 #expect(try await client.call(.post, "/v1/accounts/\(world.driver.id)/sign-in-codes", as: world.admin).status == .created)
             }
@@ -74,7 +74,7 @@ struct SignInCodeAPITests {
     @Test(arguments: StoreKind.available)
     func savedPlacesBelongToTheAccount(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             #expect(try await client.call(.post, "/v1/places", as: world.passenger, json: #"{"name":"home","address":"Main St 1"}"#).status == .created)
             #expect(try await client.call(.post, "/v1/places", as: world.passenger, json: #"{"name":"home","address":"Elm St 2"}"#).status == .created)
             #expect(try await client.call(.post, "/v1/places", as: world.passenger, json: #"{"name":"","address":"x"}"#).errorField == "name")

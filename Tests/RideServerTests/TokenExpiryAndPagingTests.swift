@@ -10,7 +10,7 @@ struct TokenExpiryAndPagingTests {
     @Test(arguments: StoreKind.available)
     func expiringTokensWorkUntilTheyExpire(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let issued = try await client.call(.post, "/v1/accounts/\(world.driver.id)/tokens", as: world.admin, json: #"{"expiresInDays":1}"#)
             #expect(issued.status == .created)
             let expires = try #require(issued.string("expiresAt").flatMap { try? Date($0, strategy: .iso8601) })
@@ -45,7 +45,7 @@ struct TokenExpiryAndPagingTests {
         // page key), so the expected order is the store's own listing, holding exactly those made.
         let made = try await world.store.rideRequests(passengerID: world.passenger.id, limit: 10, after: nil).map(\.id)
         #expect(Set(made) == Set(created) && made.count == created.count)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             var seen: [String] = []
             var uri = "/v1/ride-requests?limit=2"
             for _ in 0..<5 {

@@ -27,7 +27,7 @@ struct ValidationTests {
             (#"["passengerName"]"#, "invalid_json", nil),
             ("", "invalid_json", nil),
         ]
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             for (body, code, field) in cases {
                 let response = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: body)
                 #expect(response.status == .badRequest, "\(body)")
@@ -56,7 +56,7 @@ struct ValidationTests {
     func bodiesOver64KiBAre413(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let huge = #"{"passengerName":"\#(String(repeating: "a", count: 65 * 1024))","pickup":"a","dropoff":"b"}"#
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let response = try await client.call(.post, "/v1/ride-requests", as: world.passenger, json: huge)
             #expect(response.status == .contentTooLarge && response.errorCode == "body_too_large")
             // The connection stays usable after the refusal.
@@ -69,7 +69,7 @@ struct ValidationTests {
     func illegalTransitionsAre409NamingTheState(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let early = try await client.call(.post, "/v1/rides/\(ride.id)/complete", as: world.driver)
             #expect(early.status == .conflict && early.errorCode == "illegal_transition" && early.errorState == "accepted")
             #expect(early.errorMessage.contains("accepted"))
@@ -83,7 +83,7 @@ struct ValidationTests {
     @Test func unknownRoutesMethodsAndParametersAreJSONErrors() async throws {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let unknown = try await client.call(.get, "/v2/anything", as: world.passenger)
             #expect(unknown.status == .notFound && unknown.errorCode == "not_found")
             #expect(unknown.headers[.contentType]?.hasPrefix("application/json") == true)
@@ -103,7 +103,7 @@ struct ValidationTests {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
         let proof = #"{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"slot":58000000,"peakRssiDbm":-41.5,"samples":12,"observedAt":"2026-01-02T03:04:05.678Z"}"#
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let path = "/v1/rides/\(ride.id)/touch-proofs"
             let valid = try await client.call(.post, path, as: world.passenger, json: proof)
             // Well-formed, so the ride's state is what refuses it (TouchProofTests covers the rest).

@@ -29,7 +29,7 @@ struct WebSessionsAndDriversTests {
     @Test(arguments: StoreKind.available)
     func theDispatcherPageTakesACodeAndItsSignOutEndsTheToken(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             // Bad input: one sentence each, 400, nothing signed in.
             let empty = try await client.form(.post, "/dispatch/login", "token=+")
             #expect(empty.status == .badRequest && empty.text.contains("Enter your sign-in code or your dispatcher token."))
@@ -72,7 +72,7 @@ struct WebSessionsAndDriversTests {
     @Test(arguments: StoreKind.available)
     func signingInAgainOnAPageEndsThePreviousToken(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let first = try await client.form(.post, "/sign-in", "code=\(try await code(for: world.passenger, client, world: world).replacingOccurrences(of: " ", with: "+"))")
             let firstToken = try cookieValue(first, "rb_passenger")
             let second = try await client.form(.post, "/sign-in", "code=\(try await code(for: world.passenger, client, world: world).replacingOccurrences(of: " ", with: "+"))",
@@ -90,7 +90,7 @@ struct WebSessionsAndDriversTests {
     @Test(arguments: StoreKind.available)
     func aSignInNamesItsDeviceAndTheListSaysIt(kind: StoreKind) async throws {
         let world = try await World.make(kind)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let code = try await code(for: world.passenger, client, world: world)
             let tooLong = try await client.call(.post, "/v1/sign-in", as: nil,
                                                 json: #"{"code":"\#(code)","deviceName":"\#(String(repeating: "x", count: 101))"}"#)
@@ -111,7 +111,7 @@ struct WebSessionsAndDriversTests {
     func dispatchersListDriversByNameCarAndWhetherFree(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         let ride = try await world.acceptedRide()
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             #expect(try await client.call(.get, "/v1/drivers", as: world.passenger).status == .forbidden)
             let bad = try await client.call(.get, "/v1/drivers?free=maybe", as: world.dispatcher)
             #expect(bad.status == .badRequest && bad.errorMessage.contains("must be true or false"))
@@ -137,7 +137,7 @@ struct WebSessionsAndDriversTests {
         try await world.confirmAsOperator(rideID: ride.id)
         let waiting = try await world.store.createRideRequest(
             NewRideRequest(passengerName: "Bo", pickup: "Elm St 2", dropoff: "Airport"), passengerID: world.otherPassenger.id, idempotency: nil)
-        try await world.app().test(.live) { client in
+        try await world.app().test(.router) { client in
             let all = try #require(try await client.call(.get, "/v1/drivers", as: world.dispatcher).json["drivers"] as? [[String: Any]])
             let ben = try #require(all.first { $0["name"] as? String == "Ben" })
             #expect(ben["free"] as? Bool == false && ben["rideCode"] as? String == ride.shortCode, "on board is busy: \(ben)")

@@ -3,7 +3,7 @@ import RideStore
 
 /// `/v1/accounts`: admins manage accounts and their tokens.
 struct AccountRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any AccountStore
 
     func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/accounts", use: listAccounts)

@@ -7,7 +7,7 @@ import RideStore
 /// with it, it follows the event stream live (see `DispatchAssets.js`). Its acts (assign,
 /// cancel) are in `Routes+DispatchActs.swift`.
 struct DispatcherPageRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any AccountStore & RideRequestStore & RideLifecycleStore & RideHistoryStore)
     let rides: RideLookup
     let limits: RateLimits
     let codes: CodeRedemption

@@ -29,7 +29,7 @@ struct DriverRoutes<Context: RideRequestContext>: Sendable {
 /// Drivers and whether each is free: one driver has at most one ride that occupies him
 /// (accepted, arrived, or confirmed with the passenger on board: `RideState.occupiesDriver`).
 struct DriverRoster: Sendable {
-    let store: any Store
+    let store: (any AccountStore & RideLifecycleStore)
 
     /// By name (case-insensitive), then id.
     func all() async throws -> [DriverInfo] {

@@ -3,7 +3,7 @@ import RideStore
 
 /// Server-sent event streams: one ride's history and live changes, or (dispatchers) every ride's.
 struct EventRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any AccountStore & RideHistoryStore)
     let rides: RideLookup
     /// Streams subscribe to it; nothing here writes.
     let hub: EventHub

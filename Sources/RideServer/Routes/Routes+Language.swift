@@ -6,7 +6,7 @@ import RideStore
 /// person's devices speak that person's language (the driver's device the driver's, the
 /// passenger's hers). Any signed-in role; the passengers' page picker writes the same value.
 struct LanguageRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any AccountStore
 
     func addRoutes(to routes: RouteRegistrar<Context>) {
         routes.get("/me/language", use: show)

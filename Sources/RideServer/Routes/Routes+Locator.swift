@@ -7,7 +7,7 @@ import RideStore
 /// the driver's device to sound its locator ticks. The request is an event on the ride's stream
 /// (`locator_requested`), which the driver's device follows; nothing else changes.
 struct LocatorRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any KerbStore
     let rides: RideLookup
     let metrics: ServerMetrics
     let locator: LocatorConfiguration

@@ -15,13 +15,13 @@ import RideStore
 /// - `POST /v1/rides/{id}/ride-word` (the ride's passenger): the ride word; the right one
 ///   confirms an arrived ride with a `word` proof, recorded as weaker than a touch.
 struct MeetingRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any RideLifecycleStore & KerbStore)
     let rides: RideLookup
     let now: @Sendable () -> Date
     /// Guide reports, meeting moves and locator answers per account (`RideEventLimits`).
     private let perAccount: RateLimiter
 
-    init(store: any Store, rides: RideLookup, now: @escaping @Sendable () -> Date, perAccount: RateLimit = RideEventLimits.perAccount) {
+    init(store: (any RideLifecycleStore & KerbStore), rides: RideLookup, now: @escaping @Sendable () -> Date, perAccount: RateLimit = RideEventLimits.perAccount) {
         self.store = store
         self.rides = rides
         self.now = now

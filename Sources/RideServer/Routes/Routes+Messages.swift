@@ -9,7 +9,7 @@ import RideStore
 /// a `passenger_message` event on the ride's stream: the driver's device speaks and notifies it,
 /// the dispatchers' board and stream show it. Nothing else changes.
 struct MessageRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any KerbStore
     let rides: RideLookup
     let limits: RateLimits
     let now: @Sendable () -> Date

@@ -5,7 +5,7 @@ import RideStore
 /// Endpoints for load balancers (`/health`, open) and Prometheus (`/metrics`: with a token,
 /// or from this machine only).
 struct OperationsRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any StoreLifecycle
     /// `Authorization: Bearer` value `/metrics` wants; nil: it answers only loopback clients
     /// that did not come through the proxy (issue 36: it answered anyone who reached the server).
     let metricsToken: String?

@@ -11,7 +11,7 @@ import RideWire
 /// works without JavaScript; with it, it follows the ride live (`PassengerAssets.js`). Radio
 /// guidance stays in the CLI; the page says how to start it.
 struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any AccountStore & RideRequestStore & RideLifecycleStore & PlaceStore & RideHistoryStore)
     let limits: RateLimits
     let codes: CodeRedemption
     let sessions: WebSessions

@@ -5,7 +5,7 @@ import RideStore
 /// `/v1/places`: a passenger's saved places ("home", "station"), kept with the account so a
 /// new device has them; `passenger request --from home` uses them.
 struct PlaceRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any PlaceStore
     let now: @Sendable () -> Date
 
     func addRoutes(to routes: RouteRegistrar<Context>) {

@@ -8,7 +8,7 @@ import RideStore
 /// a dispatcher sees both, coarsely; nobody else anything. The store keeps the latest per party
 /// (never a history) and deletes them when the ride is confirmed, cancelled or completed.
 struct PositionRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any KerbStore
     let rides: RideLookup
     let limits: RateLimits
     let now: @Sendable () -> Date

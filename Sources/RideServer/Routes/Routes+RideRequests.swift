@@ -4,7 +4,7 @@ import RideStore
 
 /// `/v1/ride-requests`: passengers ask for rides, drivers list the open ones and accept.
 struct RideRequestRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any AccountStore & RideRequestStore & RideLifecycleStore & RideHistoryStore)
     let rides: RideLookup
     let bookingRule: BookingRule
 

@@ -4,7 +4,7 @@ import RideStore
 
 /// `/v1/rides`: a ride from acceptance to completion or cancellation.
 struct RideRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any RideLifecycleStore & RideHistoryStore)
     let rides: RideLookup
 
     func addRoutes(to routes: RouteRegistrar<Context>) {

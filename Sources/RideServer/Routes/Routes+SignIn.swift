@@ -7,7 +7,7 @@ import RideStore
 /// sign-in code for an account, its holder exchanges it for a token (`/v1/sign-in`, the one
 /// `/v1` route without a token), and lists or revokes their tokens one at a time.
 struct SignInRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: any AccountStore
     let limits: RateLimits
     let codes: CodeRedemption
     /// How long a signed-in device's token works (`RideServerConfiguration.signInTokenLifetime`).

@@ -8,7 +8,7 @@ import RideStore
 /// Checks run in the order openapi.yaml documents; the first failure answers with its own
 /// code, and nothing is stored for a rejected proof.
 struct TouchProofRoutes<Context: RideRequestContext>: Sendable {
-    let store: any Store
+    let store: (any RideLifecycleStore & KerbStore)
     let rides: RideLookup
     let limits: RateLimits
     let metrics: ServerMetrics
