@@ -14,6 +14,8 @@ import Glibc
 /// try geoclue.emit(latitude: 52.37, longitude: 4.89, accuracy: 4, heading: 90, speed: 8, unixTime: 1_767_225_605.25)
 /// ```
 public final class GeoClueMock: @unchecked Sendable {
+    // @unchecked: `daemon` and `mock` are set in init and cleared by `stop()`, both called by
+    // the one test that owns the mock; the rest is immutable.
     static let python = "/usr/bin/python3"
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("geoclue2_mock.py").path
     public static let available = FileManager.default.isExecutableFile(atPath: PrivateBus.daemon)

@@ -7,9 +7,16 @@ import Glibc
 /// `notification_daemon` template owning org.freedesktop.Notifications, logging every call to a
 /// file: what a desktop would show, readable without our own D-Bus decoder.
 public final class NotificationDaemonMock: @unchecked Sendable {
+    // @unchecked: `processes` is set in init and cleared by `stop()`, both called by the one
+    // test that owns the mock; the rest is immutable.
     static let python = "/usr/bin/python3"
     public static let available = FileManager.default.isExecutableFile(atPath: PrivateBus.daemon)
         && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/notification_daemon.py")
+    /// RIDEBEACON_REQUIRE_PEERS (`make test`, CI) makes a missing mock a failure, not a skip, as
+    /// for Bumble: the notification escaping test is a security check.
+    public static let required = ProcessInfo.processInfo.environment["RIDEBEACON_REQUIRE_PEERS"].map { !$0.isEmpty } ?? false
+    /// For `.enabled(if:)` and optional use: run when the mock is present, or when it is required (and then fail).
+    public static let shouldRun = available || required
 
     private let bus: PrivateBus
     public var directory: URL { bus.directory }
