@@ -17,7 +17,12 @@ import Synchronization
 ///   side's was received within `MutualTouchRule.pairingWindow` and their windows are
 ///   simultaneous; otherwise the other side hears `touchObserved`;
 /// - the locator: `RideLimits.locatorRetryAfter` (once per `LocatorRule.minimumInterval`),
-///   ticking `LocatorRule.soundSeconds`.
+///   ticking `LocatorRule.soundSeconds`, one answer per request;
+/// - meeting moves and guide reports as the server takes them (who, in which state, a repeat
+///   refused, the per-ride caps), and the ride word's attempts.
+///
+/// RideClientTests' `RideServiceContractTests` runs one suite on this double and on the real
+/// server (both stores): where they part, it fails.
 ///
 /// Each side is a `RideService` (`service.driver`, `service.passenger`), like two accounts'
 /// clients; both see one history (`rideUpdates` replays it, then follows). `calls` records
@@ -57,6 +62,16 @@ public final class InMemoryRideService: Sendable {
         var calls: [Call] = []
         /// Each side's latest fix and when it was kept (`clock.now`), while accepted or arrived.
         var positions: [BeaconSide: (fix: GeoFix, keptAt: Double)] = [:]
+        /// Meeting moves and guide reports taken, per kind (the ride's caps, `RideLimits`).
+        var eventCounts: [RideEventKind: Int] = [:]
+        /// The moves said on this ride: saying one again changes nothing, and the server refuses it.
+        var saidMoves: Set<MeetingMove> = []
+        var lastGuideReport: GuideReport?
+        /// Locator requests taken and answers given: one answer per request.
+        var locatorRequests = 0
+        var locatorAnswers = 0
+        /// Ride words tried, right or wrong (`RideLimits.rideWordAttemptsPerRide`).
+        var rideWordAttempts = 0
     }
 
     public let rideID: String
@@ -204,6 +219,7 @@ public final class InMemoryRideService: Sendable {
                 answer = .tooSoon(retryAfter: retryAfter)
             } else {
                 state.lastLocatorRequest = now
+                state.locatorRequests += 1
                 Self.publish(.locatorRequested(unixTime: now), in: &state)
                 answer = .ticking(seconds: Double(LocatorRule.soundSeconds))
             }
@@ -214,21 +230,34 @@ public final class InMemoryRideService: Sendable {
 
     private func answerLocator(by side: BeaconSide, rideID: String, sound: LocatorSoundName) -> String? {
         meetingEvent(by: side, of: .driver, rideID: rideID, call: .locatorAnswered(sound),
-                     update: .locatorAnswered(sound, unixTime: clock.unixTime))
+                     update: .locatorAnswered(sound, unixTime: clock.unixTime)) { state in
+            // One answer per request, as the server's store counts them.
+            guard state.locatorAnswers < state.locatorRequests else { return "nothing to answer: every locator request has its answer" }
+            state.locatorAnswers += 1
+            return nil
+        }
     }
 
     private func meetingMove(by side: BeaconSide, rideID: String, _ move: MeetingMove) -> String? {
         meetingEvent(by: side, of: move == .coming ? .driver : nil, rideID: rideID, call: .meeting(move),
-                     update: .meeting(move, unixTime: clock.unixTime))
+                     update: .meeting(move, unixTime: clock.unixTime)) { state in
+            // The server refuses a move the ride's history already has (`no_change`), then its cap.
+            guard !state.saidMoves.contains(move) else { return "the ride's \(move.eventKind.rawValue) is said already; again changes nothing" }
+            if let refusal = Self.spend(move.eventKind, limit: RideLimits.meetingMovesPerRide, in: &state) { return refusal }
+            state.saidMoves.insert(move)
+            return nil
+        }
     }
 
-    /// An event of the meeting at the kerb: only while arrived, only by `of` (nil: either side).
-    private func meetingEvent(by side: BeaconSide, of allowed: BeaconSide?, rideID: String, call: Call, update: RideUpdate) -> String? {
+    /// An event of the meeting at the kerb: only while arrived, only by `of` (nil: either side),
+    /// then `rule`, which records what the event spends or says why it is refused.
+    private func meetingEvent(by side: BeaconSide, of allowed: BeaconSide?, rideID: String, call: Call, update: RideUpdate,
+                              rule: (inout State) -> String?) -> String? {
         state.withLock { state -> String? in
             let refusal: String? = if rideID != self.rideID { "ride \(rideID) not found" }
                 else if let allowed, side != allowed { "only the \(allowed.rawValue) may do that" }
                 else if state.rideState != .arrived { "the ride is \(state.rideState.rawValue), not arrived" }
-                else { nil }
+                else { rule(&state) }
             if let refusal {
                 state.calls.append(.refused(refusal))
                 return refusal
@@ -239,13 +268,21 @@ public final class InMemoryRideService: Sendable {
         }
     }
 
+    /// The server's rules for guide reports: the ride's passenger only; `started` while arrived,
+    /// `stopped` while arrived or confirmed; never the same as the last one (`no_change`); each
+    /// up to its cap.
     private func reportGuide(by side: BeaconSide, rideID: String, _ report: GuideReport) -> String? {
         state.withLock { state -> String? in
-            guard rideID == self.rideID, side == .passenger, state.rideState.isActive else {
-                let refusal = "the guide reports only on its own active ride"
+            let states: Set<RideState> = report == .started ? [.arrived] : [.arrived, .confirmed]
+            let refusal: String? = if rideID != self.rideID || side != .passenger { "the guide reports only on its own ride" }
+                else if !states.contains(state.rideState) { "the ride is \(state.rideState.rawValue); the guide cannot report \(report.rawValue)" }
+                else if state.lastGuideReport == report { "the guide's last report is \(report.rawValue) already; again changes nothing" }
+                else { Self.spend(report.eventKind, limit: RideLimits.guideReportsPerRide, in: &state) }
+            if let refusal {
                 state.calls.append(.refused(refusal))
                 return refusal
             }
+            state.lastGuideReport = report
             state.calls.append(.guide(report))
             return nil
         }
@@ -258,12 +295,18 @@ public final class InMemoryRideService: Sendable {
                 answer = .rejected("ride \(rideID) not found")
             } else if state.rideState != .arrived {
                 answer = .rejected("the ride is \(state.rideState.rawValue)")
-            } else if let rideWord, Self.normalized(word) == Self.normalized(rideWord) {
-                state.rideState = .confirmed
-                Self.publish(.confirmed, in: &state)
-                answer = .confirmed
+            } else if state.rideWordAttempts >= RideLimits.rideWordAttemptsPerRide {
+                answer = .rejected("this ride's word was tried \(RideLimits.rideWordAttemptsPerRide) times and no longer confirms it")
             } else {
-                answer = .rejected("that is not this ride's word")
+                // Every word tried counts, the right one too, as the server counts it before comparing.
+                state.rideWordAttempts += 1
+                if let rideWord, Self.normalized(word) == Self.normalized(rideWord) {
+                    state.rideState = .confirmed
+                    Self.publish(.confirmed, in: &state)
+                    answer = .confirmed
+                } else {
+                    answer = .rejected("that is not this ride's word")
+                }
             }
             state.calls.append(.rideWord(word, answer))
             return answer
@@ -302,6 +345,14 @@ public final class InMemoryRideService: Sendable {
 
     /// Each side's latest kept fix.
     public func position(of side: BeaconSide) -> GeoFix? { state.withLock { $0.positions[side]?.fix } }
+
+    /// Counts one more event of `kind`; the refusal when the ride already has `limit` of them.
+    private static func spend(_ kind: RideEventKind, limit: Int, in state: inout State) -> String? {
+        let taken = state.eventCounts[kind, default: 0]
+        guard taken < limit else { return "this ride already has \(limit) \(kind.rawValue) events" }
+        state.eventCounts[kind] = taken + 1
+        return nil
+    }
 
     private static func normalized(_ word: String) -> String {
         word.lowercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ")
