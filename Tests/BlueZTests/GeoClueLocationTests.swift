@@ -8,7 +8,7 @@ import Testing
 /// GeoClue2 (issue 35) against a dbusmock GeoClue on a private system bus (`GeoClueMock`):
 /// what the client asked of GeoClue is read back through `dbus-send`, and the fixes it yields
 /// are compared with what the mock emitted.
-@Suite("GeoClue2 location against dbusmock", .tags(.process), .enabled(if: GeoClueMock.available), .serialized)
+@Suite("GeoClue2 location against dbusmock", .tags(.process), .enabled(if: GeoClueMock.shouldRun), .serialized)
 struct GeoClueLocationTests {
     static let start = 1_767_225_605.25
 

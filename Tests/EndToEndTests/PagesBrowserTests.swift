@@ -9,23 +9,13 @@ struct PagesBrowserTests {
     @Test(.enabled(if: Browser.available || Browser.required, "needs /usr/bin/chromium and .venv (make test installs both)"))
     func keyboardJourneysPassAxeAndFitAPhone() async throws {
         #expect(Browser.available, "chromium or .venv/bin/python3 missing although RIDEBEACON_REQUIRE_BROWSER is set")
-        let server = try await LiveServer()
-        defer { server.stop() }
-        let tokens = [
-            "admin": try await server.createAccount(role: "admin", name: "Root"),
-            "dispatcher": try await server.createAccount(role: "dispatcher", name: "Dot"),
-            "passenger": try await server.createAccount(role: "passenger", name: "Ana"),
-            "passenger2": try await server.createAccount(role: "passenger", name: "Cleo"),
-            "driver": try await server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
-        ]
-        let config: [String: Any] = [
-            "base": server.baseURL, "chromium": Browser.chromium, "out": Browser.outputDirectory.path, "tokens": tokens,
-        ]
-        try FileManager.default.createDirectory(at: Browser.outputDirectory, withIntermediateDirectories: true)
-        let (status, stdout, stderr) = try await PythonPeer.run("Tests/EndToEndTests/pages_check.py",
-                                                                input: try JSONSerialization.data(withJSONObject: config))
-        try #require(status == 0, "pages_check.py failed:\n\(stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        let report = try await Browser.check("pages_check.py", accounts: [
+            "admin": BrowserAccount(role: "admin", name: "Root"),
+            "dispatcher": BrowserAccount(role: "dispatcher", name: "Dot"),
+            "passenger": BrowserAccount(role: "passenger", name: "Ana"),
+            "passenger2": BrowserAccount(role: "passenger", name: "Cleo"),
+            "driver": BrowserAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
+        ])
 
         // axe: no WCAG 2.2 AA violation on any page at either width; nothing scrolls sideways on a phone.
         let audits = try #require(report["audits"] as? [String: [String: Any]])
@@ -112,15 +102,5 @@ struct PagesBrowserTests {
             let png = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 5_000, "\(path) is not a real screenshot")
         }
-    }
-}
-
-/// Runs a Python peer from the repository with the .venv; output goes to files so neither pipe
-/// can fill and block it.
-enum PythonPeer {
-    static func run(_ script: String, input: Data) async throws -> (Int32, String, String) {
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: Browser.python), [Repository.root.appendingPathComponent(script).path],
-                                                 input: input, limit: .seconds(600))
-        return (result.status, result.stdout, result.stderr)
     }
 }

@@ -10,20 +10,12 @@ struct PassengerPositionBrowserTests {
     @Test(.enabled(if: Browser.available || Browser.required, "needs /usr/bin/chromium and .venv (make test installs both)"))
     func thePageSendsTheEmulatedPositionAndSaysWhenItMayNot() async throws {
         #expect(Browser.available, "chromium or .venv/bin/python3 missing although RIDEBEACON_REQUIRE_BROWSER is set")
-        let server = try await LiveServer()
-        defer { server.stop() }
-        let tokens = [
-            "admin": try await server.createAccount(role: "admin", name: "Root"),
-            "dispatcher": try await server.createAccount(role: "dispatcher", name: "Dot"),
-            "passenger": try await server.createAccount(role: "passenger", name: "Ana"),
-            "driver": try await server.createAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
-        ]
-        let config: [String: Any] = ["base": server.baseURL, "chromium": Browser.chromium, "out": Browser.outputDirectory.path, "tokens": tokens]
-        try FileManager.default.createDirectory(at: Browser.outputDirectory, withIntermediateDirectories: true)
-        let (status, stdout, stderr) = try await PythonPeer.run("Tests/EndToEndTests/passenger_position.py",
-                                                                input: try JSONSerialization.data(withJSONObject: config))
-        try #require(status == 0, "passenger_position.py failed:\n\(stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        let report = try await Browser.check("passenger_position.py", accounts: [
+            "admin": BrowserAccount(role: "admin", name: "Root"),
+            "dispatcher": BrowserAccount(role: "dispatcher", name: "Dot"),
+            "passenger": BrowserAccount(role: "passenger", name: "Ana"),
+            "driver": BrowserAccount(role: "driver", name: "Ben", vehicle: "blue Toyota Prius"),
+        ])
 
         // Refused: a visible status line says so, and nothing reached the server.
         #expect(report["refused"] as? String == "Your position is not shared: this browser may not use your location. Your driver still has your pickup.")

@@ -24,14 +24,20 @@ struct PositionCLITests {
         }
     }
 
-    @Test("the driver's GeoClue position and the passenger's --position reach each other; no GeoClue is said once")
-    func theDevicesSharePositions() async throws {
+    /// A service, a GeoClue on a private bus, and Ana's ride accepted by the driver.
+    static func acceptedRideWithGeoClue() async throws -> (RideServiceFixture, GeoClueMock, String) {
         let service = try await RideServiceFixture()
         let geoclue = try await GeoClueMock()
-        defer { geoclue.stop() }
         let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (service, geoclue, rideID)
+    }
+
+    @Test("the driver's GeoClue position and the passenger's --position reach each other; no GeoClue is said once")
+    func theDevicesSharePositions() async throws {
+        let (service, geoclue, rideID) = try await Self.acceptedRideWithGeoClue()
+        defer { geoclue.stop() }
 
         var herEnvironment = service.environment(token: service.passengerToken)
         herEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ridebeacon-test-bus"
@@ -71,12 +77,8 @@ struct PositionCLITests {
 
     @Test("driver arrive --approach shares GeoClue's fixes while the ride is accepted; Enter once parked arrives, with the course the car came in on")
     func approachThenArrival() async throws {
-        let service = try await RideServiceFixture()
-        let geoclue = try await GeoClueMock()
+        let (service, geoclue, rideID) = try await Self.acceptedRideWithGeoClue()
         defer { geoclue.stop() }
-        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         var environment = service.environment(token: service.driverToken)
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = geoclue.address
         let arrive = try BackgroundProcess(["driver", "arrive", rideID, "--radio", "sim", "--identity-period", "10", "--audio-out", "none",

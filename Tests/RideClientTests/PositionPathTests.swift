@@ -12,7 +12,7 @@ import Testing
 /// server over HTTP, and the passenger's device (a fixed `--position`) polls it back; and the
 /// other way. What is asserted is what each device learnt of the other.
 @Suite("Positions end to end: GeoClue → driver's device → server → passenger's device",
-       .tags(.process), .enabled(if: GeoClueMock.available), .timeLimit(.minutes(2)))
+       .tags(.process), .enabled(if: GeoClueMock.shouldRun), .timeLimit(.minutes(2)))
 struct PositionPathTests {
     @Test("the car's fix and, from its arrival, the course it came in on reach the passenger; hers reaches the driver; both are gone once confirmed")
     func theCarsPositionReachesThePassenger() async throws {

@@ -21,6 +21,9 @@ public final class GeoClueMock: @unchecked Sendable {
     public static let available = FileManager.default.isExecutableFile(atPath: PrivateBus.daemon)
         && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/mockobject.py")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-send")
+    /// For `.enabled(if:)`: run when the mock can start, or when RIDEBEACON_REQUIRE_PEERS says the
+    /// peers must be there (`make test`, CI), and then fail rather than skip.
+    public static let shouldRun = available || NotificationDaemonMock.required
 
     public static let service = "org.freedesktop.GeoClue2"
     static let manager = "/org/freedesktop/GeoClue2/Manager"
