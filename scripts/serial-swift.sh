@@ -3,4 +3,6 @@
 # build or test a person or helper starts goes through this lock, so two never starve each other.
 #   scripts/serial-swift.sh build --target RideServer
 #   scripts/serial-swift.sh test --skip-build --filter DuplicateKeyTests
-exec flock /tmp/ridebeacon-swift.lock swift "$@"
+# -o: the lock stays with flock itself, not with swift's children, so a compiler orphaned by a
+# killed build (seen twice: a `timeout` that killed swift-build alone) cannot hold it for good.
+exec flock -o /tmp/ridebeacon-swift.lock swift "$@"
