@@ -366,6 +366,13 @@ let package = Package(
             ],
             exclude: ["dispatch_page.py", "cdp.py", "pages_check.py"]
         ),
+        // The CLI's flows (`passenger follow`, `driver arrive`) and wording in process: a
+        // scripted ride service, InMemoryRideService and the scripted radio; no process, no server.
+        .testTarget(
+            name: "RideBeaconCLIUnitTests",
+            dependencies: ["RideBeaconCLI", "BeaconCore", "Guide", "GuideAudio", "Phrasebook", "RadioCore", "RideClient", "RideSession",
+                           "SessionDoubles", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(
             name: "RideBeaconCLITests",
             dependencies: [

@@ -45,10 +45,23 @@ enum StandardOutputBytes {
     static func write(_ bytes: [UInt8]) { FileDescriptor.writeAll(STDOUT_FILENO, bytes) }
 }
 
+/// Where the commands' lines go (`Say` on standard output, `StandardError`): the process's own
+/// descriptors, or, for one task and the tasks it starts, whatever a test binds with
+/// `ConsoleOutput.$current.withValue(…)`, so flows run in process can be read line by line
+/// (and tests running side by side do not mix their lines).
+struct ConsoleOutput: Sendable {
+    var standardOutput: @Sendable ([UInt8]) -> Void
+    var standardError: @Sendable ([UInt8]) -> Void
+
+    static let process = ConsoleOutput(standardOutput: { FileDescriptor.writeAll(STDOUT_FILENO, $0) },
+                                       standardError: { FileDescriptor.writeAll(STDERR_FILENO, $0) })
+    @TaskLocal static var current = ConsoleOutput.process
+}
+
 enum StandardError {
     static func writeLine(_ line: String) {
         // Error messages quote the service's answers: the terminal sink applies.
-        FileDescriptor.writeAll(STDERR_FILENO, Array((SinkText.terminal(line) + "\n").utf8))
+        ConsoleOutput.current.standardError(Array((SinkText.terminal(line) + "\n").utf8))
     }
 }
 

@@ -15,7 +15,7 @@ enum DeviceLanguage {
     }
 
     /// The account's language; nil when it has none or the service does not answer (English then).
-    static func account(using client: RideServiceClient) async -> Language? {
+    static func account(using client: any RideCommandService) async -> Language? {
         guard let code = try? await client.accountLanguage() else { return nil }
         return Language(rawValue: code)
     }
@@ -28,7 +28,7 @@ enum DeviceLanguage {
     }
 
     /// The phrasebook for a device already talking to the service as `client`.
-    static func book(settings: Settings?, using client: RideServiceClient) async -> Phrasebook {
+    static func book(settings: Settings?, using client: any RideCommandService) async -> Phrasebook {
         let settings = settings ?? .standard
         if !decidedHere(flag: nil, settings: settings), let language = await account(using: client) {
             return Phrasebook(language)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconCore
+import BlueZ
 import RadioCore
 import RideSession
 import Foundation
@@ -100,79 +101,104 @@ struct DriverArriveCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         try await withService(service, waits: true) { client in
-            // The position is shared from before the arrival (issue 35), so the report at the
-            // arrival can carry the course the car came in on.
-            let shared = positions.choice == .off ? nil
-                : await DevicePositions.start(positions.choice, rideID: try await client.ride(ride).id, side: .driver, service: client)
-            // --approach: shared while he drives; Enter once parked (or no keyboard) arrives.
-            let earlyKeys = approach ? DriverKeys.open() : nil
-            if let earlyKeys { await Self.parked(earlyKeys) }
-            let arrived: Ride
-            do { arrived = try await arrive(client) } catch {
-                await shared?.stop()
-                throw error
-            }
-            shared?.sharing.arrived()
-            guard let key = arrived.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride)") }
-            let identity: RotatingIdentity
-            do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
-                throw CommandLineFailure("ride \(ride): \(error)")
-            }
-            // The driver's device speaks the driver's language: the saved setting, else his account's.
-            let book = await DeviceLanguage.book(settings: try? loadSettings(), using: client)
-            Say.line(book(.driverArrived, ["code": .text(arrived.handle), "name": .text(arrived.passenger.name)]))
-            let meeting = DriverMeeting(passengerName: arrived.passenger.name, sounds: (try? LocatorSoundName.list(parsing: locatorSounds)) ?? [],
-                                        rideWord: RideWord.phrase(rideKey: key.bytes), notes: arrived.accessibilityNotes)
-            let radio = try await openRadio(selection)
-            let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
-                                               intervalMilliseconds: intervalMilliseconds,
-                                               type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
-            var voice = VoiceSettings.standard
-            voice.voice = book.language.espeakVoice
-            let locator = LocatorOutput(audioOut: audioOut, voice: voice)
-            defer { locator.close() }
-            let driverKeys = earlyKeys ?? DriverKeys.open()
-            var session = DriverSession(
-                rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
-                template: template, service: client, clock: SystemClock(),
-                confirmations: driverKeys.confirmations(autoConfirm: autoConfirm),
-                say: { line in
-                    Say.line(line)
-                    // Spoken too: the driver may be outside the car, away from the screen.
-                    if DriverArriveCommand.spoken(line, in: book) { locator.speak(line) }
-                },
-                log: { [verbose = service.verbose] line in DriverArriveCommand.log(line, verbose: verbose) },
-                locator: { locator.play($0) },
-                locatorPlayed: { await locator.played() },
-                keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
-                claims: { var claims = DriverDistanceClaims(calibration: touch); claims.book = book; return claims }(), book: book)
-            // Where she is by satellite, told to him until the radio ranges her (issue 35).
-            session.positions = shared?.sharing.updates
-            let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
-                group.addTask { [session] in await session.run() }
-                group.addTask { await Signals.next(); return nil }
-                // The passenger's messages (issue 25), said and shown as they come; never ends by itself.
-                group.addTask {
-                    await DriverMessages.follow(rideID: arrived.id, passenger: arrived.passenger.name, client: client) { words in
-                        Say.line(words)
-                        locator.speak(words)
-                    }
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
-            try? await radio.stopAdvertising()
-            await radio.shutdown()
+            try await meet(client: client, radio: selection, touch: touch, device: .process)
+        }
+    }
+
+    /// What `driver arrive` takes from the device it runs on: the process's own in `run`; a
+    /// test's in RideBeaconCLIUnitTests, which runs the flow in process.
+    struct Device: Sendable {
+        /// The saved settings (their language), nil when none can be read.
+        var settings: @Sendable () -> Settings?
+        /// The keyboard, opened when the flow first needs it.
+        var keys: @Sendable () -> DriverKeys
+        /// Returns when the driver stops the command (SIGINT, SIGTERM).
+        var interrupted: @Sendable () async -> Void
+        var openRadio: @Sendable (RadioSelection) async throws -> any Radio
+        /// The desktop's notifications of the passenger's messages (nil: none).
+        var notifications: @Sendable () async -> DesktopNotifications?
+
+        static let process = Device(settings: { try? loadSettings() }, keys: { DriverKeys.open() }, interrupted: { await Signals.next() },
+                                    openRadio: { try await RideBeaconCLI.openRadio($0) },
+                                    notifications: { try? await DesktopNotifications.open() })
+    }
+
+    /// The flow once the ride service answers: arrive, advertise and listen until the ride is
+    /// confirmed (a line, and back), cancelled or failed (thrown), or interrupted (exit 130).
+    func meet(client: any RideCommandService, radio selection: RadioSelection, touch: Calibration, device: Device) async throws {
+        // The position is shared from before the arrival (issue 35), so the report at the
+        // arrival can carry the course the car came in on.
+        let shared = positions.choice == .off ? nil
+            : await DevicePositions.start(positions.choice, rideID: try await client.ride(ride).id, side: .driver, service: client)
+        // --approach: shared while he drives; Enter once parked (or no keyboard) arrives.
+        let earlyKeys = approach ? device.keys() : nil
+        if let earlyKeys { await Self.parked(earlyKeys) }
+        let arrived: Ride
+        do { arrived = try await arrive(client) } catch {
             await shared?.stop()
-            switch outcome {
-            case .confirmed: Say.line(book(.rideStateConfirmed))
-            case .completed: Say.line(book(.rideStateCompleted))
-            case nil: throw ExitCode(130)
-            case .cancelled: throw CommandLineFailure("ride \(arrived.handle) was cancelled")
-            case .failed(let message): throw CommandLineFailure(message)
+            throw error
+        }
+        shared?.sharing.arrived()
+        guard let key = arrived.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride)") }
+        let identity: RotatingIdentity
+        do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
+            throw CommandLineFailure("ride \(ride): \(error)")
+        }
+        // The driver's device speaks the driver's language: the saved setting, else his account's.
+        let book = await DeviceLanguage.book(settings: device.settings(), using: client)
+        Say.line(book(.driverArrived, ["code": .text(arrived.handle), "name": .text(arrived.passenger.name)]))
+        let meeting = DriverMeeting(passengerName: arrived.passenger.name, sounds: (try? LocatorSoundName.list(parsing: locatorSounds)) ?? [],
+                                    rideWord: RideWord.phrase(rideKey: key.bytes), notes: arrived.accessibilityNotes)
+        let radio = try await device.openRadio(selection)
+        let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
+                                           intervalMilliseconds: intervalMilliseconds,
+                                           type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
+        var voice = VoiceSettings.standard
+        voice.voice = book.language.espeakVoice
+        let locator = LocatorOutput(audioOut: audioOut, voice: voice)
+        defer { locator.close() }
+        let driverKeys = earlyKeys ?? device.keys()
+        var session = DriverSession(
+            rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
+            template: template, service: client, clock: SystemClock(),
+            confirmations: driverKeys.confirmations(autoConfirm: autoConfirm),
+            say: { line in
+                Say.line(line)
+                // Spoken too: the driver may be outside the car, away from the screen.
+                if DriverArriveCommand.spoken(line, in: book) { locator.speak(line) }
+            },
+            log: { [verbose = service.verbose] line in DriverArriveCommand.log(line, verbose: verbose) },
+            locator: { locator.play($0) },
+            locatorPlayed: { await locator.played() },
+            keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
+            claims: { var claims = DriverDistanceClaims(calibration: touch); claims.book = book; return claims }(), book: book)
+        // Where she is by satellite, told to him until the radio ranges her (issue 35).
+        session.positions = shared?.sharing.updates
+        let outcome = await withTaskGroup(of: DriverCore.Outcome?.self) { group in
+            group.addTask { [session] in await session.run() }
+            group.addTask { await device.interrupted(); return nil }
+            // The passenger's messages (issue 25), said and shown as they come, in his language; never ends by itself.
+            group.addTask {
+                await DriverMessages.follow(rideID: arrived.id, passenger: arrived.passenger.name, client: client, book: book,
+                                            notifications: await device.notifications()) { words in
+                    Say.line(words)
+                    locator.speak(words)
+                }
+                return nil
             }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        try? await radio.stopAdvertising()
+        await radio.shutdown()
+        await shared?.stop()
+        switch outcome {
+        case .confirmed: Say.line(book(.rideStateConfirmed))
+        case .completed: Say.line(book(.rideStateCompleted))
+        case nil: throw ExitCode(130)
+        case .cancelled: throw CommandLineFailure("ride \(arrived.handle) was cancelled")
+        case .failed(let message): throw CommandLineFailure(message)
         }
     }
 
@@ -216,9 +242,9 @@ struct DriverArriveCommand: AsyncParsableCommand {
     }
 
     /// Arrives; if this ride is already `arrived` (the command was restarted) carries on.
-    private func arrive(_ client: RideServiceClient) async throws -> Ride {
+    private func arrive(_ client: any RideCommandService) async throws -> Ride {
         do {
-            return try await client.arrive(ride)
+            return try await client.arrive(ride, idempotencyKey: IdempotencyKey())
         } catch {
             // (A `catch .rejected(let p) where` pattern here crashes Swift 6.3.1's SILGen.)
             guard case .rejected(let problem) = error, problem.code == .illegalTransition, problem.state == .arrived else { throw error }

@@ -12,7 +12,7 @@ import VoiceCommands
 /// no-radio sentence and a sound asked of the driver), the guide run with the follow's own
 /// player, and the keys routed to it while it runs.
 ///
-/// @unchecked Sendable: `voiceInput` and `positions` are set once, before `run`, by the task that owns the follow;
+/// @unchecked Sendable: `voiceInput`, `positions` and `verbose` are set once, before `run`, by the task that owns the follow;
 /// the keys, which another task reads, are in a `Mutex`.
 final class FollowGuide: @unchecked Sendable {
     let radio: RadioSelection?
@@ -24,15 +24,27 @@ final class FollowGuide: @unchecked Sendable {
     var voiceInput: VoiceInput?
     /// `--position`, `--positions`: her position shared while the guide runs (issue 35).
     var positions = PositionChoice.off
+    /// `--verbose`: why the radio did not open, printed as well as the arrival's one sentence.
+    var verbose = false
+    /// Opens `radio` (the real radios; a test's own), failing without a word: the arrival says it.
+    let openRadio: @Sendable (RadioSelection) async throws -> any Radio
     /// The running guide's keys.
     private let keys = Mutex<AsyncStream<GuideKey>.Continuation?>(nil)
 
-    init(radio: RadioSelection?, settings: Settings, audioOut: String, identityPeriod: Int, player: LiveCuePlayer) {
+    init(radio: RadioSelection?, settings: Settings, audioOut: String, identityPeriod: Int, player: LiveCuePlayer,
+         openRadio: @escaping @Sendable (RadioSelection) async throws -> any Radio = FollowGuide.connect) {
         self.radio = radio
         self.settings = settings
         self.audioOut = audioOut
         self.identityPeriod = identityPeriod
         self.player = player
+        self.openRadio = openRadio
+    }
+
+    /// The radio, as `openRadio` (LiveScan) opens it but with no line of its own on failure.
+    static func connect(_ selection: RadioSelection) async throws -> any Radio {
+        if case .sim = selection { StandardError.writeLine(simulatedRadioNote) }
+        return try await connectRadio(selection)
     }
 
     /// The radio opened on arrival by `prepare`, before the arrival is said (nil: none opened).
@@ -42,12 +54,16 @@ final class FollowGuide: @unchecked Sendable {
     /// Opens the radio, once, before the arrival is announced (issue 37, 1): the arrival is
     /// then one sentence that is true, the phone guiding or not, instead of "Your phone is
     /// guiding you" followed within a second by a D-Bus error and the no-radio sentence.
+    /// The radio's error is not a second sentence: it is printed only with --verbose.
     /// Called by the follow's own task only (as `run` is).
     func prepare() async -> Bool {
         if prepared { return openedRadio != nil }
         prepared = true
         guard let radio else { return false }
-        do { openedRadio = try await openRadio(radio) } catch { openedRadio = nil }
+        do { openedRadio = try await openRadio(radio) } catch {
+            openedRadio = nil
+            if verbose { StandardError.writeLine("ridebeacon: \(radio): \(error)") }
+        }
         return openedRadio != nil
     }
 
@@ -60,7 +76,7 @@ final class FollowGuide: @unchecked Sendable {
 
     /// Runs the guide on the radio `prepare` opened; false when none could be opened (the
     /// arrival's words said so already: then only the sound is asked of the driver).
-    func run(ride: Ride, client: RideServiceClient, announcer: RideAnnouncer) async -> Bool {
+    func run(ride: Ride, client: any RideCommandService, announcer: RideAnnouncer) async -> Bool {
         guard await prepare(), let opened = openedRadio else {
             // The driver is asked for a sound, and told the passenger waits (the answer is the driver's).
             do { _ = try await client.requestLocator(ride.id) } catch {

@@ -16,7 +16,7 @@ import Synchronization
 /// Everything `passenger guide` resolved before guiding, and the hand-over to the live guide
 /// (Sources/Guide/Runtime): radio, audio player and keys opened here, guiding there.
 struct GuideLaunch {
-    let client: RideServiceClient
+    let client: any RideCommandService
     let ride: Ride
     let settings: Settings
     let radio: RadioSelection
@@ -81,7 +81,7 @@ struct GuideLaunch {
             calibration: calibration, radio: radio, service: client, player: player,
             keys: handsFree.keys(keys, say: { Say.line($0); player.say($0, urgent: true) },
                                  speaking: { HandsFree.speaking(player) }, cancel: { [client, ride] in
-                do { _ = try await client.cancelRide(ride.id, reason: "cancelled by voice") } catch {
+                do { _ = try await client.cancelRide(ride.id, reason: "cancelled by voice", idempotencyKey: IdempotencyKey()) } catch {
                     StandardError.writeLine("ridebeacon: the ride was not cancelled: \(error)")
                 }
             })) { Say.line($0) }

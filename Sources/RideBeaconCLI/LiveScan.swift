@@ -57,18 +57,21 @@ func parseRadio(_ text: String) throws -> RadioSelection {
 
 /// Opens a radio, turning failures into one stderr line.
 func openRadio(_ selection: RadioSelection) async throws -> any Radio {
-    if case .sim = selection {
-        // Said at once (issue 25): two `--radio sim` processes never hear each other.
-        StandardError.writeLine("ridebeacon: --radio sim is a simulated radio inside this process only: it cannot hear a driver's or passenger's --radio sim in another process (`ridebeacon demo` runs both sides in one).")
-    }
-    do {
-        switch selection {
-        case .bluez(let adapter): return try await BlueZRadio.connect(adapter: adapter)
-        default: return try await HCIRadio.connect(try selection.hciTransport())
-        }
-    } catch {
+    // Said at once (issue 25): two `--radio sim` processes never hear each other.
+    if case .sim = selection { StandardError.writeLine(simulatedRadioNote) }
+    do { return try await connectRadio(selection) } catch {
         StandardError.writeLine("ridebeacon: \(selection): \(error)")
         throw ExitCode(1)
+    }
+}
+
+let simulatedRadioNote = "ridebeacon: --radio sim is a simulated radio inside this process only: it cannot hear a driver's or passenger's --radio sim in another process (`ridebeacon demo` runs both sides in one)."
+
+/// Opens a radio; a failure is the caller's to tell.
+func connectRadio(_ selection: RadioSelection) async throws -> any Radio {
+    switch selection {
+    case .bluez(let adapter): return try await BlueZRadio.connect(adapter: adapter)
+    default: return try await HCIRadio.connect(try selection.hciTransport())
     }
 }
 

@@ -102,22 +102,23 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                                 audioOut: audioOut, identityPeriod: identityPeriod, player: player)
         guide.voiceInput = handsFree.input
         guide.positions = positions.choice
+        guide.verbose = service.verbose
         try await withService(service, waits: true) { client in
-            try await Self.follow(rideArgument: ride, client: client, announcer: announcer, guide: guide)
+            try await Self.follow(rideArgument: ride, client: client, announcer: announcer, guide: guide, keys: KeyboardKeys.stream())
         }
         await notifications?.close()
     }
 
-    /// Races the ride's events against the keys (Ctrl-C and SIGTERM arrive as `q`: see
-    /// KeyboardKeys); the first to end ends both.
-    static func follow(rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil) async throws {
-        let keys = KeyboardKeys.stream()
+    /// Races the ride's events against the keys (`KeyboardKeys.stream()`: Ctrl-C and SIGTERM
+    /// arrive as `q`); the first to end ends both.
+    static func follow(rideArgument: String?, client: any RideCommandService, announcer: RideAnnouncer, guide: FollowGuide? = nil,
+                       keys: AsyncStream<GuideKey>, poll: Duration = requestPoll) async throws {
         let offer = AskAgainOffer()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 var argument = rideArgument
                 while true {
-                    let ride = try await resolve(argument, client: client, announcer: announcer, offer: offer)
+                    let ride = try await resolve(argument, client: client, announcer: announcer, offer: offer, poll: poll)
                     // Someone else cancelled and Enter asked again: follow the new request.
                     guard try await followEvents(of: ride, client: client, announcer: announcer, guide: guide, offer: offer) else { return }
                     argument = nil
@@ -142,9 +143,13 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
     }
 
+    /// How often an open request is looked at again: no passenger event stream exists before a
+    /// ride does (see PassengerRides.resolve).
+    static let requestPoll = Duration.seconds(2)
+
     /// The ride to follow; while there is only an open request, says so once and waits for a driver.
-    static func resolve(_ rideArgument: String?, client: RideServiceClient, announcer: RideAnnouncer,
-                        offer: AskAgainOffer? = nil) async throws -> Ride {
+    static func resolve(_ rideArgument: String?, client: any RideCommandService, announcer: RideAnnouncer,
+                        offer: AskAgainOffer? = nil, poll: Duration = requestPoll) async throws -> Ride {
         if let rideArgument { return try await client.ride(rideArgument) }
         var waitingFor: String?
         while true {
@@ -177,21 +182,21 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 await announcer.announce(RideAnnouncement.waiting(open, in: announcer.book))
                 waitingFor = open.id
             }
-            // No passenger event stream exists before a ride does (see PassengerRides.resolve).
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: poll)
         }
     }
 
     /// The same ride again, as a new request (the one-key offer after someone else cancelled).
-    static func askAgain(_ request: RideRequest, client: RideServiceClient) async throws -> RideRequest {
+    static func askAgain(_ request: RideRequest, client: any RideCommandService) async throws -> RideRequest {
         try await client.createRideRequest(NewRideRequest(passengerName: request.passengerName, pickup: request.pickup,
-                                                          dropoff: request.dropoff, accessibilityNotes: request.accessibilityNotes))
+                                                          dropoff: request.dropoff, accessibilityNotes: request.accessibilityNotes),
+                                           idempotencyKey: IdempotencyKey())
     }
 
     /// Follows until the ride completes or is cancelled; true when, after someone else
     /// cancelled it, the passenger asked for the same ride again (then follow that request).
     @discardableResult
-    static func followEvents(of start: Ride, client: RideServiceClient, announcer: RideAnnouncer, guide: FollowGuide? = nil,
+    static func followEvents(of start: Ride, client: any RideCommandService, announcer: RideAnnouncer, guide: FollowGuide? = nil,
                              offer: AskAgainOffer? = nil) async throws -> Bool {
         var ride = start
         // At the kerb the radio is opened before anything is said, so the one sentence is true.
@@ -215,7 +220,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         let summarizedUpTo = max(ride.stateChangedAt, ride.etaGivenAt ?? .distantPast)
         /// The stream lost the server and has not got it back: said once, and its return once (issue 37, point 3).
         var unreachable = false
-        for try await update in client.rideEvents(ride.id) {
+        for try await update in client.rideEvents(ride.id, after: nil) {
             switch update {
             case .interrupted where !unreachable:
                 unreachable = true

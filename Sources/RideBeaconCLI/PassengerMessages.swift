@@ -98,13 +98,11 @@ enum MessageWords {
 /// once at the start).
 enum DriverMessages {
     /// Runs until cancelled.
-    static func follow(rideID: String, passenger: String, client: RideServiceClient, book: Phrasebook = .english,
-                       say: @escaping @Sendable (String) -> Void) async {
-        var notifications: DesktopNotifications?
-        do { notifications = try await DesktopNotifications.open() } catch { notifications = nil }
+    static func follow(rideID: String, passenger: String, client: any RideCommandService, book: Phrasebook = .english,
+                       notifications: DesktopNotifications?, say: @escaping @Sendable (String) -> Void) async {
         var heard = Set<Int64>()
         do {
-            for try await update in client.rideEvents(rideID) {
+            for try await update in client.rideEvents(rideID, after: nil) {
                 guard case .event(let event) = update, let message = event.passengerMessage, heard.insert(event.id).inserted else { continue }
                 let words = MessageWords.heard(message, from: passenger, in: book)
                 say(words)

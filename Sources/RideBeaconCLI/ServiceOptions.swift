@@ -120,6 +120,6 @@ func describe(_ error: RideClientError, server: String, verbose: Bool = false) -
 /// The one control character a line may carry is the bell the command itself asks for.
 enum Say {
     static func line(_ text: String, bell: Bool = false) {
-        StandardOutputBytes.write(Array(((bell ? "\u{07}" : "") + SinkText.terminal(text) + "\n").utf8))
+        ConsoleOutput.current.standardOutput(Array(((bell ? "\u{07}" : "") + SinkText.terminal(text) + "\n").utf8))
     }
 }
