@@ -186,9 +186,9 @@ func spokenBand(_ utterance: Utterance) -> DistanceBands.Band? {
     let number = Int(utterance.text.split(whereSeparator: { !$0.isNumber }).first ?? "")
     for key in utterance.keys {
         switch key {
-        case .veryClose: return .veryClose
-        case .aboutMeters: return number.map { .about($0) }
-        case .moreThanMeters: return number.map { .moreThan($0) }
+        case .guideVeryClose: return .veryClose
+        case .guideAboutMeters: return number.map { .about($0) }
+        case .guideMoreThanMeters: return number.map { .moreThan($0) }
         default: continue
         }
     }

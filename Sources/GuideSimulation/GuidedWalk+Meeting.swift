@@ -122,18 +122,18 @@ extension GuidedWalk {
     mutating func noteMeetingSpeech(_ utterance: Utterance) {
         for key in utterance.keys {
             switch key {
-            case .driverComing, .carAcross:
+            case .guideDriverComing, .guideCarAcross:
                 world.hear(.stayPut)
-            case .askRideWord:
+            case .guideAskRideWord:
                 meeting.wantsWord = true
                 meeting.wordOffered = true
-            case .driverHorn, .driverVoice:
+            case .guideDriverHorn, .guideDriverVoice:
                 meeting.soundsAnnounced += 1
-                let kinds: Set<StreetSound.Kind> = key == .driverHorn ? [.horn] : [.raisedVoice, .shout]
+                let kinds: Set<StreetSound.Kind> = key == .guideDriverHorn ? [.horn] : [.raisedVoice, .shout]
                 if world.scene != nil, !world.soundsMade.contains(where: { kinds.contains($0.kind) && world.time - $0.time < 15 }) {
                     meeting.soundsNotMade += 1
                 }
-            case .driverDevice:
+            case .guideDriverDevice:
                 meeting.soundsAnnounced += 1
                 if !world.locatorSounding { meeting.soundsNotMade += 1 }
             default:

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import Phrasebook
 import RideSession
 
 /// The walk's satellite positions (issue 35): both phones' fixes to the guide and the driver's
@@ -36,7 +37,7 @@ extension GuidedWalk {
     /// What she does with a far-field direction: turns and walks along the pavement that way.
     /// Her left and right are the Earth's; on a mirrored (left-hand traffic) street they are
     /// the street frame's other way round.
-    mutating func hearFarDirection(_ key: PhraseKey) {
+    mutating func hearFarDirection(_ key: PhraseID) {
         guard world.scene != nil else { return }
         let mirrored = (gnss?.frame.mirror ?? 1) < 0
         let left = Double.pi / 2
@@ -45,12 +46,12 @@ extension GuidedWalk {
         let facingStreet = world.walker.position.y >= 0 ? -Double.pi / 2 : Double.pi / 2
         let turn: Double
         switch key {
-        case .farAhead: turn = 0
-        case .farBehind: turn = .pi
-        case .farLeft: turn = mirrored ? -left : left
-        case .farRight: turn = mirrored ? left : -left
-        case .farStreetLeft, .farStreetRight:
-            let toLeft = (key == .farStreetLeft) != mirrored
+        case .guideFarAhead: turn = 0
+        case .guideFarBehind: turn = .pi
+        case .guideFarLeft: turn = mirrored ? -left : left
+        case .guideFarRight: turn = mirrored ? left : -left
+        case .guideFarStreetLeft, .guideFarStreetRight:
+            let toLeft = (key == .guideFarStreetLeft) != mirrored
             world.hear(.walkAlong(heading: cos(facingStreet + (toLeft ? left : -left)) >= 0 ? 0 : .pi))
             return
         default:

@@ -2,6 +2,7 @@ import Guide
 import BeaconCore
 import Foundation
 import GuideAudio
+import Phrasebook
 import RideSession
 
 /// A simulated passenger guided by `GuideCore` from the driver's arrival to confirmation, over
@@ -262,7 +263,7 @@ public struct GuidedWalk {
         case .speech(let utterance):
             let band = utterance.keys.contains { $0.isFarDistance } ? guide.farField.spokenBand : guide.spokenBand
             truth.note(utterance, band: band, at: cue.time, trueDistance: world.trueDistance)
-            if secondsToTouch == nil, utterance.keys.contains(.touchDetected) { secondsToTouch = cue.time }
+            if secondsToTouch == nil, utterance.keys.contains(.guideTouchDetected) { secondsToTouch = cue.time }
             if configuration.haptics == .only {
                 // Silent guidance: only what a vibration also says reaches the walker.
                 noteMeetingSpeech(utterance)
@@ -276,7 +277,7 @@ public struct GuidedWalk {
 
     /// Phrases a vibration also says (`GuideHaptics`): signal lost and the car ahead (urgent),
     /// very close, touch detected.
-    static let felt: Set<PhraseKey> = [.signalLost, .carAhead, .veryClose, .touchDetected]
+    static let felt: Set<PhraseID> = [.guideSignalLost, .guideCarAhead, .guideVeryClose, .guideTouchDetected]
 
     /// Counts a vibration and shows it to `onHaptic` (the walker reacts to its phrase or earcon).
     private mutating func feel(_ haptic: GuideHaptic, _ onHaptic: (GuideHaptic, WalkMoment) -> Void) {
@@ -297,19 +298,19 @@ public struct GuidedWalk {
         hearKey(key)
     }
 
-    private mutating func hearKey(_ key: PhraseKey) {
+    private mutating func hearKey(_ key: PhraseID) {
         switch key {
-        case .signalLost: world.hear(.keepStill)
-        case .veryClose: world.hear(.veryClose)
-        case .touchDetected: world.hear(.touchPrompt)
-        case .turnOnTheSpot: world.hear(.turnOnTheSpot)
-        case .carAhead: world.hear(.carAhead)
-        case .driverArrivedSearching:
+        case .guideSignalLost: world.hear(.keepStill)
+        case .guideVeryClose: world.hear(.veryClose)
+        case .guideTouchDetected: world.hear(.touchPrompt)
+        case .guideTurnOnTheSpot: world.hear(.turnOnTheSpot)
+        case .guideCarAhead: world.hear(.carAhead)
+        case .guideDriverArrivedSearching:
             // "Searching for the signal; stay where you are": she was standing waiting for the
             // car, and stays until the guide's next instruction (`Walker.awaitGuidance`).
             if world.scene != nil { world.walker.awaitGuidance(at: world.time) }
-        case .signalFound: world.hear(.signal)
-        case .aboutMeters, .moreThanMeters:
+        case .guideSignalFound: world.hear(.signal)
+        case .guideAboutMeters, .guideMoreThanMeters:
             // A band farther than the last one spoken means the walk is going the wrong way, a
             // nearer one that it is right (far away, bands change before the trend is sure).
             let band = guide.spokenBand

@@ -16,8 +16,8 @@ public struct MutualTouchWatch: Sendable {
 
     public mutating func note(_ cue: GuideCue) {
         guard !detected, case .speech(let utterance) = cue.sound else { return }
-        if utterance.keys.contains(.holdTogether), holdingSince == nil { holdingSince = cue.time }
-        if utterance.keys.contains(.touchDetected) {
+        if utterance.keys.contains(.guideHoldTogether), holdingSince == nil { holdingSince = cue.time }
+        if utterance.keys.contains(.guideTouchDetected) {
             detected = true
             held = holdingSince.map { cue.time - $0 }
         }

@@ -19,8 +19,8 @@ struct SpokenTruth {
     private var lastTrend: (closer: Bool, time: Double)?
 
     mutating func note(_ utterance: Utterance, band: DistanceBands.Band?, at time: Double, trueDistance: Double) {
-        let saysDistance = utterance.keys.contains { $0 == .aboutMeters || $0 == .moreThanMeters || $0 == .veryClose || $0.isFarDistance }
-        let trendWord = utterance.keys.first { $0 == .gettingCloser || $0 == .movingAway }.map { $0 == .gettingCloser }
+        let saysDistance = utterance.keys.contains { $0 == .guideAboutMeters || $0 == .guideMoreThanMeters || $0 == .guideVeryClose || $0.isFarDistance }
+        let trendWord = utterance.keys.first { $0 == .guideGettingCloser || $0 == .guideMovingAway }.map { $0 == .guideGettingCloser }
         if saysDistance, let band {
             distances += 1
             if SpokenDistance.isTrue(band, trueDistance) { claimsTrue += 1 } else { findings.append("false: \(utterance.text) at \(trueDistance) m") }

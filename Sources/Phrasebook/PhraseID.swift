@@ -4,7 +4,7 @@
 /// Placeholders: `{name}` a person's name, `{driver}` "Ben, blue Prius", `{vehicle}`, `{code}`
 /// a ride code (pass `.code`), `{minutes}`/`{distance}`/`{count}` numbers (pass `.count`).
 public enum PhraseID: String, CaseIterable, Sendable, Codable {
-    // MARK: The guide (Guide's PhraseKey: "guide." + its raw value)
+    // MARK: The guide (module Guide speaks these; cue counts name them without "guide.")
     case guideWaitingForDriver = "guide.waiting_for_driver"
     case guideDriverArrived = "guide.driver_arrived"
     case guideSearching = "guide.searching"

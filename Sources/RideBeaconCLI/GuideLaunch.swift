@@ -87,7 +87,7 @@ struct GuideLaunch {
             })) { Say.line($0) }
         guide.haptics = handsFree.haptics
         // A terminal has an Enter key; keys piped in come from a front end's buttons (issue 25).
-        guide.confirmControl = isatty(STDIN_FILENO) != 0 ? .confirmEnter : .confirmButton
+        guide.confirmControl = isatty(STDIN_FILENO) != 0 ? .guideConfirmEnter : .guideConfirmButton
         guide.compass = compass
         guide.ownsPlayer = sharedPlayer == nil
         guide.positions = shared?.sharing.updates

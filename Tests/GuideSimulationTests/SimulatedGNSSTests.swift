@@ -2,6 +2,7 @@ import BeaconCore
 import Foundation
 import Guide
 import GuideSimulation
+import Phrasebook
 import RideSession
 import Testing
 
@@ -63,10 +64,10 @@ struct SimulatedGNSSTests {
                 guard case .speech(let utterance) = cue.sound, utterance.keys.contains(where: \.isFarDirection) else { return }
                 far += 1
                 // The far field's distance, read back from the sentence: "About N" or "More than N".
-                for (key, prefix) in [(PhraseKey.farAboutMeters, "About "), (.farMoreThanMeters, "More than ")] where utterance.keys.contains(key) {
+                for (key, prefix) in [(PhraseID.guideFarAboutMeters, "About "), (.guideFarMoreThanMeters, "More than ")] where utterance.keys.contains(key) {
                     guard let range = utterance.text.range(of: prefix),
                           let n = Int(utterance.text[range.upperBound...].prefix { $0.isNumber }) else { continue }
-                    let band: DistanceBands.Band = key == .farAboutMeters ? .about(n) : .moreThan(n)
+                    let band: DistanceBands.Band = key == .guideFarAboutMeters ? .about(n) : .moreThan(n)
                     if !band.isTrue(atDistance: moment.trueDistance) { falseClaims.append("\(utterance.text) at \(moment.trueDistance) m") }
                 }
             }, prove: { side, observation in policy.prove(side, observation) })

@@ -2,6 +2,7 @@ import BeaconCore
 import Foundation
 @testable import Guide
 @testable import GuideSimulation
+import Phrasebook
 import RideSession
 import Testing
 
@@ -186,19 +187,19 @@ import Testing
 
     // MARK: B5: the mutual touch counts "Touch detected", not the earcon
 
-    static func said(_ time: Double, _ key: PhraseKey) -> GuideCue {
+    static func said(_ time: Double, _ key: PhraseID) -> GuideCue {
         GuideCue(time: time, sound: .speech(Utterance(keys: [key], text: key.rawValue)))
     }
 
     /// A ride confirmed by the word plays the touch earcon too: it is not a touch both devices felt.
     @Test func theWordsEarconIsNotAMutualTouch() {
-        let byWord = [Self.said(20, .holdTogether), GuideCue(time: 31, sound: .earcon(.touch)), Self.said(31, .confirmedByWord)]
+        let byWord = [Self.said(20, .guideHoldTogether), GuideCue(time: 31, sound: .earcon(.touch)), Self.said(31, .guideConfirmedByWord)]
         var watch = MutualTouchWatch()
         byWord.forEach { watch.note($0) }
         #expect(!watch.detected && watch.held == nil)
         #expect(byWord.contains { $0.kind == "touch" }, "the earcon the old count took for a touch")
         var touched = MutualTouchWatch()
-        [Self.said(20, .holdTogether), GuideCue(time: 21.5, sound: .earcon(.touch)), Self.said(21.5, .touchDetected)].forEach { touched.note($0) }
+        [Self.said(20, .guideHoldTogether), GuideCue(time: 21.5, sound: .earcon(.touch)), Self.said(21.5, .guideTouchDetected)].forEach { touched.note($0) }
         #expect(touched.detected && touched.held == 1.5)
     }
 

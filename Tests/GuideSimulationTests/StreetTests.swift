@@ -51,18 +51,18 @@ import Testing
     /// and a number rising while "closer" is said is a contradiction.
     @Test func strictScoringCountsTheSeedSevenSentencesFalse() {
         var truth = SpokenTruth()
-        truth.note(Utterance(keys: [.moreThanMeters, .gettingCloser], text: "More than 15 meters. Getting closer."), band: .moreThan(15), at: 10, trueDistance: 10.98)
-        truth.note(Utterance(keys: [.moreThanMeters], text: "More than 10 meters."), band: .moreThan(10), at: 20, trueDistance: 6.39)
+        truth.note(Utterance(keys: [.guideMoreThanMeters, .guideGettingCloser], text: "More than 15 meters. Getting closer."), band: .moreThan(15), at: 10, trueDistance: 10.98)
+        truth.note(Utterance(keys: [.guideMoreThanMeters], text: "More than 10 meters."), band: .moreThan(10), at: 20, trueDistance: 6.39)
         #expect(truth.distances == 2)
         #expect(truth.claimsTrue == 0)
         #expect(truth.within2x == 2)  // the lenient reading called both right
         var rising = SpokenTruth()
-        rising.note(Utterance(keys: [.aboutMeters], text: "About 6 meters."), band: .about(6), at: 1, trueDistance: 7)
-        rising.note(Utterance(keys: [.aboutMeters, .gettingCloser], text: "About 10 meters. Getting closer."), band: .about(10), at: 30, trueDistance: 8)
+        rising.note(Utterance(keys: [.guideAboutMeters], text: "About 6 meters."), band: .about(6), at: 1, trueDistance: 7)
+        rising.note(Utterance(keys: [.guideAboutMeters, .guideGettingCloser], text: "About 10 meters. Getting closer."), band: .about(10), at: 30, trueDistance: 8)
         #expect(rising.contradictions == 1, "\(rising.findings)")
         var honest = SpokenTruth()
-        honest.note(Utterance(keys: [.aboutMeters], text: "About 10 meters."), band: .about(10), at: 1, trueDistance: 11)
-        honest.note(Utterance(keys: [.aboutMeters, .gettingCloser], text: "About 6 meters. Getting closer."), band: .about(6), at: 9, trueDistance: 6)
+        honest.note(Utterance(keys: [.guideAboutMeters], text: "About 10 meters."), band: .about(10), at: 1, trueDistance: 11)
+        honest.note(Utterance(keys: [.guideAboutMeters, .guideGettingCloser], text: "About 6 meters. Getting closer."), band: .about(6), at: 9, trueDistance: 6)
         #expect(honest.contradictions == 0 && honest.claimsTrue == 2)
     }
 

@@ -162,7 +162,7 @@ import Testing
             let policy = MutualProofPolicy()
             let summary = await walk.run(unixTime: { ScriptedGuide.base + $0 }, onCue: { _, _ in },
                                          prove: { side, observation in policy.prove(side, observation) })
-            guard let said = summary.cues["say:" + PhraseKey.carAhead.rawValue], said > 0 else { continue }
+            guard let said = summary.cues["say:car_ahead"], said > 0 else { continue }
             stops += said
             walksWithATurn += 1
             #expect(walk.guide.turn.lastStop == .compass, "seed \(seed)")

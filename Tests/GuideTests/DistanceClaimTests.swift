@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Guide
+import Phrasebook
 import Testing
 
 /// Issue 23 (and issue 21, item 8): what the guide claims about distance is true by the strict
@@ -92,7 +93,7 @@ import Testing
                 + core.handle(.tick(time: sample.time + 0.05))
             for case .cue(let cue) in actions {
                 if case .speech(let utterance) = cue.sound,
-                   utterance.keys.contains(where: { [.aboutMeters, .moreThanMeters, .veryClose].contains($0) }) {
+                   utterance.keys.contains(where: { [.guideAboutMeters, .guideMoreThanMeters, .guideVeryClose].contains($0) }) {
                     spoken.append((i, utterance.text))
                 }
             }
@@ -113,8 +114,8 @@ import Testing
     /// "Very close, reach out.").
     static func band(in sentence: String) -> Band? {
         let english = PhraseTable.english
-        if sentence.hasPrefix(english.text(for: Phrase(.veryClose))) { return .veryClose }
-        for (key, make) in [(PhraseKey.aboutMeters, Band.about), (.moreThanMeters, Band.moreThan)] {
+        if sentence.hasPrefix(english.text(for: Phrase(.guideVeryClose))) { return .veryClose }
+        for (key, make) in [(PhraseID.guideAboutMeters, Band.about), (.guideMoreThanMeters, Band.moreThan)] {
             for n in 1...100 where sentence.hasPrefix(english.text(for: Phrase(key, ["distance": String(n)]))) {
                 return make(n)
             }

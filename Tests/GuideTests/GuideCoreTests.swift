@@ -2,6 +2,7 @@ import BeaconCore
 import Guide
 import GuideSimulation
 import GuideAudio
+import Phrasebook
 import Testing
 
 /// Scripted walks through the guide's state machine; each asserts the exact cue sequence. The
@@ -170,10 +171,10 @@ import Testing
     }
 
     @Test func everyPhraseHasEnglishText() {
-        for key in PhraseKey.allCases where key != .trendSteady {
+        for key in PhraseID.guidePhrases where key != .guideTrendSteady {
             #expect(PhraseTable.english.entries[key]?.isEmpty == false, "\(key)")
         }
-        #expect(PhraseTable.english.text(for: Phrase(.confirmed, ["name": "Ben", "vehicle": "a red van"]))
+        #expect(PhraseTable.english.text(for: Phrase(.guideConfirmed, ["name": "Ben", "vehicle": "a red van"]))
                 == "Ride confirmed. Your driver is Ben, a red van.")
     }
 }

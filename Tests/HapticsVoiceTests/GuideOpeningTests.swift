@@ -1,5 +1,6 @@
 import BeaconCore
 import Guide
+import Phrasebook
 import Testing
 
 /// Issue 25: the guide's opening is one consistent sequence, and confirming is named for the device.
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func confirmingIsNamedForTheDevice() {
-        func touchSentence(_ control: PhraseKey, _ phrases: PhraseTable = .english) -> String? {
+        func touchSentence(_ control: PhraseID, _ phrases: PhraseTable = .english) -> String? {
             var core = GuideCore(ride: Self.ride, verbosity: .brief, phrases: phrases)
             core.confirmControl = control
             var actions = core.start(time: 0, arrived: true) + core.handle(.arrived(time: 0))
@@ -46,8 +47,8 @@ import Testing
             for n in 1...30 { actions += Self.sighting(&core, at: Double(n) * 0.1, rssi: -30) }
             return Self.said(actions).first { $0.hasPrefix("Touch detected") || $0.hasPrefix("Contacto") }
         }
-        #expect(touchSentence(.confirmEnter) == "Touch detected. Press Enter to confirm your ride.")
-        #expect(touchSentence(.confirmButton) == "Touch detected. Press the Confirm button to confirm your ride.")
-        #expect(touchSentence(.confirmButton, .table(for: "es")) == "Contacto detectado. Pulsa el botón Confirmar para confirmar tu viaje.")
+        #expect(touchSentence(.guideConfirmEnter) == "Touch detected. Press Enter to confirm your ride.")
+        #expect(touchSentence(.guideConfirmButton) == "Touch detected. Press the Confirm button to confirm your ride.")
+        #expect(touchSentence(.guideConfirmButton, .table(for: "es")) == "Contacto detectado. Pulsa el botón Confirmar para confirmar tu viaje.")
     }
 }

@@ -49,7 +49,7 @@ import VoiceCommands
             }
         }
         #expect(answers.count == 1)
-        #expect(answers.first?.keys == [.whereIsDriver])
+        #expect(answers.first?.keys == [.guideWhereIsDriver])
         #expect(answers.first?.text.hasPrefix("Your driver is ") == true)
     }
 

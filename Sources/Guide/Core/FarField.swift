@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import Phrasebook
 import RideSession
 
 /// The guide's far field (issue 35): what it keeps of the two phones' satellite fixes, and the
@@ -61,7 +62,7 @@ public struct FarField: Sendable {
     /// Meeting halfway: the driver is coming and she walks on towards the car (said at `halfwayFrom`).
     public internal(set) var halfway = false
     var halfwayFrom = Double.infinity
-    var lastKeys: [PhraseKey] = []
+    var lastKeys: [PhraseID] = []
     /// The distance the far field last claimed (the simulator scores it against the truth).
     public internal(set) var spokenBand: DistanceBands.Band?
     /// Which way along the street the car was last said to be: +1 the way the car points, −1

@@ -1,4 +1,5 @@
 import BeaconCore
+import Phrasebook
 
 /// GuideCore's spoken distances: a band said once the estimate has settled in it, and the
 /// answer to "where is my driver".
@@ -63,19 +64,19 @@ extension GuideCore {
     /// one (issue 21: a number that rises while "closer" is said is a contradiction).
     mutating func sayBand(_ out: inout [GuideAction], _ time: Double, _ band: DistanceBands.Band, trend: Trend,
                           after previous: DistanceBands.Band? = nil) {
-        var keys: [PhraseKey]
+        var keys: [PhraseID]
         var arguments: [String: String] = [:]
         switch band {
-        case .veryClose: keys = [.veryClose]
-        case .about(let n): keys = [.aboutMeters]; arguments["distance"] = String(n)
-        case .moreThan(let n): keys = [.moreThanMeters]; arguments["distance"] = String(n)
+        case .veryClose: keys = [.guideVeryClose]
+        case .about(let n): keys = [.guideAboutMeters]; arguments["distance"] = String(n)
+        case .moreThan(let n): keys = [.guideMoreThanMeters]; arguments["distance"] = String(n)
         }
         if verbosity == .full, band != .veryClose, trend == .closer || trend == .farther {
             // The opposite word spoken moments ago would be contradicted: the band alone says enough.
             let closer = trend == .closer
             let agrees = previous.map { closer ? !(band > $0) : !(band < $0) } ?? true
             if agrees, lastTrendWord.map({ $0.closer == closer || time - $0.time >= timing.bandSpacing + 1 }) ?? true {
-                keys.append(closer ? .gettingCloser : .movingAway)
+                keys.append(closer ? .guideGettingCloser : .guideMovingAway)
                 lastTrendWord = (closer, time)
             }
         }
@@ -84,7 +85,7 @@ extension GuideCore {
 
     mutating func whereIsDriver(_ out: inout [GuideAction], _ time: Double) {
         guard let estimate = lastEstimate, !ranger.isStale(at: time), estimate.distance.isFinite else {
-            say(&out, time, [.driverNotHeard], [:], always: true)
+            say(&out, time, [.guideDriverNotHeard], [:], always: true)
             return
         }
         let trend = ranger.noSample(at: time).trend
@@ -92,16 +93,16 @@ extension GuideCore {
         // The claim the level supports; without one, the lower bound in whole metres (it is
         // true), and under 2 m that the distance is not sure ("nearby" would be a claim too).
         switch bands.band {
-        case .veryClose?: distance = phrases.text(for: Phrase(.distanceVeryClose))
-        case .about(let n)?: distance = phrases.text(for: Phrase(.distanceAbout, ["distance": String(n)]))
-        case .moreThan(let n)?: distance = phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(n)]))
+        case .veryClose?: distance = phrases.text(for: Phrase(.guideDistanceVeryClose))
+        case .about(let n)?: distance = phrases.text(for: Phrase(.guideDistanceAbout, ["distance": String(n)]))
+        case .moreThan(let n)?: distance = phrases.text(for: Phrase(.guideDistanceMoreThan, ["distance": String(n)]))
         case nil:
             let low = bands.low.isFinite ? bands.low
                 : uncertainty.bounds(level: estimate.filteredRSSI, model: distanceModel, spread: bands.spread.value).low
-            distance = low >= 2 ? phrases.text(for: Phrase(.distanceMoreThan, ["distance": String(Int(low))]))
-                : phrases.text(for: Phrase(.distanceUnknown))
+            distance = low >= 2 ? phrases.text(for: Phrase(.guideDistanceMoreThan, ["distance": String(Int(low))]))
+                : phrases.text(for: Phrase(.guideDistanceUnknown))
         }
-        let trendKey: PhraseKey = trend == .closer ? .trendCloser : trend == .farther ? .trendFarther : .trendSteady
-        say(&out, time, [.whereIsDriver], ["distance": distance, "trend": phrases.text(for: Phrase(trendKey))], always: true)
+        let trendKey: PhraseID = trend == .closer ? .guideTrendCloser : trend == .farther ? .guideTrendFarther : .guideTrendSteady
+        say(&out, time, [.guideWhereIsDriver], ["distance": distance, "trend": phrases.text(for: Phrase(trendKey))], always: true)
     }
 }

@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import Phrasebook
 import RideSession
 
 /// GuideCore's far field (issue 35): beyond the Bluetooth signal's reach, where the car is by
@@ -47,7 +48,7 @@ extension GuideCore {
             carAcross = true
             farField.kerbSide = .across
             holdForDriver(time)
-            say(&out, time, [.carAcross], ["name": ride.driverName], always: true)
+            say(&out, time, [.guideCarAcross], ["name": ride.driverName], always: true)
             outbox.append(.carAcross)
             return
         }
@@ -64,14 +65,14 @@ extension GuideCore {
         // The turn-to-find and "wrong way" clocks start again from a direction given.
         lastDirectionKnown = time
         var arguments: [String: String] = [:]
-        if case .about(let n)? = farField.spokenBand, keys.contains(.farAboutMeters) { arguments["distance"] = String(n) }
-        if case .moreThan(let n)? = farField.spokenBand, keys.contains(.farMoreThanMeters) { arguments["distance"] = String(n) }
+        if case .about(let n)? = farField.spokenBand, keys.contains(.guideFarAboutMeters) { arguments["distance"] = String(n) }
+        if case .moreThan(let n)? = farField.spokenBand, keys.contains(.guideFarMoreThanMeters) { arguments["distance"] = String(n) }
         say(&out, time, keys, arguments, brief: true)
     }
 
     /// The far-field sentence for `vector` now: the direction along the pavement, the distance
     /// claim (kept in `farField.spokenBand`), and "this side of the street" when sure.
-    mutating func farFieldSentence(_ vector: SatelliteVector, at time: Double) -> [PhraseKey] {
+    mutating func farFieldSentence(_ vector: SatelliteVector, at time: Double) -> [PhraseID] {
         let rules = farField.rules
         farField.kerbSide = KerbSide.judge(vector, traffic: farField.traffic, sigmas: rules.claimSigmas,
                                            halfRoad: acrossJudge.parameters.halfRoad)
@@ -92,11 +93,11 @@ extension GuideCore {
         }
         if band != nil { farField.spokenBand = band }
         switch band {
-        case .about?: keys.append(.farAboutMeters)
-        case .moreThan?: keys.append(.farMoreThanMeters)
+        case .about?: keys.append(.guideFarAboutMeters)
+        case .moreThan?: keys.append(.guideFarMoreThanMeters)
         default: break
         }
-        if farField.kerbSide == .herSide { keys.append(.farThisSide) }
+        if farField.kerbSide == .herSide { keys.append(.guideFarThisSide) }
         return keys
     }
 
@@ -116,23 +117,23 @@ extension GuideCore {
     }
 
     /// Which way along the pavement the car is: through the compass (ahead, behind, left,
-    /// right of where she faces), or with the street in front of her; `.farWhichWay` when the
+    /// right of where she faces), or with the street in front of her; `.guideFarWhichWay` when the
     /// fixes do not put the car `directionSigmas` σ one way, or the car's course is unknown.
-    mutating func farDirection(_ vector: SatelliteVector, at time: Double) -> PhraseKey {
+    mutating func farDirection(_ vector: SatelliteVector, at time: Double) -> PhraseID {
         guard let course = farField.carCourse, let frame = vector.streetFrame(traffic: farField.traffic) else {
             farField.directionSure = false
-            return .farWhichWay
+            return .guideFarWhichWay
         }
         farField.directionSure = !farField.unsettled(at: time) && abs(frame.carAlong) >= farField.rules.directionSigmas * vector.sigma
         if farField.directionSure { farField.alongSign = frame.carAlong >= 0 ? 1 : -1 }
-        guard let sign = farField.alongSign else { return .farWhichWay }
+        guard let sign = farField.alongSign else { return .guideFarWhichWay }
         // The bearing along the street towards the car.
         let towards = sign > 0 ? course : course + 180
         if let heading = turn.freshHeading(at: time) {
             let relative = HeadingBins.difference(towards, heading)
-            if abs(relative) <= 45 { return .farAhead }
-            if abs(relative) >= 135 { return .farBehind }
-            return relative > 0 ? .farRight : .farLeft
+            if abs(relative) <= 45 { return .guideFarAhead }
+            if abs(relative) >= 135 { return .guideFarBehind }
+            return relative > 0 ? .guideFarRight : .guideFarLeft
         }
         // Facing the street from the car's kerb side, she faces away from the kerb. She is taken
         // to be on that side: a car judged across gets no direction at all, and the point
@@ -141,7 +142,7 @@ extension GuideCore {
         // clockwise from where she faces.
         let kerbward = farField.traffic == .right ? course + 90 : course - 90
         let facing = farField.facingSwapped ? kerbward : kerbward + 180
-        return HeadingBins.difference(towards, facing + 90).magnitude <= 90 ? .farStreetRight : .farStreetLeft
+        return HeadingBins.difference(towards, facing + 90).magnitude <= 90 ? .guideFarStreetRight : .guideFarStreetLeft
     }
 
     /// Without a compass: while a sure way "with the street in front of you" is followed (she
@@ -149,9 +150,9 @@ extension GuideCore {
     /// s, she must be on the other pavement, facing the street the other way round.
     /// True when it swapped.
     @discardableResult
-    mutating func noteWay(_ vector: SatelliteVector, keys: [PhraseKey], at time: Double) -> Bool {
+    mutating func noteWay(_ vector: SatelliteVector, keys: [PhraseID], at time: Double) -> Bool {
         let rules = farField.rules
-        guard keys.first == .farStreetLeft || keys.first == .farStreetRight, farField.directionSure else {
+        guard keys.first == .guideFarStreetLeft || keys.first == .guideFarStreetRight, farField.directionSure else {
             farField.wayHistory = []
             return false
         }
@@ -178,7 +179,7 @@ extension GuideCore {
         if !farField.handOverSaid {
             farField.handOverSaid = true
             searchingSaid = false
-            say(&out, time, [.signalFound], [:], brief: true)
+            say(&out, time, [.guideSignalFound], [:], brief: true)
         }
         return true
     }
@@ -188,7 +189,7 @@ extension GuideCore {
     /// otherwise to stay where she is. Returns whether it is the halfway meeting.
     mutating func driverComing(_ out: inout [GuideAction], _ time: Double) -> Bool {
         guard !carAcross, let vector = farField.vector(at: time), !farField.handedOver,
-              farDirection(vector, at: time) != .farWhichWay else { return false }
+              farDirection(vector, at: time) != .guideFarWhichWay else { return false }
         farField.halfway = true
         meetHalfway(&out, time, vector)
         return true
@@ -201,9 +202,9 @@ extension GuideCore {
         let first = farField.halfwayFrom == .infinity
         guard farField.halfway, first || time - farField.lastSaid >= farField.rules.repeatEvery else { return }
         let direction = farDirection(vector, at: time)
-        guard direction != .farWhichWay else { return }
+        guard direction != .guideFarWhichWay else { return }
         let rest = farFieldSentence(vector, at: time).filter { !$0.isFarDirection }
-        let keys: [PhraseKey] = (first ? [.driverComingHalfway] : []) + [direction] + rest
+        let keys: [PhraseID] = (first ? [.guideDriverComingHalfway] : []) + [direction] + rest
         if first { farField.halfwayFrom = time }
         farField.lastKeys = keys
         farField.lastSaid = time

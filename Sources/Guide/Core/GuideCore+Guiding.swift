@@ -14,7 +14,7 @@ extension GuideCore {
             }
             if state != .holding {
                 state = .holding
-                say(&out, time, [.holdTogether], [:], brief: true)
+                say(&out, time, [.guideHoldTogether], [:], brief: true)
             }
             // The pulse goes on: its silence would mean "no signal".
             pulse(&out, time, estimate)
@@ -102,6 +102,6 @@ extension GuideCore {
         bands.reset()
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.signalLost))))
-        say(&out, time, [.signalLost], [:], brief: true)
+        say(&out, time, [.guideSignalLost], [:], brief: true)
     }
 }

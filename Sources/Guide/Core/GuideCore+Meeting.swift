@@ -1,4 +1,5 @@
 import BeaconCore
+import Phrasebook
 import RideSession
 
 /// GuideCore's side of the meeting at the kerb (issue 22): the ride service's and then the
@@ -13,12 +14,12 @@ extension GuideCore {
     public static let besideDriverDistance = 1.5
 
     /// The phrase for a sound the driver made.
-    static func soundPhrase(_ sound: LocatorSoundName) -> PhraseKey {
+    static func soundPhrase(_ sound: LocatorSoundName) -> PhraseID {
         switch sound {
-        case .horn: .driverHorn
-        case .voice: .driverVoice
-        case .device: .driverDevice
-        case .none: .driverCannotSound
+        case .horn: .guideDriverHorn
+        case .voice: .guideDriverVoice
+        case .device: .guideDriverDevice
+        case .none: .guideDriverCannotSound
         }
     }
 
@@ -31,14 +32,14 @@ extension GuideCore {
         // The request is with the driver: nothing is promised until the driver answers
         // (`driverSounded`), or the wait runs out (`meetingTick`).
         switch answer {
-        case .ticking: say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
+        case .ticking: say(&out, time, [.guideSoundAsked], ["name": ride.driverName], always: true)
         case .tooSoon:
             if wasTicking, let sound = locator.sound {
                 say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
             } else {
-                say(&out, time, [.soundAsked], ["name": ride.driverName], always: true)
+                say(&out, time, [.guideSoundAsked], ["name": ride.driverName], always: true)
             }
-        case .refused(let reason): say(&out, time, [.locatorUnavailable], ["reason": reason], always: true)
+        case .refused(let reason): say(&out, time, [.guideLocatorUnavailable], ["reason": reason], always: true)
         }
     }
 
@@ -56,7 +57,7 @@ extension GuideCore {
 
     /// No sound: said, and (while guiding, not waiting for the driver) the turn on the spot.
     mutating func cannotSound(_ out: inout [GuideAction], _ time: Double) {
-        say(&out, time, [.driverCannotSound], ["name": ride.driverName], always: true)
+        say(&out, time, [.guideDriverCannotSound], ["name": ride.driverName], always: true)
         if state == .guiding, !meetingHeld, !turn.isActive { beginTurn(&out, time) }
     }
 
@@ -71,12 +72,12 @@ extension GuideCore {
             }
             holdForDriver(time)
             // With the satellite fixes giving a way along the pavement, she walks on to meet him.
-            if !driverComing(&out, time) { say(&out, time, [.driverComing], ["name": ride.driverName], always: true) }
+            if !driverComing(&out, time) { say(&out, time, [.guideDriverComing], ["name": ride.driverName], always: true) }
         case .across:
             guard !carAcross else { return }
             carAcross = true
             holdForDriver(time)
-            say(&out, time, [.carAcross], ["name": ride.driverName], always: true)
+            say(&out, time, [.guideCarAcross], ["name": ride.driverName], always: true)
         }
     }
 
@@ -109,7 +110,7 @@ extension GuideCore {
         if !carAcross, !meetingHeld, state == .guiding, acrossJudge.isAcross(at: time), fixesAllowAcross(at: time) {
             carAcross = true
             holdForDriver(time)
-            say(&out, time, [.carAcross], ["name": ride.driverName], always: true)
+            say(&out, time, [.guideCarAcross], ["name": ride.driverName], always: true)
             outbox.append(.carAcross)
         }
     }
@@ -123,7 +124,7 @@ extension GuideCore {
     mutating func offerRideWord(_ out: inout [GuideAction], _ time: Double) {
         guard let word = ride.rideWord else { return }
         wordOffered = true
-        say(&out, time, [.askRideWord, .rideWordIs], ["word": word], always: true)
+        say(&out, time, [.guideAskRideWord, .guideRideWordIs], ["word": word], always: true)
     }
 
     /// `w`: offers the ride word, or (once offered) confirms with it.
@@ -135,7 +136,7 @@ extension GuideCore {
         }
         guard !wordPending, state != .confirming else { return }
         wordPending = true
-        say(&out, time, [.confirming], [:], brief: true)
+        say(&out, time, [.guideConfirming], [:], brief: true)
         outbox.append(.confirmByWord(word))
     }
 
@@ -148,10 +149,10 @@ extension GuideCore {
             state = .confirmed
             silencePulse(&out)
             out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-            say(&out, time, [.confirmedByWord], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
+            say(&out, time, [.guideConfirmedByWord], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
             out += [.scan(.off), .finished]
         case .rejected(let reason):
-            say(&out, time, [.rideWordRefused], ["reason": reason], always: true)
+            say(&out, time, [.guideRideWordRefused], ["reason": reason], always: true)
         case .awaitingCounterpart, .notSimultaneous:
             break
         }

@@ -8,17 +8,17 @@ extension GuideCore {
         guard state == .confirming else { return }
         switch answer {
         case .confirmed: confirm(&out, time)
-        case .awaitingCounterpart: say(&out, time, [.waitingForDriverProof], [:], brief: true)
+        case .awaitingCounterpart: say(&out, time, [.guideWaitingForDriverProof], [:], brief: true)
         case .notSimultaneous:
             // Kept by the server: the driver's device re-proves the ongoing touch, and the
             // confirmation arrives on the event stream once the two meet.
             state = .touch
             touchEnded = time
-            say(&out, time, [.holdTogether], [:], brief: true)
+            say(&out, time, [.guideHoldTogether], [:], brief: true)
         case .rejected(let reason):
             state = .touch
             touchEnded = time
-            say(&out, time, [.proofRejected], ["reason": reason], always: true)
+            say(&out, time, [.guideProofRejected], ["reason": reason], always: true)
         }
     }
 
@@ -28,7 +28,7 @@ extension GuideCore {
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
         // The stream may bring the confirmation before the ride word's own answer does.
-        say(&out, time, [wordPending ? .confirmedByWord : .confirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
+        say(&out, time, [wordPending ? .guideConfirmedByWord : .guideConfirmed], ["name": ride.driverName, "vehicle": ride.vehicle], always: true)
         out += [.scan(.off), .finished]
     }
 
@@ -44,7 +44,7 @@ extension GuideCore {
         holdSaidAt = nil
         silencePulse(&out)
         out.append(.cue(GuideCue(time: time, sound: .earcon(.touch))))
-        say(&out, time, [.touchDetected], ["confirm": phrases.text(for: Phrase(confirmControl))], brief: true)
+        say(&out, time, [.guideTouchDetected], ["confirm": phrases.text(for: Phrase(confirmControl))], brief: true)
     }
 
     /// Peak level, sample count and window of the current touch, for the proof.

@@ -25,13 +25,13 @@ extension GuideCore {
         case .tone(let earcon)?: out.append(.cue(GuideCue(time: time, sound: .earcon(earcon))))
         case .stop?:
             lastDirectionKnown = time
-            say(&out, time, [.carAhead], [:], always: true)
+            say(&out, time, [.guideCarAhead], [:], always: true)
         case nil: break
         }
     }
 
     mutating func beginTurn(_ out: inout [GuideAction], _ time: Double) {
         turn.begin(at: time)
-        say(&out, time, [.turnOnTheSpot], [:], always: true)
+        say(&out, time, [.guideTurnOnTheSpot], [:], always: true)
     }
 }

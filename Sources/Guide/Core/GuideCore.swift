@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import GuideAudio
+import Phrasebook
 import RideSession
 
 /// The passenger guide as a pure, time-driven state machine: inputs in, actions out, no I/O.
@@ -112,8 +113,8 @@ public struct GuideCore: Sendable {
     /// The touch not felt this long after "Hold the phones together", s: the ride word.
     public static let rideWordAfter = 10.0
     /// How the passenger confirms, named for the device in "Touch detected. … to confirm your
-    /// ride": `.confirmEnter` (a terminal's key) or `.confirmButton` (a front end's button).
-    public var confirmControl = PhraseKey.confirmEnter
+    /// ride": `.guideConfirmEnter` (a terminal's key) or `.guideConfirmButton` (a front end's button).
+    public var confirmControl = PhraseID.guideConfirmEnter
     /// The two phones' satellite fixes and what the guide says of them until the Bluetooth
     /// cues take over (issue 35, `GuideCore+FarField`).
     public internal(set) var farField = FarField()
@@ -146,7 +147,7 @@ public struct GuideCore: Sendable {
     /// before "Your driver has arrived" (issue 25: one consistent opening).
     public mutating func start(time: Double, arrived: Bool = false) -> [GuideAction] {
         var out: [GuideAction] = [.scan(.dutyCycled)]
-        if !arrived { say(&out, time, [.waitingForDriver], [:], brief: true) }
+        if !arrived { say(&out, time, [.guideWaitingForDriver], [:], brief: true) }
         return out
     }
 
@@ -179,12 +180,12 @@ public struct GuideCore: Sendable {
             guard !isOver else { break }
             state = .cancelled
             silencePulse(&out)
-            say(&out, time, [.rideCancelled], [:], always: true)
+            say(&out, time, [.guideRideCancelled], [:], always: true)
             out += [.scan(.off), .finished]
         case .service(let time, let reachable):
             guard reachable != serviceReachable else { break }
             serviceReachable = reachable
-            say(&out, time, [reachable ? .serviceBack : .serviceUnreachable], [:], brief: true)
+            say(&out, time, [reachable ? .guideServiceBack : .guideServiceUnreachable], [:], brief: true)
         case .locatorAnswered(let time, let answer):
             locatorAnswered(&out, time, answer)
         }
@@ -206,11 +207,11 @@ public struct GuideCore: Sendable {
         // without one, "follow the sound" would be a promise: the passenger is told the guide is
         // searching, and "Signal found. Follow the sound." when it is heard.
         if let estimate = lastEstimate, !ranger.isStale(at: time) {
-            say(&out, time, [.driverArrived], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
+            say(&out, time, [.guideDriverArrived], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
             state = .guiding
             guide(&out, time, estimate)
         } else {
-            say(&out, time, [.driverArrivedSearching], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
+            say(&out, time, [.guideDriverArrivedSearching], ["name": ride.driverName, "vehicle": ride.vehicle], brief: true)
             searchingSaid = true
         }
     }
@@ -231,14 +232,14 @@ public struct GuideCore: Sendable {
             // While the satellite vector guides, the signal is announced at the hand-over.
             if searchingSaid, !farField.leads(at: time) {
                 searchingSaid = false
-                say(&out, time, [.signalFound], [:], brief: true)
+                say(&out, time, [.guideSignalFound], [:], brief: true)
             }
             guide(&out, time, estimate)
         case .signalLost:
             state = .guiding
             spokenBand = nil
             lastDirectionKnown = time
-            if !farField.leads(at: time) { say(&out, time, [.signalBack], [:], brief: true) }
+            if !farField.leads(at: time) { say(&out, time, [.guideSignalBack], [:], brief: true) }
             guide(&out, time, estimate)
         case .guiding, .holding, .touch:
             guide(&out, time, estimate)
@@ -254,7 +255,7 @@ public struct GuideCore: Sendable {
         case .searching:
             if time - lastSearchingPhrase >= timing.searchingRepeat, !farField.leads(at: time) {
                 lastSearchingPhrase = time
-                say(&out, time, [.searching], [:], brief: true)
+                say(&out, time, [.guideSearching], [:], brief: true)
             }
         case .guiding, .holding, .touch:
             if ranger.isStale(at: time) {
@@ -279,7 +280,7 @@ public struct GuideCore: Sendable {
             guard !isOver else { return }
             state = .stopped
             silencePulse(&out)
-            say(&out, time, [.goodbye], [:], always: true)
+            say(&out, time, [.guideGoodbye], [:], always: true)
             out += [.scan(.off), .finished]
         case .repeatLast:
             if let last = lastUtterance { out.append(.cue(GuideCue(time: time, sound: .speech(last)))) }
@@ -297,14 +298,14 @@ public struct GuideCore: Sendable {
             beginTurn(&out, time)
         case .confirm:
             guard state == .touch, let match = lastMatch else {
-                if state == .holding { say(&out, time, [.holdTogether], [:], always: true) }
+                if state == .holding { say(&out, time, [.guideHoldTogether], [:], always: true) }
                 if state == .guiding || state == .signalLost || state == .searching {
-                    say(&out, time, [.notTouching], [:], always: true)
+                    say(&out, time, [.guideNotTouching], [:], always: true)
                 }
                 return
             }
             state = .confirming
-            say(&out, time, [.confirming], [:], brief: true)
+            say(&out, time, [.guideConfirming], [:], brief: true)
             let until = touchUntil ?? match.unixTime
             out.append(.postProof(TouchObservation(identity: match.identity, slot: match.slot,
                                                    peakFilteredRSSI: touchPeak, samples: max(1, touchSamples),
@@ -314,9 +315,9 @@ public struct GuideCore: Sendable {
 
     /// Speaks unless verbosity forbids: `always` phrases (answers to a key, the confirmation)
     /// are spoken even with earcons only; `brief` ones from brief up.
-    mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseKey],
+    mutating func say(_ out: inout [GuideAction], _ time: Double, _ keys: [PhraseID],
                               _ arguments: [String: String], always: Bool = false, brief: Bool = false) {
-        if keys.contains(.holdTogether), holdSaidAt == nil { holdSaidAt = time }
+        if keys.contains(.guideHoldTogether), holdSaidAt == nil { holdSaidAt = time }
         guard always || (brief && verbosity != .earcons) || verbosity == .full else { return }
         let text = keys.map { phrases.text(for: Phrase($0, arguments)) }.filter { !$0.isEmpty }.joined(separator: " ")
         let utterance = Utterance(keys: keys, text: text)

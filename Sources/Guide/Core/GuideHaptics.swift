@@ -1,4 +1,5 @@
 import GuideAudio
+import Phrasebook
 
 /// Whether the guide vibrates (`--haptics`, saved in settings): `on` beside the sounds, `off`,
 /// or `only`: silent guidance (noisy streets, deaf-blind passengers): vibrations and the printed
@@ -94,7 +95,7 @@ public struct GuideHaptics: Sendable {
     }
 
     /// Phrases that are a warning to stop or stay: felt as `urgent`.
-    static let urgentKeys: Set<PhraseKey> = [.carAhead, .carAcross, .rideCancelled, .driverComing]
+    static let urgentKeys: Set<PhraseID> = [.guideCarAhead, .guideCarAcross, .guideRideCancelled, .guideDriverComing]
 
     /// The haptic pulse interval for the guide's pulse interval (nil: no pulse).
     public static func pulseInterval(_ interval: Double?) -> Double? {

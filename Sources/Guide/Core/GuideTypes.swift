@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import GuideAudio
+import Phrasebook
 import RideSession
 
 /// What the guide knows about the ride it is guiding to.
@@ -113,7 +114,7 @@ public enum ScanMode: String, Sendable, Equatable {
 
 /// Words to speak: the phrases it was made of (for tests and translation) and the text.
 public struct Utterance: Equatable, Sendable, CustomStringConvertible {
-    public var keys: [PhraseKey]
+    public var keys: [PhraseID]
     public var text: String
     public var description: String { text }
 }
@@ -128,11 +129,11 @@ public struct GuideCue: Equatable, Sendable, CustomStringConvertible {
     public var time: Double
     public var sound: Sound
 
-    /// A short label for counts: the earcon's name, or the first phrase key.
+    /// A short label for counts: the earcon's name, or the first phrase's `guideName`.
     public var kind: String {
         switch sound {
         case .earcon(let earcon): earcon.rawValue
-        case .speech(let utterance): "say:" + (utterance.keys.first?.rawValue ?? "")
+        case .speech(let utterance): "say:" + (utterance.keys.first?.guideName ?? "")
         }
     }
 

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import GuideAudio
+import Phrasebook
 import RadioCore
 import RideSession
 
@@ -51,7 +52,7 @@ public struct LiveGuide: Sendable {
     public var haptics: (any HapticOutput)?
     /// How confirming is named ("Press Enter" in a terminal, "Press the Confirm button" when a
     /// front end feeds the keys).
-    public var confirmControl = PhraseKey.confirmEnter
+    public var confirmControl = PhraseID.guideConfirmEnter
     /// The two positions as the device's sharing gives them (`PositionSharing.updates`, issue
     /// 35): hers and the driver's (with the car's parked course); nil: no positions, the guide
     /// as before them. The latest of each is given to the guide once a second while its fix is
