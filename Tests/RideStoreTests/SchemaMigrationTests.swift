@@ -14,7 +14,7 @@ struct SchemaMigrationTests {
                                              "transition-functions-2", "transition-functions-3", "transition-functions-4",
                                              "transition-functions-keyed-notes", "driver-busy-while-confirmed",
                                              "touch-proof-resend-check", "ride-word-attempts", "bounded-ride-notes", "ride-positions",
-                                             "ride-history-caps"])
+                                             "ride-history-caps", "transition-work"])
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 
@@ -113,5 +113,28 @@ struct SchemaMigrationTests {
         let again = try PostgresStore(url: location)
         await #expect(throws: SchemaTooNew.self) { try await again.migrate() }
         await again.close()
+    }
+
+    /// Issue 39 (`transition-work`): the JSON builders' time helper is STABLE, so PostgreSQL
+    /// inlines it instead of running it as its own SQL function in every transaction, and staged
+    /// events are checked against their ride and request once, by `ride_event`'s keys on the move.
+    /// The DO block raises (and the test fails) if either is undone.
+    @Test(.enabled(if: StoreKind.postgresURL != nil))
+    func transitionWorkIsInPlace() async throws {
+        let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_transition_work")
+        await store.close()
+        try await TestPostgres.execute("""
+            DO $$ BEGIN
+                IF (SELECT provolatile FROM pg_proc WHERE proname = 'rb_json_time_1') <> 's' THEN
+                    RAISE EXCEPTION 'rb_json_time_1 is not STABLE, so it is not inlined';
+                END IF;
+                IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'ride_event_pending'::regclass AND contype = 'f') THEN
+                    RAISE EXCEPTION 'ride_event_pending still checks its foreign keys';
+                END IF;
+                IF (SELECT count(*) FROM pg_constraint WHERE conrelid = 'ride_event'::regclass AND contype = 'f') <> 2 THEN
+                    RAISE EXCEPTION 'ride_event lost a foreign key';
+                END IF;
+            END $$
+            """, at: location)
     }
 }

@@ -215,6 +215,9 @@ enum PostgresMigrations {
         ("ride-positions", RidePositionsSchema.v1),
         // Issue 36 (4): per-ride caps on locator requests and touch proofs (RideHistoryCaps).
         ("ride-history-caps", RideHistoryCaps.v1),
+        // Issue 39: less work per transition — the JSON builders' time helper inlined, the
+        // staging table's redundant foreign keys dropped (TransitionWork).
+        ("transition-work", TransitionWork.v1),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

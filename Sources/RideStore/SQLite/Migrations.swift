@@ -246,6 +246,8 @@ enum SQLiteMigrations {
         // Issue 36 (4): PostgreSQL's per-ride caps on locator requests and touch proofs
         // (RideHistoryCaps); SQLite's writes count in their own transaction.
         m.register("ride-history-caps") { _ in }
+        // Issue 39: PostgreSQL's per-transition work (TransitionWork); nothing to do on SQLite.
+        m.register("transition-work") { _ in }
         return m
     }()
 
