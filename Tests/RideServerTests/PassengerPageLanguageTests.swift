@@ -63,7 +63,7 @@ struct PassengerPageLanguageTests {
             // The same ride in Spanish and English, from the browser's language alone (no language kept).
             try await world.store.setAccountLanguage(accountID: world.passenger.id, language: nil)
             let spanishStatus = try await client.form(.get, "/ride/status", cookie: session, headers: ["Accept-Language": "es"]).text
-            #expect(spanishStatus.contains("ha aceptado tu viaje \(code). Calcula llegar a la recogida en 1 minuto."), "\(spanishStatus)")
+            #expect(spanishStatus.contains("ha aceptado tu viaje \(code). Tu conductor prevé llegar a la recogida en 1 minuto."), "\(spanishStatus)")
             let englishStatus = try await client.form(.get, "/ride/status", cookie: session).text
             #expect(englishStatus.contains("accepted your ride \(code). They expect to reach the pickup in 1 minute."), "\(englishStatus)")
 
