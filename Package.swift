@@ -126,7 +126,7 @@ let package = Package(
         // The street the guide is judged on (`ridebeacon demo`, GuideBenchmark, SimFidelity):
         // simulated channel, walker, sounds and people, every parameter sourced in docs/SIMULATOR.md.
         // Nothing in the product depends on it.
-        .target(name: "GuideSimulation", dependencies: ["Guide", "BeaconCore", "GuideAudio", "RideSession", "RideRules"]),
+        .target(name: "GuideSimulation", dependencies: ["Guide", "BeaconCore", "GuideAudio", "RideSession", "RideRules", "Phrasebook"]),
         // The guide's vibrations through feedbackd (BlueZ's D-Bus wrapper, FeedbackClient).
         .target(
             name: "FeedbackHaptics",
@@ -285,14 +285,14 @@ let package = Package(
         // The street simulator itself: channel, walker, satellites, the street's fairness.
         .testTarget(
             name: "GuideSimulationTests",
-            dependencies: ["GuideSimulation", "Guide", "GuideAudio", "BeaconCore", "RideSession"]
+            dependencies: ["GuideSimulation", "Guide", "GuideAudio", "BeaconCore", "RideSession", "Phrasebook"]
         ),
         // Haptics against the real feedbackd on a private session bus; voice commands on
         // espeak-ng speech through PocketSphinx.
         .testTarget(
             name: "HapticsVoiceTests",
             dependencies: ["FeedbackHaptics", "VoiceCommands", "BlueZ", "Guide", "GuideSimulation", "GuideAudio",
-                           "BeaconCore", "RideSession", "SessionDoubles", "TestSupport"]
+                           "BeaconCore", "RideSession", "SessionDoubles", "TestSupport", "Phrasebook"]
         ),
         .testTarget(name: "RideSessionTests", dependencies: ["RideSession", "BeaconCore", "RadioCore", "SessionDoubles", "TestSupport"]),
         .testTarget(

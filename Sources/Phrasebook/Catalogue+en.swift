@@ -178,6 +178,8 @@ extension Catalogue {
         .historyCancelledReason: "Cancelled {who}: {reason}.",
         .historyRequestCancelled: "Your request was cancelled {who}.",
         .historyRequestCancelledReason: "Your request was cancelled {who}: {reason}.",
+        .historyRideCancelled: "Your ride was cancelled {who}.",
+        .historyRideCancelledReason: "Your ride was cancelled {who}: {reason}.",
         .historyAskAgainOffer: "Press Enter to ask for the same ride again, or q to stop.",
         .historyAskedAgain: "Asked again: request {code} from {pickup} to {dropoff}.",
         .messageSent: "Sent to your driver: {text}",

@@ -178,6 +178,8 @@ extension Catalogue {
         .historyCancelledReason: "Cancelado {who}: {reason}.",
         .historyRequestCancelled: "Tu solicitud fue cancelada {who}.",
         .historyRequestCancelledReason: "Tu solicitud fue cancelada {who}: {reason}.",
+        .historyRideCancelled: "Tu viaje fue cancelado {who}.",
+        .historyRideCancelledReason: "Tu viaje fue cancelado {who}: {reason}.",
         .historyAskAgainOffer: "Pulsa Intro para pedir el mismo viaje otra vez, o q para terminar.",
         .historyAskedAgain: "Pedido otra vez: solicitud {code} de {pickup} a {dropoff}.",
         .messageSent: "Enviado a tu conductor: {text}",

@@ -178,6 +178,8 @@ extension Catalogue {
         .historyCancelledReason: "Annulée {who} : {reason}.",
         .historyRequestCancelled: "Votre demande a été annulée {who}.",
         .historyRequestCancelledReason: "Votre demande a été annulée {who} : {reason}.",
+        .historyRideCancelled: "Votre course a été annulée {who}.",
+        .historyRideCancelledReason: "Votre course a été annulée {who} : {reason}.",
         .historyAskAgainOffer: "Appuyez sur Entrée pour redemander la même course, ou sur q pour arrêter.",
         .historyAskedAgain: "Course redemandée : demande {code}, de {pickup} à {dropoff}.",
         .messageSent: "Envoyé à votre chauffeur : {text}",

@@ -193,6 +193,9 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case historyCancelledReason = "history.cancelled_reason"
     case historyRequestCancelled = "history.request_cancelled"
     case historyRequestCancelledReason = "history.request_cancelled_reason"
+    /// A driver had accepted: the ride, not the request, was cancelled.
+    case historyRideCancelled = "history.ride_cancelled"
+    case historyRideCancelledReason = "history.ride_cancelled_reason"
     case historyAskAgainOffer = "history.ask_again_offer"
     case historyAskedAgain = "history.asked_again"
     case messageSent = "message.sent"

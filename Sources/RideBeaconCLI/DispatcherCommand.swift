@@ -18,8 +18,8 @@ struct DispatcherCommand: AsyncParsableCommand {
                 rides (PASSENGER, DRIVER, VEHICLE, STATE, RIDE, PICKUP, NOTES, SINCE, ETA, FLAG); each \
                 table one header line, then one line per row, columns separated by two spaces. FLAG \
                 says STUCK for a ride arrived more than 5 minutes, or accepted 5 minutes past its ETA. With \
-                --watch, each change prints one line saying who and what changed (a bell on STUCK), \
-                then the tables again, until Ctrl-C.
+                --watch, the tables once, then one line per change saying who and what changed (a \
+                bell on STUCK), until Ctrl-C; the tables again only after a lost connection.
                 """)
 
         @Flag(help: "Keep the tables up to date as rides change.")
@@ -36,8 +36,9 @@ struct DispatcherCommand: AsyncParsableCommand {
             }
         }
 
-        /// Prints the board, then a change line and the board again for each event. The board is
-        /// read again after each change rather than patched, so it is never wrong for long.
+        /// Prints the board, then one line per change: a screen reader reads what changed, not
+        /// two tables again (issue 37). The board is printed again after a lost connection,
+        /// when changes may have been missed.
         /// Rides become stuck by time passing, not by events, so the rides are also re-read
         /// every 30 s and a newly stuck one is announced (with the terminal's bell).
         static func watch(_ client: RideServiceClient) async throws {
@@ -72,9 +73,7 @@ struct DispatcherCommand: AsyncParsableCommand {
                 case .tick:
                     guard printedOnce, !lostContact else { continue }
                     let rides = try await client.allRides()
-                    if announceNewlyStuck(rides, known: &stuckRides) {
-                        Say.line(RideTables.board(requests: try await client.allRideRequests(), rides: rides))
-                    }
+                    _ = announceNewlyStuck(rides, known: &stuckRides)
                 case .live(.connected):
                     // First connection, or back after a break: show the whole board.
                     if !printedOnce || lostContact {
@@ -99,7 +98,6 @@ struct DispatcherCommand: AsyncParsableCommand {
                     Say.line("")
                     Say.line("\(PlainTable.time(event.at)): \(change(event, ride: ride, request: seenRequests[event.requestID]))")
                     _ = announceNewlyStuck(rides, known: &stuckRides)
-                    Say.line(RideTables.board(requests: requests, rides: rides))
                 }
             }
         }

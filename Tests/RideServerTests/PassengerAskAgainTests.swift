@@ -55,4 +55,21 @@ struct PassengerAskAgainTests {
         }
         await world.store.close()
     }
+
+    /// Issue 37: once a driver had accepted, the page said "Your request was cancelled" of her ride.
+    @Test func aCancelledRideIsCalledARide() async throws {
+        let world = try await World.make(.sqlite)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.router) { client in
+            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
+            let code = try #require(issued.string("code"))
+            let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
+            let cookie = String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
+            let cancelled = try await client.call(.post, "/v1/rides/\(ride.id)/cancel", as: world.dispatcher, json: #"{"reason":"flat tyre"}"#)
+            #expect(cancelled.status == .ok, "\(cancelled.text)")
+            let page = try await client.form(.get, "/", cookie: cookie).text
+            #expect(page.contains("Your ride was cancelled by a dispatcher: flat tyre.") && !page.contains("Your request was cancelled"), "\(page)")
+        }
+        await world.store.close()
+    }
 }

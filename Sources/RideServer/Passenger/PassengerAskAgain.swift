@@ -29,8 +29,10 @@ extension PassengerPageRoutes {
         let cancellation = RideCancellation(event: event, passengerID: request.passengerID, driverID: driverID)
         guard cancellation.by != .passenger else { return nil }
         let who: PhraseValue = .text(Self.by(cancellation.by, book))
-        let said = cancellation.personReason.map { book(.historyRequestCancelledReason, ["who": who, "reason": .text($0)]) }
-            ?? book(.historyRequestCancelled, ["who": who])
+        // Once a driver had accepted, it was her ride that was cancelled, not a request.
+        let (plain, withReason): (PhraseID, PhraseID) = driverID == nil
+            ? (.historyRequestCancelled, .historyRequestCancelledReason) : (.historyRideCancelled, .historyRideCancelledReason)
+        let said = cancellation.personReason.map { book(withReason, ["who": who, "reason": .text($0)]) } ?? book(plain, ["who": who])
         let form = PassengerPage.RequestForm(pickup: request.pickup, dropoff: request.dropoff, notes: request.accessibilityNotes ?? "")
         return (said + " " + book(.pageAskAgainHint), said, form)
     }
