@@ -168,6 +168,7 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     case pageNotesHint = "page.notes_hint"
     case pageRequestButton = "page.request_button"
     case pageSavedPlaces = "page.saved_places"
+    case pageAccountHeading = "page.account_heading"
     case pageLabelCode = "page.label_code"
     case pageLabelState = "page.label_state"
     case pageLabelDriver = "page.label_driver"
@@ -196,6 +197,13 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     /// A driver had accepted: the ride, not the request, was cancelled.
     case historyRideCancelled = "history.ride_cancelled"
     case historyRideCancelledReason = "history.ride_cancelled_reason"
+    /// The passenger page's account notices (issue 37, 11): another sign-in, told as what it is:
+    /// on a named device, or a token with no device name (an administrator's, or a client that
+    /// gave none); still working or since signed out. `{when}` "2026-12-02 17:40".
+    case historyOtherSignInDevice = "history.other_sign_in_device"
+    case historyOtherSignInDeviceEnded = "history.other_sign_in_device_ended"
+    case historyOtherSignIn = "history.other_sign_in"
+    case historyOtherSignInEnded = "history.other_sign_in_ended"
     case historyAskAgainOffer = "history.ask_again_offer"
     case historyAskedAgain = "history.asked_again"
     case messageSent = "message.sent"

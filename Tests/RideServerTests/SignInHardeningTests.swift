@@ -386,8 +386,21 @@ struct SignInHardeningTests {
             let other = try #require(try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin).string("code"))
             #expect(try await client.call(.post, "/v1/sign-in", as: nil, json: #"{"code":"\#(other)"}"#).status == .created)
             let home = try await client.form(.get, "/", cookie: cookie).text
-            // The world's own token and the API sign-in: two other sign-ins.
-            #expect(home.components(separatedBy: "Your account was also signed in on").count == 3, "\(home)")
+            // The world's own token and the API sign-in: two other sign-ins, neither with a device
+            // name, said as what they are, under their own heading after the page's heading.
+            #expect(home.components(separatedBy: "A sign-in to your account was made on").count == 3, "\(home)")
+            #expect(!home.contains("on another device or browser"))
+            let heading = try #require(home.range(of: "<h1>")), notices = try #require(home.range(of: #"<h2 id="account-heading">Sign-ins to your account</h2>"#))
+            #expect(heading.lowerBound < notices.lowerBound, "the account's notices come after the ride's heading")
+            // A named device is named, in her language.
+            let tokens = try await world.store.tokens(accountID: world.passenger.id)
+            let named = try #require(tokens.last { $0.deviceName == nil })
+            try await world.store.nameTokenDevice(id: named.id, accountID: world.passenger.id, deviceName: "Ana's laptop")
+            let csrf = String(try #require(home.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
+            _ = try await client.form(.post, "/language", "csrf=\(csrf)&language=fr", cookie: cookie)
+            let french = try await client.form(.get, "/", cookie: cookie).text
+            #expect(french.contains("Votre compte est aussi ouvert sur Ana&#39;s laptop depuis le") || french.contains("Votre compte est aussi ouvert sur Ana&#x27;s laptop depuis le")
+                    || french.contains("Votre compte est aussi ouvert sur Ana's laptop depuis le"), "\(french)")
         }
     }
 }

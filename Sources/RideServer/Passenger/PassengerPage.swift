@@ -63,6 +63,12 @@ struct PassengerPage: Sendable {
     var current: [Current]
     var errors: [FieldError]
     var notice: [String]
+    /// Other sign-ins to the account (issue 37, 11): after the ride and the form, under their
+    /// own heading, never before the page's own heading.
+    var accountNotices: [String] = [] {
+        didSet { hasAccountNotices = !accountNotices.isEmpty }
+    }
+    var hasAccountNotices = false
     var title: String
     var hasErrors: Bool
     var hasPlaces: Bool

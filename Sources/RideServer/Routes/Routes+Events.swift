@@ -1,4 +1,5 @@
 import Hummingbird
+import RideRules
 import RideStore
 
 /// Server-sent event streams: one ride's history and live changes, or (dispatchers) every ride's.
@@ -19,7 +20,7 @@ struct EventRoutes<Context: RideRequestContext>: Sendable {
 
     /// Starts with the ride's whole history unless resuming (`Last-Event-ID` or `?after=`).
     @Sendable func rideEvents(_ request: Request, context: Context) async throws -> Response {
-        let account = try context.caller(in: [.passenger, .driver, .dispatcher], to: "follow rides")
+        let account = try context.caller(for: .viewRide, to: "follow rides")
         let resume = try request.resumePoint() ?? 0
         let ride = try await rides.visibleRide(try context.parameters.require("id"), to: account).0.ride
         let subscription = try await hub.subscribe(.ride(ride.id), credential: try await streamCredential(context))

@@ -290,7 +290,7 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         var page = PassengerPage(passenger: passenger, csrf: DispatchSession.csrfToken(for: token), lastEventID: lastEventID,
                                  places: try await store.savedPlaces(accountID: passenger.id),
                                  current: try await currentRide(of: passenger)?.view(book), notice: notice, book: book)
-        page.notice += try await otherSignIns(of: passenger, current: token)
+        page.accountNotices = try await otherSignIns(of: passenger, current: token, book: book)
         // Issue 25: cancelled by someone else: who and why, and the same ride again in one button.
         if page.current.isEmpty, let offer = try await askAgainOffer(of: passenger, book: book) {
             page.notice.append(offer.notice)
@@ -302,13 +302,20 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
     /// The rider is told of every other sign-in to their account in the last 7 days (a code
     /// redeemed elsewhere, a token an admin made), still working or not, so a sign-in they did
     /// not make does not go unseen.
-    func otherSignIns(of account: Account, current: APITokenSecret) async throws -> [String] {
+    /// Each is said as what it is, in her language: a named device (the name a client gave at
+    /// sign-in), or a token with none (an administrator's, or a client that gave no name), still
+    /// working or since signed out. (It said "on another device or browser" of the token an
+    /// administrator made with her account, and of her own CLI sign-in, in English.)
+    func otherSignIns(of account: Account, current: APITokenSecret, book: Phrasebook) async throws -> [String] {
         let currentID = try await store.token(secretHash: current.hash)?.id
         let since = now().addingTimeInterval(-7 * 86_400)
         return try await store.tokens(accountID: account.id).filter { $0.id != currentID && $0.createdAt > since }.map { token in
-            let when = String(WireDates.format(token.createdAt).prefix(16)).replacingOccurrences(of: "T", with: " ")
-            let state = token.revokedAt != nil ? "since signed out" : "still signed in"
-            return "Your account was also signed in on \(when) UTC, on another device or browser (\(state)). If that was not you, tell the ride service."
+            let when: PhraseValue = .text(String(WireDates.format(token.createdAt).prefix(16)).replacingOccurrences(of: "T", with: " "))
+            let ended = token.revokedAt != nil
+            guard let device = token.deviceName, !device.isEmpty else {
+                return book(ended ? .historyOtherSignInEnded : .historyOtherSignIn, ["when": when])
+            }
+            return book(ended ? .historyOtherSignInDeviceEnded : .historyOtherSignInDevice, ["when": when, "device": .text(device)])
         }
     }
 

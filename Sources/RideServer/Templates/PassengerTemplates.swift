@@ -120,6 +120,10 @@ enum PassengerTemplates {
         <button type="submit" id="request-ride">{{t.request_button}}</button>
         </form>
         {{/form}}
+        {{#hasAccountNotices}}<section aria-labelledby="account-heading" id="account-notices">
+        <h2 id="account-heading">{{t.account_heading}}</h2>
+        {{#accountNotices}}<p class="account-notice">{{.}}</p>{{/accountNotices}}
+        </section>{{/hasAccountNotices}}
         <section aria-labelledby="places-heading" id="places">
         <h2 id="places-heading">{{t.saved_places}}</h2>
         {{#hasPlaceErrors}}<div class="error-summary" role="alert" aria-labelledby="place-error-summary-title" tabindex="-1" id="error-summary" autofocus>
