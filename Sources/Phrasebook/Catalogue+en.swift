@@ -181,6 +181,7 @@ extension Catalogue {
         .historyRequestCancelledReason: "Your request was cancelled {who}: {reason}.",
         .historyRideCancelled: "Your ride was cancelled {who}.",
         .historyRideCancelledReason: "Your ride was cancelled {who}: {reason}.",
+        .historyRideCompleted: "Your ride with {name} is complete.",
         .historyOtherSignInDevice: "Your account is also signed in on {device}, since {when} UTC. If that was not you, tell the ride service.",
         .historyOtherSignInDeviceEnded: "Your account was also signed in on {device} on {when} UTC, since signed out. If that was not you, tell the ride service.",
         .historyOtherSignIn: "A sign-in to your account was made on {when} UTC and still works: a device that gave no name, or one an administrator made. If that was not you, tell the ride service.",

@@ -181,6 +181,7 @@ extension Catalogue {
         .historyRequestCancelledReason: "Tu solicitud fue cancelada {who}: {reason}.",
         .historyRideCancelled: "Tu viaje fue cancelado {who}.",
         .historyRideCancelledReason: "Tu viaje fue cancelado {who}: {reason}.",
+        .historyRideCompleted: "Tu viaje con {name} ha terminado.",
         .historyOtherSignInDevice: "Tu cuenta también tiene una sesión abierta en {device} desde el {when} UTC. Si no fuiste tú, avisa al servicio de viajes.",
         .historyOtherSignInDeviceEnded: "Tu cuenta también tuvo una sesión abierta en {device} el {when} UTC, ya cerrada. Si no fuiste tú, avisa al servicio de viajes.",
         .historyOtherSignIn: "Se abrió una sesión en tu cuenta el {when} UTC y sigue activa: un dispositivo sin nombre, o uno creado por un administrador. Si no fuiste tú, avisa al servicio de viajes.",

@@ -181,6 +181,7 @@ extension Catalogue {
         .historyRequestCancelledReason: "Votre demande a été annulée {who} : {reason}.",
         .historyRideCancelled: "Votre course a été annulée {who}.",
         .historyRideCancelledReason: "Votre course a été annulée {who} : {reason}.",
+        .historyRideCompleted: "Votre course avec {name} est terminée.",
         .historyOtherSignInDevice: "Votre compte est aussi ouvert sur {device} depuis le {when} UTC. Si ce n'était pas vous, prévenez le service de courses.",
         .historyOtherSignInDeviceEnded: "Votre compte a aussi été ouvert sur {device} le {when} UTC ; la session est fermée depuis. Si ce n'était pas vous, prévenez le service de courses.",
         .historyOtherSignIn: "Une connexion à votre compte a été créée le {when} UTC et fonctionne toujours : un appareil sans nom, ou une connexion créée par un administrateur. Si ce n'était pas vous, prévenez le service de courses.",

@@ -197,6 +197,8 @@ public enum PhraseID: String, CaseIterable, Sendable, Codable {
     /// A driver had accepted: the ride, not the request, was cancelled.
     case historyRideCancelled = "history.ride_cancelled"
     case historyRideCancelledReason = "history.ride_cancelled_reason"
+    /// The passenger page after the driver completed her ride: `{name}` the driver.
+    case historyRideCompleted = "history.ride_completed"
     /// The passenger page's account notices (issue 37, 11): another sign-in, told as what it is:
     /// on a named device, or a token with no device name (an administrator's, or a client that
     /// gave none); still working or since signed out. `{when}` "2026-12-02 17:40".

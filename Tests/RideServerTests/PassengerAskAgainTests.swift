@@ -72,4 +72,22 @@ struct PassengerAskAgainTests {
         }
         await world.store.close()
     }
+
+    /// Issue 37: after completion the page showed the request form and no word of the ride.
+    @Test func aCompletedRideIsSaidOnThePage() async throws {
+        let world = try await World.make(.sqlite)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.router) { client in
+            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
+            let code = try #require(issued.string("code"))
+            let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
+            let cookie = String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
+            for state in [RideState.arrived, .confirmed, .completed] {
+                _ = try await world.store.transition(rideID: ride.id, to: state, by: world.driver.id, detail: nil, idempotency: nil)
+            }
+            let page = try await client.form(.get, "/", cookie: cookie).text
+            #expect(page.contains("Your ride with Ben is complete.") && page.contains(#"id="request-ride""#), "\(page)")
+        }
+        await world.store.close()
+    }
 }

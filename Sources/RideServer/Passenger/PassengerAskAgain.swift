@@ -37,6 +37,15 @@ extension PassengerPageRoutes {
         return (said + " " + book(.pageAskAgainHint), said, form)
     }
 
+    /// Issue 37: after the driver completed her ride the page showed the request form and
+    /// nothing else. "Your ride with Ben is complete." while it ended within `askAgainWindow`.
+    func completedRideNotice(of passenger: Account, book: Phrasebook) async throws -> String? {
+        guard let request = try await newestRequest(of: passenger), request.status == .accepted, let rideID = request.rideID,
+              let detail = try await store.rideDetail(id: rideID), detail.ride.state == .completed,
+              now().timeIntervalSince(detail.ride.stateChangedAt) < Self.askAgainWindow else { return nil }
+        return book(.historyRideCompleted, ["name": .text(detail.driver.name)])
+    }
+
     static func by(_ who: RideCancellation.By, _ book: Phrasebook) -> String {
         switch who {
         case .passenger: book(.historyByPassenger)

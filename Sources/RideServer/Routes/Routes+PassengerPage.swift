@@ -295,6 +295,8 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         if page.current.isEmpty, let offer = try await askAgainOffer(of: passenger, book: book) {
             page.notice.append(offer.notice)
             page.form = [offer.form]
+        } else if page.current.isEmpty, let completed = try await completedRideNotice(of: passenger, book: book) {
+            page.notice.append(completed)
         }
         return page
     }
