@@ -16,7 +16,7 @@ struct AdminBackupCLITests {
         let backup = try await CLI.run(["admin", "backup", "--database", database, "--to", target])
         #expect(backup.status == 0 && backup.stdout == target + "\n")
         #expect(backup.stderr.contains("backed up 1 accounts") && backup.stderr.contains("integrity check ok"))
-        let copy = try await StoreLocation.open("sqlite:" + target)
+        let copy = try await StoreLocation.open("sqlite:" + target, operationTimeout: StoreKind.testOperationTimeout)
         #expect(try await copy.accounts().map(\.displayName) == ["Ben"])
         await copy.close()
         #expect(!FileManager.default.fileExists(atPath: target + ".partial"))

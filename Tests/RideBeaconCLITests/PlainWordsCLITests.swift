@@ -151,7 +151,7 @@ struct PlainWordsCLITests {
         follow.type("\n")
         #expect(await follow.wait { out, _ in out.contains("Asked again: request ") && out.contains("from Main St 1 to Station.") },
                 "\(follow.stdout)\n\(follow.stderr)")
-        let store = try await StoreLocation.open(service.database)
+        let store = try await StoreLocation.open(service.database, operationTimeout: StoreKind.testOperationTimeout)
         let passengerID = try #require(try await store.accounts().first { $0.displayName == "Ana" }?.id)
         let requests = try await store.rideRequests(passengerID: passengerID)
         await store.close()

@@ -29,7 +29,7 @@ struct ReadmeJourneyCLITests {
         let binary = try #require(CLI.binary, "build ridebeacon first")
         let directory = try CLI.temporaryDirectory()
         let database = "sqlite:\(directory.path)/ridebeacon.sqlite"   // what the script's commands default to there
-        await (try await StoreLocation.open(database)).close()   // the schema first: serve and the script's admin commands must not race to migrate
+        await (try await StoreLocation.open(database, operationTimeout: StoreKind.testOperationTimeout)).close()   // the schema first: serve and the script's admin commands must not race to migrate
         let server = try await ServeProcess(database: database)
         defer { server.stop() }
 

@@ -8,7 +8,7 @@ import Testing
 struct RetentionAndTouchFlagsCLITests {
     @Test func purgeLocationsErasesFinishedRidesPastRetentionOnly() async throws {
         let database = try temporaryDatabase()
-        let store = try await StoreLocation.open(database)
+        let store = try await StoreLocation.open(database, operationTimeout: StoreKind.testOperationTimeout)
         let passenger = try await store.createAccount(NewAccount(role: .passenger, displayName: "Ana"))
         let finished = try await store.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"),
                                                           passengerID: passenger.id, idempotency: nil)
@@ -25,7 +25,7 @@ struct RetentionAndTouchFlagsCLITests {
         await aged.close()
         let purged = try await CLI.run(["admin", "purge-locations", "--older-than-days", "1", "--database", database])
         #expect(purged.status == 0 && purged.stdout == "1\n")
-        let reopened = try await StoreLocation.open(database)
+        let reopened = try await StoreLocation.open(database, operationTimeout: StoreKind.testOperationTimeout)
         #expect(try await reopened.rideRequest(id: finished.id)?.pickup == "")
         await reopened.close()
 

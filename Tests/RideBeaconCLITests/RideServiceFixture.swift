@@ -30,7 +30,7 @@ final class RideServiceFixture: Sendable {
 
     /// The ride's history as the server stored it, read from its database.
     func events(_ rideID: String) async throws -> [RideEvent] {
-        let store = try await StoreLocation.open(database)
+        let store = try await StoreLocation.open(database, operationTimeout: StoreKind.testOperationTimeout)
         defer { Task { await store.close() } }
         // The role commands print short codes.
         var id = rideID

@@ -26,7 +26,7 @@ struct SinkEscapingCLITests {
                                            environment: environment)
         #expect(await follow.wait { out, _ in out.contains("is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
 
-        let store = try await StoreLocation.open(service.database)
+        let store = try await StoreLocation.open(service.database, operationTimeout: StoreKind.testOperationTimeout)
         let ride = try #require(try await store.rides(RideFilter(scope: .active)).first)
         _ = try await store.transition(rideID: ride.id, to: .cancelled, by: ride.driverID, detail: Self.hostile, idempotency: nil)
         await store.close()

@@ -24,7 +24,7 @@ public final class LiveServer: Sendable {
         let database = try await kind.makeDatabase(prefix: prefix)
         // The schema first, as an operator's first `admin create-account` would (admin commands
         // refuse a database that is not there; serve and they must not race to migrate).
-        await (try await StoreLocation.open(database)).close()
+        await (try await StoreLocation.open(database, operationTimeout: StoreKind.testOperationTimeout)).close()
         server = try await ServeProcess(database: database)
     }
 

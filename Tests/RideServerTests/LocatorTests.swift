@@ -92,7 +92,7 @@ struct LocatorTests {
     @Test(arguments: StoreKind.available)
     func theLimitHoldsAcrossServers(kind: StoreKind) async throws {
         let world = try await Self.world(kind)
-        let otherStore = try await StoreLocation.open(world.location)
+        let otherStore = try await StoreLocation.open(world.location, operationTimeout: StoreKind.testOperationTimeout)
         let clock = SteppedClock()
         let ride = try await world.arrivedRide()
         try await world.app(configure: { $0.now = clock.reading }).test(.live) { first in

@@ -16,7 +16,7 @@ struct ManyServersTests {
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func racingAcceptsThroughTwoServersHaveOneWinner() async throws {
         let world = try await World.make(.postgres)
-        let otherStore = try await StoreLocation.open(world.location)
+        let otherStore = try await StoreLocation.open(world.location, operationTimeout: StoreKind.testOperationTimeout)
         var drivers: [Member] = []
         for i in 0..<6 { drivers.append(try await world.newDriver("Racer \(i)")) }
         var requests: [RideRequestRecord] = []

@@ -104,7 +104,7 @@ struct OperationsTests {
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func eventsCrossServersThroughListenNotify() async throws {
         let world = try await World.make(.postgres)
-        let otherStore = try await StoreLocation.open(world.location)
+        let otherStore = try await StoreLocation.open(world.location, operationTimeout: StoreKind.testOperationTimeout)
         let slowPoll = {
             var configuration = EventHub.Configuration.testing
             configuration.pollInterval = .seconds(600)

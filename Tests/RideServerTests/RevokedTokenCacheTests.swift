@@ -76,7 +76,7 @@ struct RevokedTokenOnEveryServerTests {
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func aRevokedTokenIsRefusedOnTheOtherServerOnceItHeardTheRevocation() async throws {
         let world = try await World.make(.postgres)
-        let otherStore = try await StoreLocation.open(world.location)
+        let otherStore = try await StoreLocation.open(world.location, operationTimeout: StoreKind.testOperationTimeout)
         let counted = try #require(otherStore as? PostgresStore)
         let member = world.otherPassenger
         try await world.app { $0.tokenCacheLifetime = 600 }.test(.live) { first in

@@ -74,7 +74,7 @@ struct StreamSessionTests {
     @Test(.enabled(if: StoreKind.postgresURL != nil))
     func revocationOnOneServerEndsStreamsOnAnother() async throws {
         let world = try await World.make(.postgres)
-        let otherStore = try await StoreLocation.open(world.location)
+        let otherStore = try await StoreLocation.open(world.location, operationTimeout: StoreKind.testOperationTimeout)
         let slow = {
             var configuration = Self.signalOnly
             configuration.pollInterval = .seconds(600)

@@ -55,7 +55,7 @@ struct SchemaMigrationTests {
         try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
         try queue.close()
         #expect(throws: SchemaTooNew(database: location, unknownMigrations: ["v99"])) { try SQLiteStore(path: path) }
-        let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location) }
+        let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location, operationTimeout: StoreKind.testOperationTimeout) }
         #expect(error?.description.contains("newer than this ridebeacon knows (migrations v99)") == true)
     }
 
@@ -106,7 +106,7 @@ struct SchemaMigrationTests {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_migrate")
         await store.close()
         try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('v99')", at: location)
-        let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location) }
+        let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location, operationTimeout: StoreKind.testOperationTimeout) }
         #expect(error?.unknownMigrations == ["v99"])
         #expect(error?.description.contains("newer than this ridebeacon knows") == true)
         // Refused before anything changed: the newer binary's record is still the only extra one.

@@ -236,7 +236,7 @@ struct StoreContractTests {
             return
         }
         // A second store on the same database stands in for another server process.
-        let other = try await StoreLocation.open(location)
+        let other = try await StoreLocation.open(location, operationTimeout: StoreKind.testOperationTimeout)
         let cast = try await Cast(other)
         let (heard, heardSink) = AsyncStream.makeStream(of: Int64.self)
         let (listening, listeningSink) = AsyncStream.makeStream(of: Void.self)

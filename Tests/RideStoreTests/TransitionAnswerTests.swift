@@ -173,7 +173,7 @@ struct TransitionAnswerTests {
         let (store, location) = try await StoreKind.postgres.makeStore(prefix: "rb_fn_newer")
         await store.close()
         try await TestPostgres.execute("INSERT INTO schema_migration (name) VALUES ('transition-functions-5')", at: location)
-        let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location) }
+        let error = await #expect(throws: SchemaTooNew.self) { try await StoreLocation.open(location, operationTimeout: StoreKind.testOperationTimeout) }
         #expect(error?.unknownMigrations == ["transition-functions-5"])
     }
 }
