@@ -138,7 +138,8 @@ private final class Race<T: Sendable>: Sendable {
         finishIfSettled()
     }
 
-    /// Resumes outside the lock: the continuation's code and the cleanup run on their own.
+    /// Resumes outside the lock. The cleanup runs first, so when the caller resumes neither the
+    /// loser nor the deadline is left (a test saw the wheel's entry still there just after).
     private func finishIfSettled() {
         let ready = state.withLock { state -> (CheckedContinuation<T, any Error>, Result<T, any Error>, @Sendable () -> Void)? in
             guard !state.finished, let result = state.result, let continuation = state.continuation,
@@ -147,7 +148,7 @@ private final class Race<T: Sendable>: Sendable {
             return (continuation, result, cleanup)
         }
         guard let (continuation, result, cleanup) = ready else { return }
-        continuation.resume(with: result)
         cleanup()
+        continuation.resume(with: result)
     }
 }
