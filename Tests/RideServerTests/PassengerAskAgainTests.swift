@@ -14,10 +14,7 @@ struct PassengerAskAgainTests {
     func aDispatchersCancellationIsToldAndTheSameRideOfferedAgain(kind: StoreKind) async throws {
         let world = try await World.make(kind)
         try await world.app().test(.router) { client in
-            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
-            let code = try #require(issued.string("code"))
-            let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
-            let cookie = String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
+            let cookie = try await Self.passengerCookie(world, client)
 
             let made = try await client.call(.post, "/v1/ride-requests", as: world.passenger,
                                              json: #"{"pickup":"Birch 9","dropoff":"Library","accessibilityNotes":"guide dog"}"#)
@@ -61,10 +58,7 @@ struct PassengerAskAgainTests {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
         try await world.app().test(.router) { client in
-            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
-            let code = try #require(issued.string("code"))
-            let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
-            let cookie = String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
+            let cookie = try await Self.passengerCookie(world, client)
             let cancelled = try await client.call(.post, "/v1/rides/\(ride.id)/cancel", as: world.dispatcher, json: #"{"reason":"flat tyre"}"#)
             #expect(cancelled.status == .ok, "\(cancelled.text)")
             let page = try await client.form(.get, "/", cookie: cookie).text
@@ -78,10 +72,7 @@ struct PassengerAskAgainTests {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
         try await world.app().test(.router) { client in
-            let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
-            let code = try #require(issued.string("code"))
-            let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
-            let cookie = String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
+            let cookie = try await Self.passengerCookie(world, client)
             for state in [RideState.arrived, .confirmed, .completed] {
                 _ = try await world.store.transition(rideID: ride.id, to: state, by: world.driver.id, detail: nil, idempotency: nil)
             }
@@ -89,5 +80,13 @@ struct PassengerAskAgainTests {
             #expect(page.contains("Your ride with Ben is complete.") && page.contains(#"id="request-ride""#), "\(page)")
         }
         await world.store.close()
+    }
+
+    /// Ana signed in on the passenger page with a code an admin issued: her session cookie.
+    static func passengerCookie(_ world: World, _ client: some TestClientProtocol) async throws -> String {
+        let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")
+        let code = try #require(issued.string("code"))
+        let signedIn = try await client.form(.post, "/sign-in", "code=\(code.replacingOccurrences(of: " ", with: "+"))")
+        return String(try #require(signedIn.headers[.setCookie]).prefix { $0 != ";" })
     }
 }
