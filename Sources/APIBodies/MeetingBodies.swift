@@ -52,3 +52,17 @@ public struct RideWordBody: StrictBody {
         try FieldRules.text(word, field: "word", maxLength: 64)
     }
 }
+
+/// `POST /v1/rides/{id}/come/answer`: the driver's device has the passenger's come request
+/// (`received`), or the driver's answer: `coming`, or `staying` (he cannot leave the car).
+public struct ComeAnswerBody: StrictBody {
+    public static let fields: Set<String> = ["answer"]
+    public static let answers = ["received", "coming", "staying"]
+    public var answer: String
+
+    public func validate() throws {
+        guard Self.answers.contains(answer) else {
+            throw BodyError.invalidField("answer", "must be one of \(Self.answers.joined(separator: ", "))")
+        }
+    }
+}

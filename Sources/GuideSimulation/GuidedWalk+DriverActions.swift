@@ -24,9 +24,12 @@ extension GuidedWalk {
                 world.stopLocator()
             case .answerLocator(let sound):
                 guideActions += answered(sound, at: time)
+                queue += driver.handle(.posted(.locatorAnswer(sound), time: time, failure: nil))
             case .meeting(let move):
-                // The ride's event stream brings it to the passenger's guide.
+                // The ride's event stream brings it to the passenger's guide; delivered, the
+                // driver is told she was told.
                 guideActions += guide.handle(.driverMeeting(time: time, move))
+                queue += driver.handle(.posted(.meeting(move), time: time, failure: nil))
             default:
                 break
             }

@@ -124,7 +124,8 @@ extension GuidedWalk {
             switch key {
             case .guideDriverComing, .guideCarAcross:
                 world.hear(.stayPut)
-            case .guideAskRideWord:
+            case .guideAskRideWord, .guideRideWordAtTheCar:
+                // Face to face: at the car, or with the driver beside her, she asks for it.
                 meeting.wantsWord = true
                 meeting.wordOffered = true
             case .guideDriverHorn, .guideDriverVoice:

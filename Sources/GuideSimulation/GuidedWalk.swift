@@ -310,6 +310,10 @@ public struct GuidedWalk {
             // car, and stays until the guide's next instruction (`Walker.awaitGuidance`).
             if world.scene != nil { world.walker.awaitGuidance(at: world.time) }
         case .guideSignalFound: world.hear(.signal)
+        case .guideDriverHorn, .guideDriverVoice, .guideDriverDevice:
+            // "Walk towards the sound": what sets off a walker told to stay where she is (a
+            // sound she heard before it is not an instruction, `Walker.act`).
+            if world.walker.awaitingGuidance { world.hear(.signal) }
         case .guideAboutMeters, .guideMoreThanMeters:
             // A band farther than the last one spoken means the walk is going the wrong way, a
             // nearer one that it is right (far away, bands change before the trend is sure).

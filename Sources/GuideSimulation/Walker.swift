@@ -26,6 +26,11 @@ public enum WalkerHint: Equatable, Sendable {
     /// The satellite vector (issue 35): walk along the pavement this way (world frame, radians:
     /// 0 or π, the street's axis).
     case walkAlong(heading: Double)
+
+    /// A sound heard on the street, not an instruction.
+    var isHeardSound: Bool {
+        if case .soundFrom = self { true } else { false }
+    }
 }
 
 /// A blind passenger following cues: walks where they believe the car is, with a plausible
@@ -244,8 +249,10 @@ public struct Walker: Sendable {
         // again, which renews her patience) moves her.
         if heldForDriver, hint != .touchPrompt, hint != .stayPut { return }
         // Waiting for the guide's next instruction: any cue that says where to go, or that the
-        // signal is there ("Signal found. Follow the sound."), sets her off.
-        if awaitingGuidance, hint != .keepStill, hint != .stayPut { setOff(at: time) }
+        // signal is there ("Signal found. Follow the sound."), sets her off. A sound heard is
+        // not one: she notes where it came from and waits for the guide's "Walk towards the
+        // sound" (the ladder asks the driver for it while she is told to stay where she is).
+        if awaitingGuidance, hint != .keepStill, hint != .stayPut, !hint.isHeardSound { setOff(at: time) }
         switch hint {
         case .towards:
             lastEncouraged = time

@@ -134,11 +134,16 @@ public struct Phrasebook: Sendable {
 enum Catalogue {
     static func entries(_ language: Language) -> [PhraseID: PhraseEntry] {
         switch language {
-        case .en: english
-        case .es: spanish
-        case .fr: french
+        case .en: merged.en
+        case .es: merged.es
+        case .fr: merged.fr
         }
     }
+
+    /// Each language's catalogue with its command-line part (`Catalogue+CommandLine+…`), once.
+    private static let merged = (en: english.merging(englishCommandLine) { first, _ in first },
+                                 es: spanish.merging(spanishCommandLine) { first, _ in first },
+                                 fr: french.merging(frenchCommandLine) { first, _ in first })
 
     static func letterNames(_ language: Language) -> [Character: String] {
         switch language {

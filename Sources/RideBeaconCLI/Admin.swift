@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Phrasebook
 import RideServer
 import RideStore
 
@@ -26,9 +27,9 @@ struct DatabaseOptions: ParsableArguments {
     func withStore<T>(creating: Bool = false, _ body: (any Store) async throws -> T) async throws -> T {
         if let path = Self.sqlitePath(database), !FileManager.default.fileExists(atPath: path) {
             guard creating else {
-                throw ValidationError("--database: there is no database at \(path) (run where it is, pass --database sqlite:PATH or set RIDEBEACON_DATABASE; `ridebeacon admin create-account` makes a new one)")
+                throw ValidationError(PersonalBook.current(.adminNoDatabase, ["path": .text(path)]))
             }
-            StandardError.writeLine("ridebeacon: no database at \(path) yet: creating a new one")
+            StandardError.writeLine("ridebeacon: " + PersonalBook.current(.adminCreatingDatabase, ["path": .text(path)]))
         }
         let store = try await openStore(database)
         do {
@@ -60,7 +61,7 @@ struct TokenExpiryOption: ParsableArguments {
 
     func validate() throws {
         if let days = expiresInDays, !TokenExpiry.days.contains(days) {
-            throw ValidationError("--expires-in-days must be 1 to 3650")
+            throw ValidationError(PersonalBook.current(.adminExpiryRange))
         }
     }
 
@@ -170,31 +171,33 @@ extension Admin {
         @OptionGroup var options: DatabaseOptions
 
         func validate() throws {
+            let book = PersonalBook.current
             guard let role = Role(rawValue: role) else {
-                throw ValidationError("--role must be one of \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+                // The values themselves are what --role takes, so they stay as typed.
+                throw ValidationError(book(.adminRoleMustBe, ["roles": .text(Role.allCases.map(\.rawValue).joined(separator: ", "))]))
             }
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 200 else {
-                throw ValidationError("--name must be 1 to 200 characters")
+                throw ValidationError(book(.adminNameLength))
             }
             if let vehicle, vehicle.trimmingCharacters(in: .whitespaces).isEmpty || vehicle.count > 200 || role != .driver {
-                throw ValidationError("--vehicle is for drivers only, 1 to 200 characters")
+                throw ValidationError(book(.adminVehicleDriversOnly))
             }
             let parts = [colour, make, model, plate].contains { $0 != nil }
             if parts && role != .driver {
-                throw ValidationError("--colour, --make, --model and --plate are for drivers only")
+                throw ValidationError(book(.adminCarPartsDriversOnly))
             }
             if parts && vehicle != nil {
-                throw ValidationError("give the car as --vehicle TEXT or as --make/--model/--colour/--plate, not both")
+                throw ValidationError(book(.adminVehicleTwice))
             }
             if parts && model == nil {
-                throw ValidationError("--model is needed with --colour, --make or --plate (e.g. --make Toyota --model Prius)")
+                throw ValidationError(book(.adminModelNeeded))
             }
             if let plate, !Vehicle.isValidPlate(plate) {
-                throw ValidationError("--plate must be 1 to 12 letters, digits, spaces and hyphens, e.g. \"AB12 CDE\"")
+                throw ValidationError(book(.adminPlateInvalid))
             }
             for (flag, value) in [("--colour", colour), ("--make", make), ("--model", model)] {
                 if let value, value.trimmingCharacters(in: .whitespaces).isEmpty || value.count > 40 {
-                    throw ValidationError("\(flag) must be 1 to 40 characters")
+                    throw ValidationError(book(.adminPartLength, ["flag": .text(flag)]))
                 }
             }
             // The server's edge rule for text people read: a name or vehicle reaches the
@@ -202,7 +205,7 @@ extension Admin {
             for (flag, value) in [("--name", name), ("--vehicle", vehicle), ("--colour", colour), ("--make", make), ("--model", model)] {
                 guard let value else { continue }
                 do { _ = try FreeText.clean(value, field: flag, maxLength: 200, multiline: false) } catch {
-                    throw ValidationError("\(flag) must not contain control characters")
+                    throw ValidationError(book(.adminNoControlCharacters, ["flag": .text(flag)]))
                 }
             }
         }
@@ -216,7 +219,7 @@ extension Admin {
                 let secret = APITokenSecret()
                 let token = try await store.addToken(accountID: account.id, secretHash: secret.hash, expiresAt: expiry.expiresAt)
                 audit("account.create", ["account_id": account.id, "role": role.rawValue, "token_id": token.id])
-                printToStandardError("Created the \(role.rawValue) account for \(name); its token follows and is shown only once.")
+                printToStandardError(PersonalBook.current(.adminCreatedAccount, ["role": .text(Admin.roleWord(role, in: PersonalBook.current)), "name": .text(name)]))
                 print(secret.text)
             }
         }
@@ -291,7 +294,9 @@ extension Admin {
             try await options.withStore { store in
                 var rideID = ride
                 if let code = ShortCode.normalized(ride) {
-                    guard let held = try await store.rideRequest(code: code)?.rideID else { throw StoreError.notFound("ride \(code)") }
+                    guard let held = try await store.rideRequest(code: code)?.rideID else {
+                        throw ValidationError(PersonalBook.current(.adminRideNotFound, ["code": .text(code)]))
+                    }
                     rideID = held
                 }
                 let confirmed = try await store.transition(rideID: rideID, to: .confirmed, by: "operator",
@@ -314,7 +319,7 @@ extension Admin {
 
         func validate() throws {
             guard LocationRetention.days.contains(olderThanDays) else {
-                throw ValidationError("--older-than-days must be 1 to 3650, not \(olderThanDays)")
+                throw ValidationError(PersonalBook.current(.adminRetentionRange, ["days": .text("\(olderThanDays)")]))
             }
         }
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import Phrasebook
 import RideStore
 
 extension Admin {
@@ -19,23 +20,26 @@ extension Admin {
 
         func validate() throws {
             guard options.database.hasPrefix("sqlite:") else {
-                throw ValidationError("admin backup is for sqlite: databases; back up PostgreSQL with pg_dump or a base backup")
+                throw ValidationError(PersonalBook.current(.adminBackupSQLiteOnly))
             }
-            guard !to.isEmpty else { throw ValidationError("--to needs a file path") }
+            guard !to.isEmpty else { throw ValidationError(PersonalBook.current(.adminBackupNeedsPath)) }
         }
 
         func run() async throws {
             try await options.withStore { store in
-                guard let sqlite = store as? SQLiteStore else { throw StoreError.invalid("admin backup needs a sqlite: database") }
+                guard let sqlite = store as? SQLiteStore else { throw ValidationError(PersonalBook.current(.adminBackupSQLiteOnly)) }
                 // The copy holds ride keys, notes and code hashes: the owner's alone, whatever
                 // the shell's umask (022 made it 0644). Files made from here on are 0600, and
                 // the finished copy is set to exactly that.
                 let previous = umask(0o077)
                 defer { umask(previous) }
                 let summary = try await sqlite.backup(to: to)
-                guard chmod(to, 0o600) == 0 else { throw StoreError.invalid("cannot make \(to) private (chmod 600 failed)") }
-                printToStandardError("backed up \(summary.accounts) accounts, \(summary.rideRequests) ride requests, "
-                                     + "\(summary.rides) rides and \(summary.events) events (\(summary.bytes) bytes); integrity check ok")
+                guard chmod(to, 0o600) == 0 else { throw ValidationError(PersonalBook.current(.adminBackupNotPrivate, ["path": .text(to)])) }
+                // Counts as digits, as before: scripts and the backup test read them.
+                printToStandardError(PersonalBook.current(.adminBackedUp, [
+                    "accounts": .text("\(summary.accounts)"), "requests": .text("\(summary.rideRequests)"), "rides": .text("\(summary.rides)"),
+                    "events": .text("\(summary.events)"), "bytes": .text("\(summary.bytes)"),
+                ]))
                 print(to)
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Phrasebook
 import RideServer
 import RideStore
 
@@ -39,12 +40,13 @@ extension Admin {
                 let account = try Admin.accounts(try await store.accounts()).pick(self.account).id
                 let now = Date()
                 let tokens = try await store.tokens(accountID: account)
+                let book = PersonalBook.current
                 let chosen = try WhichOne(kind: "token", items: tokens, id: \.id, name: \.deviceName,
-                                          describe: { "\($0.handle) (\($0.deviceName ?? "no device name"), \(PlainTable.date($0.createdAt)), \(Admin.status($0, now: now)))" },
-                                          listCommand: "ridebeacon admin list-tokens \(self.account)").pick(token)
+                                          describe: { "\($0.handle) (\($0.deviceName ?? book(.adminNoDeviceName)), \(PlainTable.date($0.createdAt)), \(Admin.status($0, now: now, in: book)))" },
+                                          listCommand: "ridebeacon admin list-tokens \(self.account)").pick(token, in: book)
                 let revoked = try await store.revokeToken(id: chosen.id, accountID: account)
                 audit("token.revoke", ["account_id": account, "token_id": revoked.id])
-                print("revoked \(revoked.id)")
+                print(book(.adminRevoked, ["id": .text(revoked.id)]))
             }
         }
     }
@@ -56,7 +58,19 @@ extension Admin {
                  listCommand: "ridebeacon admin list-accounts")
     }
 
-    static func status(_ token: APIToken, now: Date) -> String {
-        token.revokedAt != nil ? "revoked" : token.expiresAt.map { $0 <= now } == true ? "expired" : "active"
+    /// "active", "revoked" or "expired": English in `list-tokens`' tab-separated lines (scripts
+    /// read them), `book`'s words where a person reads the token in a sentence.
+    static func status(_ token: APIToken, now: Date, in book: Phrasebook = .english) -> String {
+        token.revokedAt != nil ? book(.adminTokenRevoked) : token.expiresAt.map { $0 <= now } == true ? book(.adminTokenExpired) : book(.adminTokenActive)
+    }
+
+    /// The role as `admin create-account`'s sentence names it ("driver", "conductor").
+    static func roleWord(_ role: Role, in book: Phrasebook) -> String {
+        switch role {
+        case .passenger: book(.cliRolePassenger)
+        case .driver: book(.cliRoleDriver)
+        case .dispatcher: book(.cliRoleDispatcher)
+        case .admin: book(.cliRoleAdmin)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Phrasebook
 import RideClient
 
 /// `ridebeacon dispatcher assign REQUEST DRIVER`: a waiting request goes to a driver.
@@ -17,12 +18,15 @@ struct DispatcherAssign: AsyncParsableCommand {
 
     func run() async throws {
         try await withService(service) { client in
-            let chosen = try DispatcherDrivers.whichOne(try await client.drivers()).pick(driver)
+            let book = await PersonalBook.book(using: client)
+            let chosen = try DispatcherDrivers.whichOne(try await client.drivers(), in: book).pick(driver, in: book)
             guard chosen.free else {
-                throw CommandLineFailure("\(chosen.name) already has ride \(chosen.rideCode ?? "—"); choose a free driver (`ridebeacon dispatcher drivers --free`)")
+                throw CommandLineFailure(book(.dispatchDriverBusy, ["driver": .text(chosen.name), "code": .text(chosen.rideCode ?? "—")]))
             }
             let ride = try await client.assignRideRequest(request, driverID: chosen.id)
-            Say.line("\(ride.passenger.name)'s ride \(ride.handle) is assigned to \(ride.driver.name)\(ride.driver.writtenVehicle.map { ", \($0)" } ?? "").")
+            var values: [String: PhraseValue] = ["passenger": .text(ride.passenger.name), "code": .text(ride.handle), "driver": .text(ride.driver.name)]
+            if let vehicle = ride.driver.writtenVehicle { values["vehicle"] = .text(vehicle) }
+            Say.line(book(values["vehicle"] == nil ? .dispatchAssigned : .dispatchAssignedVehicle, values))
         }
     }
 }
@@ -41,19 +45,14 @@ struct DispatcherDrivers: AsyncParsableCommand {
     func run() async throws {
         try await withService(service) { client in
             let drivers = try await client.drivers(free: free ? true : nil)
-            guard !drivers.isEmpty else {
-                Say.line(free ? "No driver is free." : "There are no drivers yet.")
-                return
-            }
-            let rows = drivers.map { [$0.name, $0.vehicle ?? "—", $0.free ? "free" : "on ride \($0.rideCode ?? "—")"] }
-            Say.line(PlainTable.render(header: ["DRIVER", "VEHICLE", "STATUS"], rows: rows))
+            Say.line(DispatcherBoard.drivers(drivers, onlyFree: free, in: await PersonalBook.book(using: client)))
         }
     }
 
     /// Drivers by name or id start; a listing says name, car, status and handle.
-    static func whichOne(_ drivers: [DriverInfo]) -> WhichOne<DriverInfo> {
+    static func whichOne(_ drivers: [DriverInfo], in book: Phrasebook = PersonalBook.current) -> WhichOne<DriverInfo> {
         WhichOne(kind: "driver", items: drivers, id: \.id, name: \.name,
-                 describe: { "\($0.name) (\([$0.vehicle, $0.free ? "free" : "on ride \($0.rideCode ?? "—")", String($0.id.prefix(6))].compactMap { $0 }.joined(separator: ", ")))" },
+                 describe: { "\($0.name) (\([$0.vehicle, DispatcherBoard.status($0, in: book), String($0.id.prefix(6))].compactMap { $0 }.joined(separator: ", ")))" },
                  listCommand: "ridebeacon dispatcher drivers")
     }
 }
@@ -72,19 +71,22 @@ struct DispatcherCancel: AsyncParsableCommand {
     @OptionGroup var service: ServiceOptions
 
     func validate() throws {
-        guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("--reason must say why") }
+        guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError(PersonalBook.current(.dispatchReasonNeeded)) }
     }
 
     func run() async throws {
         try await withService(service) { client in
+            let book = await PersonalBook.book(using: client)
             let code = ShortCode.normalized(id)
             let waiting = try await client.allRideRequests().first { $0.id == id || (code != nil && $0.code == code) }
             if let waiting, waiting.status == .open {
                 let cancelled = try await client.cancelRideRequest(waiting.id, reason: reason)
-                Say.line("\(cancelled.passengerName)'s request \(cancelled.handle) cancelled: \(reason).")
+                Say.line(book(.dispatchRequestCancelled, ["passenger": .text(cancelled.passengerName), "code": .text(cancelled.handle),
+                                                          "reason": .text(reason)]))
             } else {
                 let ride = try await client.cancelRide(id, reason: reason)
-                Say.line("\(ride.passenger.name)'s ride \(ride.handle) with \(ride.driver.name) cancelled: \(reason).")
+                Say.line(book(.dispatchRideCancelled, ["passenger": .text(ride.passenger.name), "code": .text(ride.handle),
+                                                       "driver": .text(ride.driver.name), "reason": .text(reason)]))
             }
         }
     }

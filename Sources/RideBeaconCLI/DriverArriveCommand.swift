@@ -27,13 +27,19 @@ struct DriverArriveCommand: AsyncParsableCommand {
             When the passenger asks for a sound to find the car by (key s in `passenger guide`, \
             or the guide by itself), it tells you, printed and aloud, what to do, chosen by how far \
             the passenger is and what --locator-sounds allows: two short taps on the horn, call \
-            the passenger's name from the kerb or through the open window; press y once done, or \
-            n if you can't (the passenger is told of the sound only after y). Near, with \
+            the passenger's name from the kerb or through the open window; press y once done (s in \
+            Spanish, o in French), or n if you can't (the passenger is told of the sound only after yes). Near, with \
             `device` allowed, this device ticks once a second on --audio-out instead, and the \
             passenger is told only once the ticks reached an audio output.
-            Keys: Enter confirms a touch, y / n answer a sound request, c tells the passenger \
-            you are walking to them, x that the car is across the street (you go round), w \
-            shows and says the ride word.
+            When the passenger asks you to come to her (her phone cannot guide her, or she chose \
+            to wait), it tells you at once, lets her phone know it has the request, and waits for \
+            your answer: c you are coming, l you cannot leave the car; she is told your answer \
+            only once it reached the ride service.
+            Keys: Enter confirms a touch, y / n (s / n, o / n) answer a sound request, c tells the passenger \
+            you are walking to them, l that you cannot leave the car (to her come request), x \
+            that the car is across the street (you go round), w shows and says the ride word (in \
+            the passenger's language, the words her phone says).
+            Every line is in your language: --language, the saved setting, else your account's.
             Its satellite position (GeoClue with --positions auto, or --position LAT,LON[,ACC]) \
             is shared with the passenger's phone until the ride is confirmed; the report at the \
             arrival carries the course the car came in on, so her guide knows its kerb side. \
@@ -110,15 +116,15 @@ struct DriverArriveCommand: AsyncParsableCommand {
     struct Device: Sendable {
         /// The saved settings (their language), nil when none can be read.
         var settings: @Sendable () -> Settings?
-        /// The keyboard, opened when the flow first needs it.
-        var keys: @Sendable () -> DriverKeys
+        /// The keyboard, opened when the flow first needs it; yes and no in the book's language.
+        var keys: @Sendable (Phrasebook) -> DriverKeys
         /// Returns when the driver stops the command (SIGINT, SIGTERM).
         var interrupted: @Sendable () async -> Void
         var openRadio: @Sendable (RadioSelection) async throws -> any Radio
         /// The desktop's notifications of the passenger's messages (nil: none).
         var notifications: @Sendable () async -> DesktopNotifications?
 
-        static let process = Device(settings: { try? loadSettings() }, keys: { DriverKeys.open() }, interrupted: { await Signals.next() },
+        static let process = Device(settings: { try? loadSettings() }, keys: { DriverKeys.open(in: $0) }, interrupted: { await Signals.next() },
                                     openRadio: { try await RideBeaconCLI.openRadio($0) },
                                     notifications: { try? await DesktopNotifications.open() })
     }
@@ -126,38 +132,38 @@ struct DriverArriveCommand: AsyncParsableCommand {
     /// The flow once the ride service answers: arrive, advertise and listen until the ride is
     /// confirmed (a line, and back), cancelled or failed (thrown), or interrupted (exit 130).
     func meet(client: any RideCommandService, radio selection: RadioSelection, touch: Calibration, device: Device) async throws {
+        // The driver's device speaks the driver's language: the saved setting, else his account's.
+        let book = await DeviceLanguage.book(settings: device.settings(), using: client)
         // The position is shared from before the arrival (issue 35), so the report at the
         // arrival can carry the course the car came in on.
         let shared = positions.choice == .off ? nil
             : await DevicePositions.start(positions.choice, rideID: try await client.ride(ride).id, side: .driver, service: client)
         // --approach: shared while he drives; Enter once parked (or no keyboard) arrives.
-        let earlyKeys = approach ? device.keys() : nil
-        if let earlyKeys { await Self.parked(earlyKeys) }
+        let earlyKeys = approach ? device.keys(book) : nil
+        if let earlyKeys { await Self.parked(earlyKeys, in: book) }
         let arrived: Ride
         do { arrived = try await arrive(client) } catch {
             await shared?.stop()
             throw error
         }
         shared?.sharing.arrived()
-        guard let key = arrived.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride)") }
+        guard let key = arrived.rideKey else { throw CommandLineFailure(book(.driverNoRideKey, ["code": .text(arrived.handle)])) }
         let identity: RotatingIdentity
         do { identity = try key.identity(fallbackPeriod: identityPeriod) } catch {
             throw CommandLineFailure("ride \(ride): \(error)")
         }
-        // The driver's device speaks the driver's language: the saved setting, else his account's.
-        let book = await DeviceLanguage.book(settings: device.settings(), using: client)
         Say.line(book(.driverArrived, ["code": .text(arrived.handle), "name": .text(arrived.passenger.name)]))
         let meeting = DriverMeeting(passengerName: arrived.passenger.name, sounds: (try? LocatorSoundName.list(parsing: locatorSounds)) ?? [],
-                                    rideWord: RideWord.phrase(rideKey: key.bytes), notes: arrived.accessibilityNotes)
+                                    rideWord: SharedRideWord.phrase(arrived, key: key.bytes), notes: arrived.accessibilityNotes)
         let radio = try await device.openRadio(selection)
         let template = BeaconAdvertisement(beacon: IBeacon(uuid: UUID(), major: 0, minor: 0, measuredPower: measuredPower),
                                            intervalMilliseconds: intervalMilliseconds,
                                            type: AdvertisingKind(rawValue: advertisingType) ?? .nonConnectable)
         var voice = VoiceSettings.standard
         voice.voice = book.language.espeakVoice
-        let locator = LocatorOutput(audioOut: audioOut, voice: voice)
+        let locator = LocatorOutput(audioOut: audioOut, voice: voice, book: book)
         defer { locator.close() }
-        let driverKeys = earlyKeys ?? device.keys()
+        let driverKeys = earlyKeys ?? device.keys(book)
         var session = DriverSession(
             rideID: arrived.id, identity: identity, calibration: touch, autoConfirm: autoConfirm, radio: radio,
             template: template, service: client, clock: SystemClock(),
@@ -167,7 +173,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
                 // Spoken too: the driver may be outside the car, away from the screen.
                 if DriverArriveCommand.spoken(line, in: book) { locator.speak(line) }
             },
-            log: { [verbose = service.verbose] line in DriverArriveCommand.log(line, verbose: verbose) },
+            log: { [verbose = service.verbose] line in DriverArriveCommand.log(line, verbose: verbose, in: book) },
             locator: { locator.play($0) },
             locatorPlayed: { await locator.played() },
             keys: driverKeys.others, meeting: meeting, distanceBounds: Self.bounds(touch),
@@ -197,7 +203,7 @@ struct DriverArriveCommand: AsyncParsableCommand {
         case .confirmed: Say.line(book(.rideStateConfirmed))
         case .completed: Say.line(book(.rideStateCompleted))
         case nil: throw ExitCode(130)
-        case .cancelled: throw CommandLineFailure("ride \(arrived.handle) was cancelled")
+        case .cancelled: throw CommandLineFailure(book(.driverRideCancelled, ["code": .text(arrived.handle)]))
         case .failed(let message): throw CommandLineFailure(message)
         }
     }
@@ -205,18 +211,18 @@ struct DriverArriveCommand: AsyncParsableCommand {
     /// `--approach`: waits for Enter, or the end of the keyboard's input. Ctrl-C meanwhile ends
     /// the process as before any command took the signal (GeoClue drops a client whose
     /// connection closed); `Signals.next()` is left for the session, which takes it once.
-    static func parked(_ keys: DriverKeys) async {
-        StandardError.writeLine("ridebeacon: Your position is shared on the way to the pickup. Press Enter once you have parked.")
+    static func parked(_ keys: DriverKeys, in book: Phrasebook = .english) async {
+        StandardError.writeLine("ridebeacon: " + book(.driverParkedPressEnter))
         var enter = keys.enter.makeAsyncIterator()
         _ = await enter.next()
     }
 
     /// The session's log lines, for the driver: the beacon's identity (ids, major, minor, slot)
     /// only with --verbose; otherwise one plain sentence the first time.
-    static func log(_ line: String, verbose: Bool) {
+    static func log(_ line: String, verbose: Bool, in book: Phrasebook = .english) {
         if line.hasPrefix("advertising driver identity") {
             if verbose { StandardError.writeLine("ridebeacon: \(line)") } else if !advertisingTold.swap() {
-                StandardError.writeLine("ridebeacon: Your device is now sending this ride's signal for the passenger's phone to find.")
+                StandardError.writeLine("ridebeacon: " + book(.driverSendingSignal))
             }
             return
         }
@@ -270,6 +276,8 @@ final class LocatorOutput: Sendable {
     private let audioOut: String
     /// The driver's language's espeak-ng voice.
     private let voice: VoiceSettings
+    /// The driver's language, for what is missing.
+    private let book: Phrasebook
     private struct State {
         var ticker: LocatorTicker?
         var announcement: String?
@@ -279,9 +287,10 @@ final class LocatorOutput: Sendable {
     }
     private let state = Mutex(State())
 
-    init(audioOut: String, voice: VoiceSettings = .standard) {
+    init(audioOut: String, voice: VoiceSettings = .standard, book: Phrasebook = .english) {
         self.audioOut = audioOut
         self.voice = voice
+        self.book = book
     }
 
     /// Spoken before the next ticks start.
@@ -336,12 +345,12 @@ final class LocatorOutput: Sendable {
         let report: @Sendable (String) -> Void = { StandardError.writeLine("ridebeacon: \($0)") }
         let sink: PlaybackReportingSink
         do { sink = PlaybackReportingSink(try AudioOutput.open(audioOut, log: report)) } catch {
-            report("locator sound is off: \(error)")
+            report(book(.driverSoundOff, ["reason": .text("\(error)")]))
             return nil
         }
         state.reporting = sink
         var speech: (any SpeechEngine)?
-        do { speech = try EspeakSpeech.shared() } catch { report("speech is off: \(error)") }
+        do { speech = try EspeakSpeech.shared() } catch { report(book(.driverSpeechOff, ["reason": .text("\(error)")])) }
         let ticker = LocatorTicker(player: LiveCuePlayer(speech: speech, voice: voice, sink: sink, log: report))
         state.ticker = ticker
         return ticker

@@ -20,7 +20,14 @@ struct DriverCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withService(service) { client in
-                Say.line(RideTables.requests(try await client.allRideRequests().filter { $0.status == .open }))
+                let requests = try await client.allRideRequests()
+                // A passenger is answered her own requests (they carry her id); one with none
+                // is known by her saved places, which only passengers have.
+                var passenger = requests.contains { $0.passengerID != nil }
+                if requests.isEmpty { passenger = (try? await client.places()) != nil }
+                let book = await PersonalBook.book(using: client)
+                if passenger { throw CommandLineFailure(book(.cliDriverCommandOnly)) }
+                Say.line(DispatcherBoard.requests(requests.filter { $0.status == .open }, in: book))
             }
         }
     }
@@ -41,10 +48,10 @@ struct DriverCommand: AsyncParsableCommand {
             try await withService(service) { client in
                 let ride = try await client.acceptRideRequest(request)
                 Say.line(ride.handle)
-                let pickup = ride.pickup.map { " at \($0)" } ?? ""
-                StandardError.writeLine("Accepted: \(ride.passenger.name)\(pickup), ride \(ride.handle). "
-                    + "Run `ridebeacon driver eta MINUTES \(ride.handle)` to say when you will be there, "
-                    + "and `ridebeacon driver arrive \(ride.handle) --radio RADIO` at the pickup (RADIO: bluez, hci:hci0 or sim).")
+                let book = await PersonalBook.book(using: client)
+                var values: [String: PhraseValue] = ["name": .text(ride.passenger.name), "code": .text(ride.handle)]
+                if let pickup = ride.pickup, !pickup.isEmpty { values["pickup"] = .text(pickup) }
+                StandardError.writeLine(book(values["pickup"] == nil ? .cliAcceptedNoPickup : .cliAccepted, values))
             }
         }
     }
@@ -70,13 +77,13 @@ struct DriverCommand: AsyncParsableCommand {
                 var target = ride
                 if target == nil {
                     guard let accepted = try await client.allRides().last(where: { $0.state == .accepted }) else {
-                        throw CommandLineFailure("you have no accepted ride; accept one with `ridebeacon driver accept CODE`")
+                        throw CommandLineFailure(await PersonalBook.book(using: client)(.cliDriverNoAcceptedRide))
                     }
                     target = accepted.id
                 }
                 let updated = try await client.setETA(target!, minutes: minutes)
-                Say.line(PersonalBook.current(.cliToldEta, ["name": .text(updated.passenger.name), "minutes": .count(minutes),
-                                                            "code": .text(updated.handle)]))
+                let book = await PersonalBook.book(using: client)
+                Say.line(book(.cliToldEta, ["name": .text(updated.passenger.name), "minutes": .count(minutes), "code": .text(updated.handle)]))
             }
         }
     }
@@ -91,7 +98,7 @@ struct DriverCommand: AsyncParsableCommand {
         func run() async throws {
             try await withService(service) { client in
                 let completed = try await client.complete(ride)
-                Say.line(PersonalBook.current(.cliRideCompleted, ["code": .text(completed.handle)]))
+                Say.line(await PersonalBook.book(using: client)(.cliRideCompleted, ["code": .text(completed.handle)]))
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Phrasebook
 import RideClient
 
 /// The one place every failure of a command becomes one sentence a person can act on (issue
@@ -9,31 +10,31 @@ import RideClient
 enum ErrorWords {
     // MARK: The ride service
 
-    static func sentence(_ error: RideClientError, server: String, verbose: Bool = false) -> String {
+    /// In `book`'s language (`PersonalBook.current` from the commands). The service's own
+    /// words are English: English says them, the other languages say the refusal by its code
+    /// and give the service's words only with `--verbose`.
+    static func sentence(_ error: RideClientError, server: String, verbose: Bool = false, in book: Phrasebook = .english) -> String {
         let base: String
+        let at: [String: PhraseValue] = ["server": .text(server)]
         switch error {
-        case .notAnswering:
-            base = "The ride service at \(server) is not answering. Check your connection; nothing was sent."
-        case .unreachable:
-            base = "The connection to the ride service at \(server) broke. Check your connection, then try again: "
-                + "anything you asked for may or may not have arrived."
-        case .timeout:
-            base = "The ride service at \(server) took too long to answer. Try again in a minute."
+        case .notAnswering: base = book(.errorNotAnswering, at)
+        case .unreachable: base = book(.errorUnreachable, at)
+        case .timeout: base = book(.errorTimeout, at)
         case .serverFailure(let problem):
-            base = problem.retryAfter.map { "The ride service is having trouble right now. Try again in \($0) seconds." }
-                ?? "The ride service is having trouble right now. Try again in a minute."
+            base = problem.retryAfter.map { book(.errorTroubleSeconds, ["seconds": .count($0)]) } ?? book(.errorTrouble)
         case .rejected(let problem):
-            base = sentence(problem)
+            base = sentence(problem, in: book)
         case .invalidResponse:
-            base = "The ride service gave an answer this ridebeacon does not understand. Upgrade ridebeacon, or tell the service's operator."
+            base = book(.errorInvalidResponse)
         case .invalidConfiguration(let message):
-            base = make(message)
+            base = make(message, in: book)
         case .cancelled:
-            base = "Stopped."
+            base = book(.errorStopped)
         }
         guard verbose else { return base }
         switch error {
-        case .rejected(let problem), .serverFailure(let problem): return base + " " + code(problem)
+        case .rejected(let problem), .serverFailure(let problem):
+            return base + " " + code(problem) + (book.language == .en || problem.message.isEmpty ? "" : " (\(problem.message))")
         case .notAnswering(let reason), .unreachable(let reason), .timeout(let reason), .invalidResponse(let reason):
             return base + " (\(reason))"
         default: return base
@@ -59,7 +60,7 @@ enum ErrorWords {
     }
 
     /// A refusal as a sentence: the field's name in words, the service's reason, what to do.
-    static func sentence(_ problem: APIProblem) -> String {
+    static func sentence(_ problem: APIProblem, in book: Phrasebook = .english) -> String {
         var message = problem.message
         // The service writes "accessibilityNotes: must not …"; the field is said in words instead.
         var namedField: String?
@@ -68,60 +69,92 @@ enum ErrorWords {
             namedField = field
         }
         switch problem.code.rawValue {
-        case "unauthenticated":
-            return "The ride service does not know your sign-in (it may have been signed out or mistyped). "
-                + "Ask for a new sign-in code and run `ridebeacon sign-in CODE`."
-        case "forbidden":
-            return make("Your account cannot do that: \(message)")
+        case "unauthenticated", "token_revoked", "token_expired":
+            return book(.errorSignIn)
+        case "forbidden", "not_your_ride":
+            return book.language == .en ? make(detailed(book(.errorForbidden), message), in: book) : book(.errorForbidden)
         case "not_found":
             // "ride 7RWR not found": no such ride or request, or not one of yours.
-            return make(message) + " Check the code (`ridebeacon passenger rides` or `driver requests` lists yours) and try again."
+            let found = book.language == .en && !message.isEmpty ? make(message, in: book) : book(.errorNotFound)
+            return found + " " + book(.errorCheckCode)
         case "rate_limited":
-            let wait = problem.retryAfter.map { "Wait \($0) seconds" } ?? "Wait a little"
-            return "Too many tries. \(wait), then try again."
+            return problem.retryAfter.map { book(.errorTooManyTriesSeconds, ["seconds": .count($0)]) } ?? book(.errorTooManyTries)
         default:
             break
         }
-        if let namedField {
-            return make("\(fieldWords(namedField)) \(message)")
+        guard book.language != .en || message.isEmpty else {
+            return make(namedField.map { "\(fieldWords($0, in: book)) \(message)" } ?? message, in: book)
         }
-        return make(message)
+        if let field = problem.field ?? namedField {
+            var words = fieldWords(field, in: book)
+            if let first = words.first { words = first.lowercased() + words.dropFirst() }
+            return book(.errorFieldRefused, ["field": .text(words)])
+        }
+        return book(refusal(problem.code.rawValue))
     }
 
-    /// A field name as a person says it.
-    static func fieldWords(_ field: String) -> String {
-        switch field {
-        case "accessibilityNotes": "The notes for the driver"
-        case "pickup": "The pickup"
-        case "dropoff": "The drop-off"
-        case "passengerName": "The name"
-        case "displayName": "The name"
-        case "reason": "The reason"
-        case "text": "The message"
-        case "preset": "The ready message"
-        case "vehicle": "The vehicle"
-        case "vehicleColour": "The car's colour"
-        case "vehicleMake": "The car's make"
-        case "vehicleModel": "The car's model"
-        case "vehiclePlate": "The number plate"
-        case "driverId": "The driver"
-        case "minutes": "The minutes"
-        case "name": "The place's name"
-        case "address": "The address"
-        case "code": "The sign-in code"
-        case "word": "The ride word"
-        case "Idempotency-Key": "The request's retry key"
-        default: "The \(field)"
+    /// A refusal's sentence by its code, where the service's own words are not said.
+    static func refusal(_ code: String) -> PhraseID {
+        switch code {
+        case "invalid_json", "invalid_parameter", "invalid_request", "invalid_field", "body_too_large", "invalid_form",
+             "idempotency_key_reused", "http_error":
+            .errorRefusedInput
+        case "illegal_transition", "wrong_state", "no_change", "nothing_to_answer", "stale_proof", "stale_slot",
+             "wrong_identity", "replayed_proof":
+            .errorWrongState
+        case "already_taken": .errorAlreadyTaken
+        case "passenger_has_active_ride": .errorPassengerActive
+        case "driver_has_active_ride": .errorDriverActive
+        case "invalid_sign_in_code", "sign_in_code_expired", "sign_in_code_used", "token_already_issued": .errorSignInCode
+        case "wrong_ride_word": .errorRideWordWrong
+        case "ride_word_locked": .errorRideWordLocked
+        case "ride_event_limit", "too_many_streams", "stream_too_slow": .errorLimit
+        case "unavailable", "internal": .errorTrouble
+        default: .errorRefused
         }
+    }
+
+    /// "Your account cannot do that." with the service's reason: "Your account cannot do that: …".
+    private static func detailed(_ sentence: String, _ detail: String) -> String {
+        guard !detail.isEmpty else { return sentence }
+        let bare = sentence.last == "." ? String(sentence.dropLast()) : sentence
+        return "\(bare): \(detail)"
+    }
+
+    /// A field name as a person says it ("The notes for the driver"; "las notas para el conductor").
+    static func fieldWords(_ field: String, in book: Phrasebook = .english) -> String {
+        let key: PhraseID? = switch field {
+        case "accessibilityNotes": .errorFieldNotes
+        case "pickup": .errorFieldPickup
+        case "dropoff": .errorFieldDropoff
+        case "passengerName", "displayName": .errorFieldName
+        case "reason": .errorFieldReason
+        case "text": .errorFieldMessage
+        case "preset": .errorFieldPreset
+        case "vehicle": .errorFieldVehicle
+        case "vehicleColour": .errorFieldColour
+        case "vehicleMake": .errorFieldMake
+        case "vehicleModel": .errorFieldModel
+        case "vehiclePlate": .errorFieldPlate
+        case "driverId": .errorFieldDriver
+        case "minutes": .errorFieldMinutes
+        case "name": .errorFieldPlaceName
+        case "address": .errorFieldAddress
+        case "code": .errorFieldSignInCode
+        case "word": .errorFieldRideWord
+        case "Idempotency-Key": .errorFieldRetryKey
+        default: nil
+        }
+        return key.map { book($0) } ?? book(.errorFieldOther, ["field": .text(field)])
     }
 
     // MARK: Everything else
 
     /// Text as one sentence: a capital first letter and a full stop.
-    static func make(_ text: String) -> String {
+    static func make(_ text: String, in book: Phrasebook = .english) -> String {
         var sentence = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if sentence.hasPrefix("Error: ") { sentence.removeFirst("Error: ".count) }
-        guard let first = sentence.first else { return "Something went wrong." }
+        guard let first = sentence.first else { return book(.errorSomethingWrong) }
         if first.isLowercase { sentence = first.uppercased() + sentence.dropFirst() }
         if let last = sentence.last, !".!?".contains(last) { sentence += "." }
         return sentence
@@ -129,20 +162,28 @@ enum ErrorWords {
 
     /// What a command threw (or ArgumentParser refused), as one sentence. `message` is
     /// ArgumentParser's text for the error; `arguments` what was typed (to name the real problem).
-    static func sentence(for error: any Error, message: String, arguments: [String], root: any ParsableCommand.Type) -> String {
+    static func sentence(for error: any Error, message: String, arguments: [String], root: any ParsableCommand.Type,
+                         in book: Phrasebook = .english) -> String {
         switch error {
-        case let failure as CommandLineFailure: return make(failure.message)
-        case let error as RideClientError: return sentence(error, server: "the configured address")
+        case let failure as CommandLineFailure: return make(failure.message, in: book)
+        case let error as RideClientError: return sentence(error, server: configuredServer(in: book), in: book)
         default: break
         }
         let text = message.isEmpty ? String(describing: error) : message
-        return make(usage(text, arguments: arguments, root: root) ?? text)
+        return make(usage(text, arguments: arguments, root: root, in: book) ?? text, in: book)
+    }
+
+    /// The ride service's address as a command would use it (`RIDEBEACON_SERVER`, else the
+    /// settings file); in words of `book`'s language when neither names one.
+    static func configuredServer(in book: Phrasebook, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let server = environment["RIDEBEACON_SERVER"], !server.isEmpty { return server }
+        return (try? loadSettings(environment: environment))?.server ?? book(.errorConfiguredServer)
     }
 
     /// ArgumentParser's usage messages, where they hide the real problem: a negative number read
     /// as an option ("Missing expected argument '<MINUTES>'", "Missing value for '--x'"), or an
     /// option name mistyped (reported as some other argument missing).
-    static func usage(_ message: String, arguments: [String], root: any ParsableCommand.Type) -> String? {
+    static func usage(_ message: String, arguments: [String], root: any ParsableCommand.Type, in book: Phrasebook = .english) -> String? {
         let options = knownOptions(arguments: arguments, root: root)
         // A mistyped option: say so first, with the nearest real one.
         for argument in arguments where argument.hasPrefix("--") && argument.count > 2 {
@@ -150,31 +191,30 @@ enum ErrorWords {
             guard !options.isEmpty, !options.contains(name), name != "--help", name != "--version" else { continue }
             let nearest = options.min { distance($0, name) < distance($1, name) }
             if let nearest, distance(nearest, name) <= 2 {
-                return "There is no option \(name); did you mean \(nearest)?"
+                return book(.errorNoOptionNearest, ["option": .text(name), "nearest": .text(nearest)])
             }
-            return "There is no option \(name); run the command with --help to see its options."
+            return book(.errorNoOption, ["option": .text(name)])
         }
         // A negative number where a value was due.
         for (index, argument) in arguments.enumerated() where isNegativeNumber(argument) {
             if message.hasPrefix("Missing value for"), index > 0, arguments[index - 1].hasPrefix("-") {
-                return "\(arguments[index - 1]) cannot be negative (you gave \(argument))."
+                return book(.errorNegative, ["name": .text(arguments[index - 1]), "value": .text(argument)])
             }
             if message.hasPrefix("Missing expected argument"), let name = quoted(message) {
-                return "\(name.trimmingCharacters(in: CharacterSet(charactersIn: "<>"))) cannot be negative (you gave \(argument))."
+                return book(.errorNegative, ["name": .text(name.trimmingCharacters(in: CharacterSet(charactersIn: "<>"))), "value": .text(argument)])
             }
         }
         // ArgumentParser's own words, said as what to do.
         let parts = message.split(separator: "'", omittingEmptySubsequences: false).map(String.init)
         if message.hasPrefix("Missing expected argument"), parts.count >= 3 {
-            return "This command needs \(parts[1].replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: "")); "
-                + "run it with --help to see what it takes."
+            return book(.errorNeedsArgument, ["name": .text(parts[1].replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: ""))])
         }
         if message.hasPrefix("Unexpected argument"), parts.count >= 3 {
-            return "'\(parts[1])' is not something this command takes; run it with --help to see what it takes."
+            return book(.errorUnexpectedArgument, ["value": .text(parts[1])])
         }
         if message.hasPrefix("The value"), message.contains("is invalid for"), parts.count >= 5 {
             let name = parts[3].replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: "")
-            return "'\(parts[1])' is not a valid \(name); run the command with --help to see what it takes."
+            return book(.errorInvalidValue, ["value": .text(parts[1]), "name": .text(name)])
         }
         return nil
     }

@@ -9,8 +9,8 @@ import Synchronization
 import VoiceCommands
 
 /// `passenger follow`'s guide on arrival: the radio opened then (none, or one that fails: the
-/// no-radio sentence and a sound asked of the driver), the guide run with the follow's own
-/// player, and the keys routed to it while it runs.
+/// no-radio sentence, and the driver asked to come to her, `FollowKerb`), the guide run with
+/// the follow's own player, and the keys routed to it while it runs.
 ///
 /// @unchecked Sendable: `voiceInput`, `positions` and `verbose` are set once, before `run`, by the task that owns the follow;
 /// the keys, which another task reads, are in a `Mutex`.
@@ -26,6 +26,8 @@ final class FollowGuide: @unchecked Sendable {
     var positions = PositionChoice.off
     /// `--verbose`: why the radio did not open, printed as well as the arrival's one sentence.
     var verbose = false
+    /// Without a radio: the request that the driver come to her, and the keys then.
+    var kerb = FollowKerb()
     /// Opens `radio` (the real radios; a test's own), failing without a word: the arrival says it.
     let openRadio: @Sendable (RadioSelection) async throws -> any Radio
     /// The running guide's keys.
@@ -75,13 +77,10 @@ final class FollowGuide: @unchecked Sendable {
     }
 
     /// Runs the guide on the radio `prepare` opened; false when none could be opened (the
-    /// arrival's words said so already: then only the sound is asked of the driver).
+    /// arrival's words said so already: then the driver is asked to come to her, issue 37, point 2).
     func run(ride: Ride, client: any RideCommandService, announcer: RideAnnouncer) async -> Bool {
         guard await prepare(), let opened = openedRadio else {
-            // The driver is asked for a sound, and told the passenger waits (the answer is the driver's).
-            do { _ = try await client.requestLocator(ride.id) } catch {
-                StandardError.writeLine("ridebeacon: asking the driver for a sound: \(error)")
-            }
+            await kerb.askDriverToCome(ride: ride, client: client, announcer: announcer)
             return false
         }
         let (stream, feed) = AsyncStream<GuideKey>.makeStream()

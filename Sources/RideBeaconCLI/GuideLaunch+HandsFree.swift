@@ -28,6 +28,17 @@ struct HandsFreeOptions: ParsableArguments {
         guard voiceCommands else { return nil }
         return voiceInput == "mic" ? .microphone : .file(voiceInput)
     }
+
+    /// The input to listen on once the guide starts, checked at the command's start: without a
+    /// microphone recorder (`hasMicrophone`) there is none, and `notice` is the sentence that
+    /// says so, in `book`'s language, for her to hear before she needs it (issue 37, point 13:
+    /// it came at the arrival, in English).
+    static func checked(_ input: VoiceInput?, book: Phrasebook, hasMicrophone: () -> Bool = { VoiceInput.recorder() != nil })
+        -> (input: VoiceInput?, notice: String?) {
+        guard let input else { return (nil, nil) }
+        if input == .microphone, !hasMicrophone() { return (nil, book(.voiceNoMicrophone)) }
+        return (input, nil)
+    }
 }
 
 /// The guide's vibrations and voice commands, opened before guiding and closed after.
@@ -37,6 +48,9 @@ struct HandsFree {
     var sounds = true
     var listener: VoiceListener?
     var sentences = VoiceSentences()
+    /// What she must hear about her hands-free parts, in her language: the guide prints and says
+    /// them once its player is open.
+    var notices: [String] = []
 
     /// Opens feedbackd when `mode` vibrates; a missing feedbackd is said once, on standard
     /// error, and guiding goes on with sound (even with `only`: never a silent guide that
@@ -56,7 +70,10 @@ struct HandsFree {
         if let voice {
             if book.language != .en { StandardError.writeLine("ridebeacon: " + book(.voiceEnglishOnly)) }
             do { handsFree.listener = try VoiceListener(input: voice, realTime: true) } catch {
-                StandardError.writeLine("ridebeacon: voice commands are off: \(error)")
+                // Her microphone: said in her language, printed and spoken by the guide (issue 37, point 13).
+                if voice == .microphone { handsFree.notices.append(book(.voiceMicrophoneFailed)) } else {
+                    StandardError.writeLine("ridebeacon: voice commands are off: \(error)")
+                }
             }
         }
         return handsFree

@@ -35,6 +35,9 @@ struct GuideLaunch {
     var voiceInput: VoiceInput?
     /// Where her satellite position comes from (`--position`, `--positions`; issue 35).
     var positions = PositionChoice.off
+    /// Sentences printed at the command's start before a voice existed (no microphone):
+    /// spoken once the guide's player is open.
+    var spokenNotices: [String] = []
 
     func run() async throws {
         let book = Phrasebook(settings.phraseLanguage)
@@ -44,10 +47,10 @@ struct GuideLaunch {
         Say.line(book(.rideGuideOpening, ["code": .text(ride.handle), "driver": .text(RideWords.driver(ride.driver, in: book)),
                                           "state": .text(state)]).trimmingCharacters(in: .whitespaces))
         if ride.state == .confirmed || ride.state.isFinal { return }
-        guard let key = ride.rideKey else { throw CommandLineFailure("the ride service sent no key for ride \(ride.id)") }
+        guard let key = ride.rideKey else { throw CommandLineFailure(book(.guideNoRideKey, ["code": .text(ride.handle)])) }
         let identity: RotatingIdentity
         do { identity = try key.identity(fallbackPeriod: fallbackIdentityPeriod) } catch {
-            throw CommandLineFailure("ride \(ride.id): \(error)")
+            throw CommandLineFailure(book(.guideUnusableRideKey, ["code": .text(ride.handle)]))
         }
         let handsFree = await HandsFree.open(mode: settings.haptics, voice: voiceInput, book: book)
         let player: LiveCuePlayer
@@ -56,7 +59,15 @@ struct GuideLaunch {
         } else {
             let sink: any AudioSink
             // Haptics only: silent guidance (the sentences are still printed).
-            do { sink = try AudioOutput.open(handsFree.sounds ? audioOut : "none") { StandardError.writeLine("ridebeacon: \($0)") } } catch {
+            // The players' own reasons (which are not on PATH, which failed) are not hers to
+            // read: one sentence in her language, once, when no sound is left (issue 37).
+            let soundGone = OnceFlag()
+            let noSound = book(.guideNoSound)
+            do {
+                sink = try AudioOutput.open(handsFree.sounds ? audioOut : "none") { reason in
+                    if GuideSoundWords.leavesNoSound(reason), !soundGone.swap() { StandardError.writeLine("ridebeacon: " + noSound) }
+                }
+            } catch {
                 throw CommandLineFailure(error.description)
             }
             var speech: (any SpeechEngine)?
@@ -65,18 +76,23 @@ struct GuideLaunch {
                 if let fallback = try engine.resolveVoice(settings.speakingVoice.voice) { StandardError.writeLine("ridebeacon: \(fallback)") }
                 speech = engine
             } catch {
-                StandardError.writeLine("ridebeacon: speech is off: \(error)")
+                StandardError.writeLine("ridebeacon: " + book(.guideNoSpeech))
             } }
             player = LiveCuePlayer(speech: speech, voice: settings.speakingVoice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
         }
+        for notice in spokenNotices { player.say(notice, urgent: true) }
+        for notice in handsFree.notices {
+            Say.line(notice)
+            player.say(notice, urgent: true)
+        }
         let radio: any Radio
         if let openedRadio { radio = openedRadio } else { radio = try await openRadio(self.radio) }
-        let compass = await openCompass()
+        let compass = await openCompass(in: book)
         // Her position goes to the driver's device and his comes back to the guide's far field (issue 35).
         let shared = await DevicePositions.start(positions, rideID: ride.id, side: .passenger, service: client)
         var guide = LiveGuide(
             ride: GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: RideWords.vehicle(ride.driver, in: book) ?? book(.rideUnknownVehicle),
-                            identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes)),
+                            identity: identity, rideWord: SharedRideWord.phrase(ride, key: key.bytes)),
             alreadyArrived: ride.state == .arrived, verbosity: settings.verbosity, phrases: PhraseTable(book.language),
             calibration: calibration, radio: radio, service: client, player: player,
             keys: handsFree.keys(keys, say: { Say.line($0); player.say($0, urgent: true) },
@@ -99,7 +115,7 @@ struct GuideLaunch {
         await radio.shutdown()
         switch outcome {
         case .confirmed: return
-        case .cancelled: throw CommandLineFailure("ride \(ride.id) was cancelled")
+        case .cancelled: throw CommandLineFailure(book(.cliRideWasCancelled, ["code": .text(ride.handle)]))
         default: throw ExitCode(130)
         }
     }
@@ -108,14 +124,14 @@ struct GuideLaunch {
 extension GuideLaunch {
     /// The compass turn-to-find follows, said in one line: iio-sensor-proxy's when `--compass auto`
     /// finds the service with a compass, nil (turns are timed) otherwise.
-    func openCompass() async -> (any Compass)? {
+    func openCompass(in book: Phrasebook) async -> (any Compass)? {
         guard compass == .auto else {
-            StandardError.writeLine("ridebeacon: compass: off (--compass off); turn-to-find times the turn")
+            StandardError.writeLine("ridebeacon: " + book(.compassOff))
             return nil
         }
         let (opened, said) = await SensorProxyCompass.auto()
-        // One plain sentence (issue 25): the D-Bus reason stays out of the way, in the log's words.
-        StandardError.writeLine("ridebeacon: " + (opened == nil ? CompassWords.none(said) : said))
+        // One plain sentence in her language (issues 25, 37): the D-Bus reason stays out of the way.
+        StandardError.writeLine("ridebeacon: " + (opened == nil ? CompassWords.none(said, in: book) : book(.compassFound)))
         return opened
     }
 }
@@ -209,15 +225,16 @@ final class WaitingKeys: Sendable {
 
 /// Sentences about a ride, for printing (and, in the guide, speaking), in `book`'s language.
 enum RideWords {
-    static func driver(_ party: RideParty, in book: Phrasebook = .english) -> String {
-        vehicle(party, in: book).map { book(.rideDriverWithVehicle, ["name": .text(party.name), "vehicle": .text($0)]) } ?? party.name
+    static func driver(_ party: RideParty, in book: Phrasebook = .english, spoken: Bool = true) -> String {
+        vehicle(party, in: book, spoken: spoken).map { book(.rideDriverWithVehicle, ["name": .text(party.name), "vehicle": .text($0)]) } ?? party.name
     }
 
     /// The car for the ear in `book`'s language ("Toyota Prius azul, matrícula A B 1 2 C D E");
-    /// a vehicle known only as free text is said as written.
-    static func vehicle(_ party: RideParty, in book: Phrasebook = .english) -> String? {
+    /// for the eye (`spoken: false`, a list read on a screen) the plate as written; a vehicle
+    /// known only as free text is said as written.
+    static func vehicle(_ party: RideParty, in book: Phrasebook = .english, spoken: Bool = true) -> String? {
         guard let car = party.vehicleDetails else { return party.vehicle }
-        return book.vehicle(colour: car.colour, make: car.make, model: car.model, plate: car.plate, spoken: true)
+        return book.vehicle(colour: car.colour, make: car.make, model: car.model, plate: car.plate, spoken: spoken)
     }
 
     /// Position along requested → completed; cancelled ends any of them.
@@ -245,10 +262,14 @@ enum RideWords {
 
 /// The compass's absence in one plain sentence (issue 25), instead of the D-Bus error.
 enum CompassWords {
-    static func none(_ said: String) -> String {
-        let reason = said.contains("no system bus") || said.contains("NoServer") || said.contains("socket")
-            ? "this device has no sensor service to ask"
-            : said.contains("ServiceUnknown") || said.contains("iio-sensor-proxy") ? "no compass sensor answered" : "no compass answered"
-        return "No compass: \(reason), so turn-to-find times your turn instead."
+    static func none(_ said: String, in book: Phrasebook = .english) -> String {
+        if said.contains("no system bus") || said.contains("NoServer") || said.contains("socket") { return book(.compassNoService) }
+        return said.contains("ServiceUnknown") || said.contains("iio-sensor-proxy") ? book(.compassNoSensor) : book(.compassNoAnswer)
     }
+}
+
+/// The audio output's log lines (GuideAudio's `AudioOutput`, `FallbackSink`), read for the one
+/// fact she needs: whether any sound is left.
+enum GuideSoundWords {
+    static func leavesNoSound(_ line: String) -> Bool { line.hasSuffix("audio is off") }
 }

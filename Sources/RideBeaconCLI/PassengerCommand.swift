@@ -43,7 +43,9 @@ struct PassengerCommand: AsyncParsableCommand {
                 let request = try await client.requestRide(pickup: address(pickup), dropoff: address(dropoff), accessibilityNotes: notes,
                                                            passengerName: name)
                 Say.line(request.handle)
-                StandardError.writeLine("Ride requested from \(request.pickup) to \(request.dropoff), code \(request.handle). Waiting for a driver.")
+                let book = await PersonalBook.book(using: client)
+                StandardError.writeLine(book(.cliRideRequested, ["pickup": .text(request.pickup), "dropoff": .text(request.dropoff),
+                                                                 "code": .text(request.handle)]))
             }
         }
     }
@@ -70,14 +72,15 @@ struct PassengerCommand: AsyncParsableCommand {
                     let active = try await client.allRides().filter { !$0.state.isFinal }.map(\.requestID)
                     target = requests.last { $0.status == .open } ?? requests.last { $0.rideID != nil && active.contains($0.id) }
                 }
+                let book = await PersonalBook.book(using: client)
                 if let request = target, request.status == .open {
                     _ = try await client.cancelRideRequest(request.id, reason: reason)
-                    Say.line(PersonalBook.current(.cliRequestCancelled, ["code": .text(request.handle)]))
+                    Say.line(book(.cliRequestCancelled, ["code": .text(request.handle)]))
                 } else if let rideID = target?.rideID ?? id {
                     let ride = try await client.cancelRide(rideID, reason: reason)
-                    Say.line(PersonalBook.current(.cliRideCancelled, ["code": .text(ride.handle)]))
+                    Say.line(book(.cliRideCancelled, ["code": .text(ride.handle)]))
                 } else {
-                    throw CommandLineFailure("you have no open request or active ride to cancel")
+                    throw CommandLineFailure(book(.cliNothingToCancel))
                 }
             }
         }

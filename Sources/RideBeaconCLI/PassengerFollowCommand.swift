@@ -74,33 +74,25 @@ struct PassengerFollowCommand: AsyncParsableCommand {
         }
         // --language, else the saved setting, else the passenger's account, else English.
         await DeviceLanguage.apply(to: &settings, flag: voiceOptions.language, service: service)
-        let sink: any AudioSink
-        do { sink = try AudioOutput.open(audioOut) { StandardError.writeLine("ridebeacon: \($0)") } } catch {
-            StandardError.writeLine("ridebeacon: \(error.description)")
+        // What she hears, sees and says through, opened now: anything missing is said at the
+        // start, in her language, in one sentence each (issue 37, point 13).
+        let outputs: FollowOutputs
+        do {
+            outputs = try await FollowOutputs.open(audioOut: audioOut, noNotifications: noNotifications, voice: settings.speakingVoice,
+                                                   voiceInput: handsFree.input, book: Phrasebook(settings.phraseLanguage),
+                                                   verbose: service.verbose)
+        } catch {
+            StandardError.writeLine("ridebeacon: \(error.message)")
             throw ExitCode(1)
         }
-        var speech: (any SpeechEngine)?
-        do { speech = try EspeakSpeech.shared() } catch { StandardError.writeLine("ridebeacon: speech is off: \(error)") }
-        // The voice speaks the phrasebook's language (an English voice would mangle Spanish).
-        let player = LiveCuePlayer(speech: speech, voice: settings.speakingVoice, sink: sink) { StandardError.writeLine("ridebeacon: \($0)") }
-        player.start()
-        var notifications: DesktopNotifications?
-        if !noNotifications {
-            do { notifications = try await DesktopNotifications.open() } catch {
-                // One plain sentence (issue 25); the D-Bus error only with --verbose.
-                StandardError.writeLine("ridebeacon: No desktop notifications here (no notification service answered); "
-                    + "every change is still spoken and printed." + (service.verbose ? " (\(error))" : ""))
-            }
-        }
-        let book = Phrasebook(settings.phraseLanguage)
-        let announcer = RideAnnouncer(player: player, notifications: notifications, book: book)
+        let (player, notifications, announcer) = (outputs.player, outputs.notifications, outputs.announcer)
         defer {
             // Whatever ended the follow (q, the ride ending, Ctrl-C, an error): the audio is written.
             do { try player.stop() } catch { StandardError.writeLine("ridebeacon: audio: \(error)") }
         }
         let guide = FollowGuide(radio: radio == "none" ? nil : try RadioSelection(parsing: radio), settings: settings,
                                 audioOut: audioOut, identityPeriod: identityPeriod, player: player)
-        guide.voiceInput = handsFree.input
+        guide.voiceInput = outputs.voiceInput
         guide.positions = positions.choice
         guide.verbose = service.verbose
         try await withService(service, waits: true) { client in
@@ -128,6 +120,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 for await key in keys {
                     // While the guide runs, the keys are its own.
                     if let guide, guide.forward(key) { continue }
+                    // Without a radio at the kerb: s asks for a sound, w the ride word (issue 37, point 8).
+                    if let guide, await guide.kerb.key(key) { continue }
                     if key == .confirm, offer.accept() { continue }
                     switch key {
                     case .quit: Say.line(announcer.book(.followStopped)); return
@@ -176,7 +170,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                     waitingFor = again.id
                     continue
                 }
-                throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
+                throw CommandLineFailure(announcer.book(.cliNoRideToFollow))
             }
             if waitingFor != open.id {
                 await announcer.announce(RideAnnouncement.waiting(open, in: announcer.book))
@@ -199,6 +193,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
     static func followEvents(of start: Ride, client: any RideCommandService, announcer: RideAnnouncer, guide: FollowGuide? = nil,
                              offer: AskAgainOffer? = nil) async throws -> Bool {
         var ride = start
+        // No sentence about a come request outlives the follow.
+        defer { guide?.kerb.stop() }
         // At the kerb the radio is opened before anything is said, so the one sentence is true.
         let guidingAtStart = ride.state == .arrived ? await guide?.prepare() ?? false : false
         await announcer.announce(RideAnnouncement.current(ride, guiding: guidingAtStart, in: announcer.book))
@@ -232,6 +228,7 @@ struct PassengerFollowCommand: AsyncParsableCommand {
                 break
             }
             guard case .event(let event) = update, event.at > summarizedUpTo else { continue }
+            guide?.kerb.heard(event)
             // Without a guide, the driver's answer and moves are said here (issue 22).
             if !guideRan, let words = RideAnnouncement.meeting(event, ride: ride, in: announcer.book) {
                 await announcer.announce(words)
@@ -242,6 +239,8 @@ struct PassengerFollowCommand: AsyncParsableCommand {
             if event.state != ride.state || event.detail != nil {
                 ride = (try? await client.ride(ride.id)) ?? ride
             }
+            // The kerb is behind her: no more news of a come request.
+            if event.kind.isStateChange, event.state != .arrived { guide?.kerb.stop() }
             let guiding = event.state == .arrived && event.kind.isStateChange ? await guide?.prepare() ?? false : false
             var words = RideAnnouncement.change(event, ride: ride, guiding: guiding, in: announcer.book)
             let offering = event.state == .cancelled && event.kind.isStateChange && offer != nil

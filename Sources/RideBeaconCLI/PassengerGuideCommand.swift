@@ -107,6 +107,9 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             }
         }
         if let touchRSSI { ranging.touchRSSI = touchRSSI }
+        // No microphone for --voice-commands: said now, in her language, not at the arrival (issue 37, point 13).
+        let (voiceInput, microphoneNotice) = HandsFreeOptions.checked(handsFree.input, book: Phrasebook(chosen.phraseLanguage))
+        if let microphoneNotice { Say.line(microphoneNotice) }
         let keys = WaitingKeys(KeyboardKeys.stream())
         let rideArgument = ride
         try await withService(service, waits: true) { client in
@@ -118,7 +121,8 @@ struct PassengerGuideCommand: AsyncParsableCommand {
             }
             let launch = GuideLaunch(client: client, ride: ride, settings: chosen, radio: selection,
                                      audioOut: audioOut, fallbackIdentityPeriod: identityPeriod, calibration: ranging, keys: keys.guideKeys,
-                                     compass: compass, voiceInput: handsFree.input, positions: positions.choice)
+                                     compass: compass, voiceInput: voiceInput, positions: positions.choice,
+                                     spokenNotices: microphoneNotice.map { [$0] } ?? [])
             try await launch.run()
         }
     }
@@ -150,7 +154,7 @@ enum PassengerRides {
         while true {
             if let ride = try await client.allRides().last(where: { !$0.state.isFinal }) { return ride }
             guard try await client.allRideRequests().contains(where: { $0.status == .open }) else {
-                throw CommandLineFailure("you have no active ride or open request; request one with `ridebeacon passenger request`")
+                throw CommandLineFailure(await PersonalBook.book(using: client)(.cliNoRideToFollow))
             }
             if !announced {
                 Say.line(PersonalBook.current(.cliWaitingForAccept))

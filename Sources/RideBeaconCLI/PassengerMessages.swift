@@ -52,7 +52,7 @@ struct PassengerMessageCommand: AsyncParsableCommand {
             var target = ride
             if target == nil {
                 guard let current = try await client.allRides().last(where: { $0.state == .accepted || $0.state == .arrived }) else {
-                    throw CommandLineFailure("you have no ride a driver has accepted yet; messages can be sent once one has")
+                    throw CommandLineFailure(await PersonalBook.book(using: client)(.cliNoAcceptedRideForMessages))
                 }
                 target = current.id
             }

@@ -34,43 +34,16 @@ enum PlainTable {
         return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
     }
 
+    /// "2026-11-25 09:40 CET": a person's own history, in the device's time zone, named.
+    static func localDate(_ date: Date, zone: TimeZone = .current) -> String {
+        let c = Calendar(identifier: .gregorian).dateComponents(in: zone, from: date)
+        let name = zone.abbreviation(for: date) ?? zone.identifier
+        return String(format: "%04d-%02d-%02d %02d:%02d ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0) + name
+    }
+
     /// "03:04:05 UTC": short, unambiguous, readable aloud.
     static func time(_ date: Date) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
         return String(format: "%02d:%02d:%02d UTC", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
-    }
-}
-
-/// People's names first, then the short code people say and type; never a UUID.
-enum RideTables {
-    static func rides(_ rides: [Ride]) -> String {
-        guard !rides.isEmpty else { return "No active rides." }
-        return PlainTable.render(
-            header: ["PASSENGER", "DRIVER", "VEHICLE", "STATE", "RIDE", "PICKUP", "NOTES", "SINCE", "ETA", "FLAG"],
-            rows: rides.map {
-                [$0.passenger.name, $0.driver.name, $0.driver.writtenVehicle ?? "-", $0.state.rawValue, $0.handle, $0.pickup ?? "-",
-                 $0.accessibilityNotes ?? "-", PlainTable.time($0.stateChangedAt), eta($0), $0.stuck == true ? "STUCK" : "-"]
-            })
-    }
-
-    static func requests(_ requests: [RideRequest]) -> String {
-        guard !requests.isEmpty else { return "No open ride requests." }
-        return PlainTable.render(
-            header: ["PASSENGER", "REQUEST", "PICKUP", "DROPOFF", "NOTES", "SINCE"],
-            rows: requests.map { [$0.passengerName, $0.handle, $0.pickup, $0.dropoff, $0.accessibilityNotes ?? "-", PlainTable.time($0.createdAt)] })
-    }
-
-    /// Waiting requests, then active rides: the dispatcher's whole board.
-    static func board(requests: [RideRequest], rides: [Ride]) -> String {
-        let waiting = requests.filter { $0.status == .open }
-        let top = waiting.isEmpty ? "No waiting requests." : "Waiting requests:\n" + self.requests(waiting)
-        let bottom = rides.isEmpty ? "No active rides." : "Active rides:\n" + self.rides(rides)
-        return top + "\n\n" + bottom
-    }
-
-    /// "by 10:42 UTC": when the driver said they would be at the pickup.
-    static func eta(_ ride: Ride) -> String {
-        guard ride.state == .accepted, let minutes = ride.etaMinutes, let given = ride.etaGivenAt else { return "-" }
-        return "by " + PlainTable.time(given.addingTimeInterval(TimeInterval(minutes) * 60))
     }
 }

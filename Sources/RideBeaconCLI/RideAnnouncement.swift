@@ -31,6 +31,14 @@ enum RideAnnouncement {
             case nil: return nil
             }
         case .driverComing: return Words(summary: book(.followComingSummary, name), body: book(.followStayWhereYouAre))
+        // His device's answers to her come request, each said only once it came (issue 37, point 2).
+        case .comeReceived: return Words(summary: book(.comeReceivedSummary, name), body: book(.comeAnswerHere))
+        case .comeAnswered:
+            switch event.comeAnswer {
+            case .coming?: return Words(summary: book(.comeComingSummary, name), body: book(.followStayWhereYouAre))
+            case .staying?: return Words(summary: book(.comeStayingSummary, name), body: book(.comeNextStep))
+            default: return nil
+            }
         case .carAcross: return Words(summary: book(.followAcrossSummary), body: book(.followAcrossBody, name))
         default: return nil
         }
@@ -48,7 +56,24 @@ enum RideAnnouncement {
             return Words(summary: book(.followCancelledSummary),
                          body: CancellationWords.sentence(cancellation, in: book) + " " + book(.followRideCode, ["code": .code(ride.handle)]))
         }
+        if event.state == .confirmed && event.kind.isStateChange {
+            // Said by how it happened: touch, ride word or operator (issue 37, point 8).
+            return confirmed(RideConfirmationWay(event: event), ride: ride, in: book)
+        }
         return change(state: event.state, detail: event.detail, ride: ride, guiding: guiding, book: book)
+    }
+
+    /// The confirmation as it happened; nil: not known (a follow started after it).
+    static func confirmed(_ way: RideConfirmationWay?, ride: Ride, in book: Phrasebook) -> Words {
+        let name: [String: PhraseValue] = ["name": .text(ride.driver.name)]
+        let code = book(.followRideCode, ["code": .code(ride.handle)])
+        let how: String? = switch way {
+        case .touch?: book(.followConfirmedBody, name)
+        case .rideWord?: book(.followConfirmedByWord, name)
+        case .operator?: book(.followConfirmedByOperator, name)
+        case nil: nil
+        }
+        return Words(summary: book(.followConfirmedSummary), body: how.map { $0 + " " + code } ?? code)
     }
 
     /// `guiding`: the phone's guide starts on arrival (a radio is there).
@@ -71,7 +96,7 @@ enum RideAnnouncement {
             return Words(summary: book(.followArrivedSummary, name),
                          body: "\(driver). " + (guiding ? book(.ridePhoneGuiding) : book(.rideNoGuide, name)))
         case .confirmed:
-            return Words(summary: book(.followConfirmedSummary), body: book(.followConfirmedBody, name) + " " + code)
+            return confirmed(nil, ride: ride, in: book)
         case .completed:
             return Words(summary: book(.followCompletedSummary), body: code)
         case .cancelled:

@@ -23,7 +23,8 @@ package struct RideBeacon: AsyncParsableCommand {
             // Help, and a command's own exit status after it said why (ArgumentParser wraps an
             // ExitCode thrown from validate(), with no message).
             if code == .success || error is ExitCode || (said.isEmpty && !(error is CommandLineFailure)) { exit(withError: error) }
-            let sentence = ErrorWords.sentence(for: error, message: said, arguments: arguments, root: RideBeacon.self)
+            let sentence = ErrorWords.sentence(for: error, message: said, arguments: arguments, root: RideBeacon.self,
+                                                  in: PersonalBook.current)
             StandardError.writeLine("ridebeacon: \(sentence)")
             Foundation.exit(error is CommandLineFailure ? 1 : code.rawValue)
         }

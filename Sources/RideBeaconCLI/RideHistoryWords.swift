@@ -17,10 +17,20 @@ enum CancellationWords {
     }
 
     /// "cancelled by a dispatcher (driver unwell)", or plain "cancelled" when nobody is known
-    /// (a line of `passenger rides`).
+    /// (a line of `passenger rides`), all in `book`'s language.
     static func cancelled(_ cancellation: RideCancellation?, in book: Phrasebook = .english) -> String {
-        guard let cancellation else { return "cancelled" }
-        return "cancelled \(by(cancellation.by, in: book))" + (cancellation.personReason.map { " (\($0))" } ?? "")
+        guard let cancellation else { return book(.historyOutcomeCancelled) }
+        let who: PhraseValue = .text(by(cancellation.by, in: book))
+        if let reason = cancellation.personReason { return book(.historyOutcomeCancelledByReason, ["who": who, "reason": .text(reason)]) }
+        return book(.historyOutcomeCancelledBy, ["who": who])
+    }
+
+    /// A request cancelled before a driver took it, or withdrawn (a line of `passenger rides`).
+    static func requestGone(_ cancellation: RideCancellation?, in book: Phrasebook = .english) -> String {
+        guard let cancellation else { return book(.historyRequestWithdrawn) }
+        let who: PhraseValue = .text(by(cancellation.by, in: book))
+        if let reason = cancellation.personReason { return book(.historyRequestCancelledByReason, ["who": who, "reason": .text(reason)]) }
+        return book(.historyRequestCancelledBy, ["who": who])
     }
 
     /// "Cancelled by a dispatcher: driver unwell."

@@ -33,10 +33,10 @@ struct ServiceOptions: ParsableArguments {
             token = token ?? settings.token
         }
         guard let server else {
-            throw CommandLineFailure("no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`")
+            throw CommandLineFailure(PersonalBook.current(.cliNoServer))
         }
         guard let token else {
-            throw CommandLineFailure("you are not signed in: run `ridebeacon sign-in` with the eight-digit code your dispatcher or administrator gave you (or pass --token, or set RIDEBEACON_TOKEN)")
+            throw CommandLineFailure(PersonalBook.current(.cliNotSignedIn))
         }
         return (server, token)
     }
@@ -49,7 +49,8 @@ struct ServiceOptions: ParsableArguments {
         configuration.retry = waits ? .untilCancelled : .standard
         configuration.allowsInsecureHTTP = insecureHttp
         if waits {
-            configuration.onRetry = { _ in StandardError.writeLine(RideServiceMessages.retrying) }
+            let retrying = PersonalBook.current(.guideServiceUnreachable)
+            configuration.onRetry = { _ in StandardError.writeLine(retrying) }
         }
         do {
             return try RideServiceClient(server: server, token: token, configuration: configuration)
@@ -81,7 +82,7 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
     do {
         client = try options.client(waits: waits)
     } catch {
-        StandardError.writeLine("ridebeacon: \(ErrorWords.make(error.message))")
+        StandardError.writeLine("ridebeacon: \(ErrorWords.make(error.message, in: PersonalBook.current))")
         throw ExitCode(1)
     }
     var failure: String?
@@ -89,17 +90,19 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
     do {
         try await body(client)
     } catch let error as RideClientError {
-        failure = ErrorWords.sentence(error, server: client.server, verbose: options.verbose)
+        // In the device's language by the whole rule, the account's included (issue 37).
+        failure = ErrorWords.sentence(error, server: client.server, verbose: options.verbose,
+                                      in: await PersonalBook.forFailure(error, using: client))
         problem = error.problem
     } catch let error as CommandLineFailure {
-        failure = ErrorWords.make(error.message)
+        failure = ErrorWords.make(error.message, in: PersonalBook.current)
     } catch let exit as ExitCode {
         await client.shutdown()
         throw exit
     } catch is CancellationError {
         failure = nil
     } catch {
-        failure = ErrorWords.make(String(describing: error))
+        failure = ErrorWords.make(String(describing: error), in: PersonalBook.current)
     }
     await client.shutdown()
     if let failure {
@@ -110,7 +113,7 @@ func withService(_ options: ServiceOptions, waits: Bool = false,
 
 /// The ride service's failures as one sentence (ErrorWords; kept for callers outside `withService`).
 func describe(_ error: RideClientError, server: String, verbose: Bool = false) -> String {
-    ErrorWords.sentence(error, server: server, verbose: verbose)
+    ErrorWords.sentence(error, server: server, verbose: verbose, in: PersonalBook.current)
 }
 
 /// Unbuffered standard output: progress lines of commands that run for a while must reach a

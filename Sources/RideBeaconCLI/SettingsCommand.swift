@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import Foundation
 import RideSession
 import Guide
@@ -51,9 +52,18 @@ struct SettingsCommand: AsyncParsableCommand {
         var traffic: String?
 
         func run() async throws {
+            try await save(to: Settings.defaultPath(), feedbackdAnswers: { await SettingsCommand.feedbackdAnswers() })
+            if let language = voiceOptions.language { await SettingsCommand.saveToAccount(language) }
+        }
+
+        /// Saves the settings file at `path`; vibrations asked for where feedbackd does not
+        /// answer (`feedbackdAnswers`) are saved and warned about in the device's language,
+        /// saying what the guide does instead (issue 37, point 13).
+        func save(to path: String, feedbackdAnswers: () async -> Bool) async throws {
+            var saved: Settings?
             try reportingFailures {
-                let path = Settings.defaultPath()
-                var settings = try loadSettings()
+                var settings: Settings
+                do { settings = try Settings.load(from: path) } catch { throw CommandLineFailure(String(describing: error)) }
                 try voiceOptions.apply(to: &settings) { $0 }
                 if let server { settings.server = server }
                 if let token { settings.token = token }
@@ -65,26 +75,38 @@ struct SettingsCommand: AsyncParsableCommand {
                 }
                 if let problem = settings.validationError { throw CommandLineFailure(problem) }
                 do { try settings.save(to: path) } catch { throw CommandLineFailure(String(describing: error)) }
-                Say.line("Saved \(path).")
+                Say.line(DeviceLanguage.local(settings: settings, environment: ProcessInfo.processInfo.environment)(.cliSettingsSaved,
+                                                                                                                 ["path": .text(path)]))
+                saved = settings
             }
-            if let language = voiceOptions.language { await SettingsCommand.saveToAccount(language) }
+            guard let saved, voiceOptions.haptics != nil, saved.haptics.vibrates, !(await feedbackdAnswers()) else { return }
+            let book = DeviceLanguage.local(settings: saved, environment: ProcessInfo.processInfo.environment)
+            Say.line(book(saved.haptics.sounds ? .hapticsOnSavedWithoutFeedbackd : .hapticsOnlySavedWithoutFeedbackd))
         }
+    }
+
+    /// Whether feedbackd answers on this session's bus (the guide's vibrations need it).
+    static func feedbackdAnswers() async -> Bool {
+        guard let client = try? await FeedbackClient.open() else { return false }
+        await client.close()
+        return true
     }
 
     /// The account's language too, when this device is signed in (a server and a token from the
     /// environment or the settings file); one plain line either way.
     static func saveToAccount(_ language: String) async {
         guard let client = try? ServiceOptions.parse([]).client(waits: false) else { return }
+        // Said in the language just chosen: the next thing this device says is in it too.
+        let book = Phrasebook(code: language)
         do {
             try await client.setAccountLanguage(language)
-            Say.line("Your account's language is now \(language): your devices speak it unless they choose another.")
+            Say.line(book(.cliAccountLanguageSaved, ["language": .text(language)]))
         } catch {
             switch error {
             case .rejected(let problem):
-                Say.line("The ride service did not keep the language for your account (\(problem.message)); it applies on this device only.")
+                Say.line(book(.cliAccountLanguageRefused, ["reason": .text(problem.message)]))
             default:
-                Say.line("Cannot reach the ride service at \(client.server), so your account keeps its language; "
-                         + "this device speaks \(language) anyway. Run this again when online to save it to your account.")
+                Say.line(book(.cliAccountLanguageOffline, ["server": .text(client.server), "language": .text(language)]))
             }
         }
         await client.shutdown()

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import Foundation
 import Guide
+import Phrasebook
 import RideClient
 import RideServer
 import RideStore
@@ -110,21 +111,21 @@ struct SignInCommand: AsyncParsableCommand {
         var settings: Settings
         do { settings = try loadSettings(environment: environment) } catch { fail(error.message) }
         guard code.isEmpty else {
-            fail("do not put the sign-in code on the command line (other users can read command lines); run `ridebeacon sign-in` and type it when asked, pipe it in, or use --code-file PATH")
+            fail(PersonalBook.current(.cliSignInCodeOnCommandLine))
         }
         let typed: String
         if let codeFile {
-            guard let text = try? String(contentsOfFile: codeFile, encoding: .utf8) else { fail("cannot read the code file \(codeFile)") }
+            guard let text = try? String(contentsOfFile: codeFile, encoding: .utf8) else { fail(PersonalBook.current(.cliSignInCodeFileUnreadable, ["path": .text(codeFile)])) }
             typed = text
         } else {
             if isatty(STDIN_FILENO) != 0 { FileDescriptor.writeAll(STDERR_FILENO, Array("Sign-in code: ".utf8)) }
             typed = readLine(strippingNewline: true) ?? ""
         }
         guard let digits = SignInCodeText.normalized(typed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            fail("the sign-in code must be eight digits, like 4821 0937")
+            fail(PersonalBook.current(.cliSignInCodeDigits))
         }
         guard let server = server ?? environment["RIDEBEACON_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? settings.server else {
-            fail("no ride service: pass --server URL, set RIDEBEACON_SERVER, or run `ridebeacon settings set --server URL`")
+            fail(PersonalBook.current(.cliNoServer))
         }
         var configuration = RideServiceClient.Configuration()
         configuration.allowsInsecureHTTP = insecureHttp
@@ -139,7 +140,24 @@ struct SignInCommand: AsyncParsableCommand {
         settings.token = signedIn.token
         let path = Settings.defaultPath(environment: environment)
         do { try settings.save(to: path) } catch { fail(String(describing: error)) }
-        Say.line("Signed in as \(signedIn.account.displayName), \(signedIn.account.role.rawValue). Token saved in \(path).")
+        // In the account's language when it has one (the rule of `DeviceLanguage`), asked with the new token.
+        var book = PersonalBook.current
+        if let client = try? RideServiceClient(server: server, token: signedIn.token, configuration: configuration) {
+            book = await DeviceLanguage.book(settings: settings, using: client)
+            await client.shutdown()
+        }
+        Say.line(book(.cliSignedIn, ["name": .text(signedIn.account.displayName), "role": .text(Self.roleName(signedIn.account.role, in: book)),
+                                     "path": .text(path)]))
+    }
+
+    /// "passenger"; "cuenta de pasajero".
+    static func roleName(_ role: Role, in book: Phrasebook) -> String {
+        switch role {
+        case .passenger: book(.cliRolePassenger)
+        case .driver: book(.cliRoleDriver)
+        case .dispatcher: book(.cliRoleDispatcher)
+        case .admin: book(.cliRoleAdmin)
+        }
     }
 
     private func fail(_ message: String) -> Never {
@@ -187,7 +205,8 @@ struct TokensCommand: AsyncParsableCommand {
                 let chosen = try TokensCommand.whichOne(tokens, now: now).pick(token)
                 let revoked = try await client.revokeToken(chosen.id)
                 let device = chosen.deviceName.map { " (\($0))" } ?? ""
-                Say.line("Token \(chosen.handle)\(device) revoked\(revoked.current ? "; it was this device's: sign in again to continue" : "").")
+                let book = await PersonalBook.book(using: client)
+                Say.line(book(revoked.current ? .cliTokenRevokedThisDevice : .cliTokenRevoked, ["token": .text(chosen.handle + device)]))
             }
         }
     }

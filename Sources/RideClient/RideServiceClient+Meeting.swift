@@ -16,6 +16,17 @@ extension RideServiceClient {
         return try await send(.POST, "/v1/rides/\(Self.segment(rideID))/meeting", body: Self.encode(Body(move: move.rawValue)))
     }
 
+    /// The ride's passenger asks the driver to come to her at the pickup (`come_requested`).
+    public func askToCome(_ rideID: String) async throws(RideClientError) -> MeetingEvent {
+        try await send(.POST, "/v1/rides/\(Self.segment(rideID))/come", body: Self.emptyObject)
+    }
+
+    /// The ride's driver's device: it has her come request (`received`), or his answer.
+    public func answerCome(_ rideID: String, _ answer: ComeAnswer) async throws(RideClientError) -> MeetingEvent {
+        struct Body: Encodable { var answer: String }
+        return try await send(.POST, "/v1/rides/\(Self.segment(rideID))/come/answer", body: Self.encode(Body(answer: answer.rawValue)))
+    }
+
     /// The ride's passenger's guide started or stopped.
     public func reportGuide(_ rideID: String, _ report: GuideReport) async throws(RideClientError) -> MeetingEvent {
         struct Body: Encodable { var report: String }

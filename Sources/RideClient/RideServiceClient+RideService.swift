@@ -44,6 +44,21 @@ extension RideServiceClient: RideService {
         return nil
     }
 
+    public func askToCome(rideID: String) async -> ComeRequestAnswer {
+        do { _ = try await askToCome(rideID) } catch {
+            if case .rejected(let problem) = error, problem.code == .rateLimited {
+                return .tooSoon(retryAfter: problem.retryAfter.map(Double.init) ?? 1)
+            }
+            return .refused(Self.reason(error))
+        }
+        return .asked
+    }
+
+    public func answerCome(rideID: String, _ answer: ComeAnswer) async -> String? {
+        do { _ = try await answerCome(rideID, answer) } catch { return Self.reason(error) }
+        return nil
+    }
+
     public func reportGuide(rideID: String, _ report: GuideReport) async -> String? {
         do { _ = try await reportGuide(rideID, report) } catch { return Self.reason(error) }
         return nil
@@ -80,6 +95,12 @@ extension RideServiceClient: RideService {
                             }
                         case .event(let event) where event.kind == .driverComing || event.kind == .carAcross:
                             continuation.yield(.meeting(event.kind == .driverComing ? .coming : .across, unixTime: event.at.timeIntervalSince1970))
+                        case .event(let event) where event.kind == .comeRequested:
+                            continuation.yield(.comeRequested(unixTime: event.at.timeIntervalSince1970))
+                        case .event(let event) where event.kind == .comeReceived || event.kind == .comeAnswered:
+                            if let answer = event.comeAnswer {
+                                continuation.yield(.comeAnswered(answer, unixTime: event.at.timeIntervalSince1970))
+                            }
                         case .event(let event) where event.kind == .touchObserved:
                             if let touch = event.touchObserved {
                                 continuation.yield(.touchObserved(by: touch.side == .passenger ? .passenger : .driver,

@@ -51,6 +51,8 @@ public enum RideAct: String, Sendable, CaseIterable {
     case arrive, complete, giveETA
     case proveTouch, confirmByRideWord
     case requestLocator, answerLocator, sayComing, sayAcross, reportGuide, sendMessage
+    /// The passenger asks the driver to come to her; the driver's device answers (issue 37).
+    case askToCome, answerCome
     case sharePosition, seeOtherPosition, seeCoarsePositions
 }
 
@@ -84,11 +86,11 @@ public enum RideAccess {
         // Any driver (his own repeat answers his ride again); the store decides who wins.
         case .acceptRequest: [.otherDriver, .itsDriver]
         case .assignRequest: [.dispatcher]
-        case .arrive, .complete, .giveETA, .answerLocator, .sayComing: [.itsDriver]
+        case .arrive, .complete, .giveETA, .answerLocator, .sayComing, .answerCome: [.itsDriver]
         // The passenger's guide says only that the car is across; only the driver walks over.
         case .sayAcross: [.itsDriver, .itsPassenger]
         case .proveTouch, .sharePosition, .seeOtherPosition: [.itsPassenger, .itsDriver]
-        case .confirmByRideWord, .requestLocator, .reportGuide, .sendMessage: [.itsPassenger]
+        case .confirmByRideWord, .requestLocator, .reportGuide, .sendMessage, .askToCome: [.itsPassenger]
         case .seeCoarsePositions: [.dispatcher]
         }
     }

@@ -26,6 +26,17 @@ public enum RideLimits {
     /// chances in 4 032 (64 × 63 phrases) instead of unlimited tries (the issue 36 review tried
     /// 4 031 wrong pairs in 8 s, then the right one confirmed).
     public static let rideWordAttemptsPerRide = 5
+    /// Requests that the driver come to the passenger, per ride (issue 37, point 2): at one per
+    /// `comeRequestInterval`, five minutes of asking; a driver who answers is asked once or twice.
+    public static let comeRequestsPerRide = 10
+    /// Least time between two come requests of one ride, s: long enough for his device's
+    /// answer (`comeAnswerWait`) to come back before she may ask again, so a request is never
+    /// on top of an unanswered one.
+    public static let comeRequestInterval = 30.0
+    /// How long the passenger waits for the driver's answer to a come request before she is
+    /// told there is none and offered the next step, s. His device says the request at once and
+    /// he presses one key; 25 s is a driver parking or taking off his seat belt first.
+    public static let comeAnswerWait = 25.0
 
     /// The locator rule (`LocatorRule`): a request at `now` (seconds) after the ride's last one
     /// at `last` is too soon when less than `minimumInterval` has passed; the answer is how
@@ -33,5 +44,11 @@ public enum RideLimits {
     public static func locatorRetryAfter(last: Double?, now: Double, minimumInterval: Double = LocatorRule.minimumInterval) -> Double? {
         guard let last, now - last < minimumInterval else { return nil }
         return minimumInterval - (now - last)
+    }
+
+    /// The come-request rule: like the locator's, a request at `now` (s) within
+    /// `comeRequestInterval` of the ride's last one at `last` is too soon; how long to wait, or nil.
+    public static func comeRetryAfter(last: Double?, now: Double) -> Double? {
+        locatorRetryAfter(last: last, now: now, minimumInterval: comeRequestInterval)
     }
 }

@@ -105,6 +105,7 @@ public enum RideServer {
         TouchProofRoutes<RideContext>(store: store, rides: rides, limits: limits, metrics: metrics, touch: configuration.touch, now: now).addRoutes(to: v1)
         LocatorRoutes<RideContext>(store: store, rides: rides, metrics: metrics, locator: configuration.locator, now: now).addRoutes(to: v1)
         MeetingRoutes<RideContext>(store: store, rides: rides, now: now).addRoutes(to: v1)
+        ComeRoutes<RideContext>(store: store, rides: rides, now: now).addRoutes(to: v1)
         MessageRoutes<RideContext>(store: store, rides: rides, limits: limits, now: now).addRoutes(to: v1)
         PositionRoutes<RideContext>(store: store, rides: rides, limits: limits, now: now).addRoutes(to: v1)
         LanguageRoutes<RideContext>(store: store).addRoutes(to: v1)

@@ -33,6 +33,11 @@ public protocol RideService: Sendable {
     func meetingMove(rideID: String, _ move: MeetingMove) async -> String?
     /// The passenger's guide reporting in; nil when delivered, else why not.
     func reportGuide(rideID: String, _ report: GuideReport) async -> String?
+    /// The passenger asks the driver to come to her at the pickup (issue 37, point 2).
+    func askToCome(rideID: String) async -> ComeRequestAnswer
+    /// The driver's device answers her come request (`received`, then `coming` or `staying`);
+    /// nil when delivered, else why not.
+    func answerCome(rideID: String, _ answer: ComeAnswer) async -> String?
     /// The passenger confirms the ride with the ride word the driver said.
     func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer
     /// This side's latest satellite fix for the ride's other party (issue 35); nil when the
@@ -101,6 +106,11 @@ public enum RideUpdate: Sendable, Equatable {
     /// The driver is walking to the passenger (`coming`), or the car is across the street and
     /// the driver comes round (`across`), at this wall-clock time.
     case meeting(MeetingMove, unixTime: Double)
+    /// The passenger asked the driver to come to her, at this wall-clock time (a replayed
+    /// history brings old requests too).
+    case comeRequested(unixTime: Double)
+    /// The driver's device answered a come request: it has it (`received`), or his answer.
+    case comeAnswered(ComeAnswer, unixTime: Double)
     /// The stream ended for good (refused, the ride is gone); the reason in words.
     case failed(String)
 }

@@ -10,12 +10,17 @@ public struct RideParty: Sendable, Equatable, Codable {
     /// Drivers only: the car's colour, make, model and plate, when known (an account's
     /// free text that could not be split has only `vehicle`).
     public var vehicleDetails: Vehicle?
+    /// The passenger only, and only to the ride's driver and passenger: the language her account
+    /// chose ("es"), absent when it chose none. Both devices take the ride word's list from it
+    /// (`RideWord.phrase(rideKey:language:)`), so the driver's says her words, not his.
+    public var language: String?
 
-    /// A party named `name`, with a vehicle for drivers.
-    public init(name: String, vehicle: String? = nil, vehicleDetails: Vehicle? = nil) {
+    /// A party named `name`, with a vehicle for drivers, a language for passengers.
+    public init(name: String, vehicle: String? = nil, vehicleDetails: Vehicle? = nil, language: String? = nil) {
         self.name = name
         self.vehicle = vehicle
         self.vehicleDetails = vehicleDetails
+        self.language = language
     }
 }
 

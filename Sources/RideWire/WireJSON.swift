@@ -168,6 +168,7 @@ extension RideParty: WireJSONEncodable {
     /// Writes this value's JSON: members in byte order of their keys, as `JSONEncoder` with `.sortedKeys` would.
     public func writeJSON(to writer: inout WireJSONWriter) {
         writer.object { json in
+            json.member("language", language)
             json.key("name"); json.string(name)
             json.member("vehicle", vehicle)
             if let vehicleDetails { json.key("vehicleDetails"); vehicleDetails.writeJSON(to: &json) }

@@ -19,7 +19,7 @@ struct PagesBrowserTests {
 
         // axe: no WCAG 2.2 AA violation on any page at either width; nothing scrolls sideways on a phone.
         let audits = try #require(report["audits"] as? [String: [String: Any]])
-        #expect(audits.count == 16, "pages audited: \(audits.keys.sorted())")
+        #expect(audits.count == 17, "pages audited: \(audits.keys.sorted())")
         for (page, audit) in audits {
             for width in ["1280", "zoom200", "390"] {
                 let violations = try #require(audit[width] as? [Any], "\(page) at \(width) px was not audited")
@@ -61,8 +61,19 @@ struct PagesBrowserTests {
         #expect(passenger["sameDocument"] as? Bool == true, "the page reloaded instead of following the stream")
         // Issue 22: the arrival says what to do in a sentence, with no command anywhere.
         let arrived = try #require(passenger["arrivalStatus"] as? String)
-        #expect((passenger["arrived"] as? String)?.contains("Stay at the pickup: your phone cannot guide you here, so Ben is asked to come to you.") == true,
+        #expect((passenger["arrived"] as? String)?.contains("Your phone cannot guide you here: stay at the pickup.") == true,
                 "\(passenger["arrived"] ?? "")")
+        // Issue 37, point 2: what she can do at the kerb, each answered as it happens; "Ben is asked
+        // to come" no longer said before anyone asked him.
+        #expect(passenger["kerbControls"] as? [String] == ["Ask Ben to come to you", "Ask Ben for a sound", "Hear the ride word",
+                                                           "Message Ben", "Send"], "\(passenger["kerbControls"] ?? "")")
+        #expect((passenger["arrived"] as? String)?.contains("asked to come") == false)
+        let asked = try #require(passenger["comeAsked"] as? String)
+        #expect(asked.hasPrefix("Asking Ben to come to you.") && !asked.contains("Ben's phone"), "\(asked)")
+        #expect((passenger["comeReceived"] as? String)?.hasPrefix("Ben's phone has your request.") == true, "\(passenger["comeReceived"] ?? "")")
+        #expect((passenger["comeAnswered"] as? String)?.hasPrefix("Ben is coming to you. Stay where you are.") == true,
+                "\(passenger["comeAnswered"] ?? "")")
+        #expect(passenger["sameDocumentKerb"] as? Bool == true, "the page reloaded at the kerb")
         #expect(passenger["arrivalCode"] as? Int == 0 && !arrived.contains("ridebeacon") && !arrived.contains("--radio"), "\(arrived)")
         let guiding = try #require(passenger["guidingStatus"] as? String)
         #expect((passenger["guiding"] as? String)?.contains("Your phone is guiding you to the car.") == true, "\(passenger["guiding"] ?? "")")

@@ -176,6 +176,19 @@ def passenger_journey(b, report):
     journey["arrivalStatus"] = b.js("document.getElementById('ride-status').textContent")
     journey["arrivalCode"] = b.js("document.querySelectorAll('#ride-status code, #ride-status pre, #ride-status kbd').length")
     audit(b, report, "passenger arrived")
+
+    # Issue 37, point 2: at the kerb she asks Ben to come; each answer is said on the page as it
+    # happens, and nothing of him before his device sent it.
+    kerb_live = "document.getElementById('kerb-live')?.textContent ?? ''"
+    journey["kerbControls"] = b.js("[...document.querySelectorAll('#kerb button, #kerb summary, #kerb label')].map(e => e.textContent)")
+    b.tab_to("ask-come"); b.key("Enter")
+    journey["comeAsked"] = b.wait(f"({kerb_live}).includes('Asking Ben to come to you') && ({kerb_live})", "the come request said")
+    api("POST", f"/v1/rides/{ride['id']}/come/answer", TOKENS["driver"], {"answer": "received"})
+    journey["comeReceived"] = b.wait(f"({kerb_live}).includes(\"Ben's phone has your request\") && ({kerb_live})", "his phone's receipt")
+    api("POST", f"/v1/rides/{ride['id']}/come/answer", TOKENS["driver"], {"answer": "coming"})
+    journey["comeAnswered"] = b.wait(f"({kerb_live}).includes('Ben is coming to you') && ({kerb_live})", "his answer")
+    journey["sameDocumentKerb"] = b.js("window.__sameDocument") == "yes"
+    audit(b, report, "passenger at the kerb")
     passenger_token = CONFIG["tokens"]["passenger"]
     api("POST", f"/v1/rides/{ride['id']}/guide", passenger_token, {"report": "started"})
     journey["guiding"] = b.wait("document.getElementById('ride-live').textContent.includes('guiding you') && "

@@ -139,8 +139,15 @@ import Testing
     // MARK: B4: "stay where you are" at the arrival; the first direction known or a coin toss
 
     /// At the arrival the guide says "Searching for the signal; stay where you are": she stays
-    /// until its next instruction (the first signal's "Follow the sound", a pulse, a direction).
+    /// until its next instruction (the first signal's "Follow the sound", a pulse, a direction,
+    /// or the escalation ladder's "Ben is sounding the horn. Walk towards the sound."): not
+    /// at the horn itself, which she may hear before the guide says to walk to it.
     /// She set off at once before, knowing which way the car was.
+    /// The cues that tell her to move (besides a pulse): "Walk towards the sound" is the
+    /// driver's sound announced.
+    static let releasingCues: Set<String> = ["say:signal_found", "closer", "farther", "say:driver_horn", "say:driver_voice",
+                                              "say:driver_device"]
+
     @Test(arguments: [UInt64(3), 11, 27])
     func theArrivalInstructionIsObeyed(seed: UInt64) async {
         var configuration = GuidedWalk.Configuration(seed: seed, startDistance: 25)
@@ -154,7 +161,7 @@ import Testing
         let policy = MutualProofPolicy()
         _ = await walk.run(unixTime: { SimulatedRide.base + $0 }, onCue: { cue, _ in
             said.append(cue.kind)
-            if released == nil, cue.kind == "say:signal_found" || cue.kind == "closer" || cue.kind == "farther" { released = cue.time }
+            if released == nil, Self.releasingCues.contains(cue.kind) { released = cue.time }
         }, onPulse: { interval, time in
             if released == nil, interval != nil { released = time }
         }, onStep: { world in

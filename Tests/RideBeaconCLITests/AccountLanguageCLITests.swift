@@ -16,7 +16,7 @@ struct AccountLanguageCLITests {
         elsewhere["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
         let chosen = try await CLI.run(["settings", "set", "--language", "es"], environment: elsewhere)
         #expect(chosen.status == 0, "\(chosen.stderr)")
-        #expect(chosen.stdout.contains("Your account's language is now es"), "\(chosen.stdout)")
+        #expect(chosen.stdout.contains("El idioma de tu cuenta es ahora es"), "said in the language chosen: \(chosen.stdout)")
         // His phone has saved nothing: `settings show` there says the account's Spanish is what it speaks.
         var phone = service.environment(token: service.driverToken)
         phone["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
@@ -46,7 +46,9 @@ struct AccountLanguageCLITests {
         environment["RIDEBEACON_TOKEN"] = "rbt_notused"
         let set = try await CLI.run(["settings", "set", "--language", "fr"], environment: environment)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout.contains("Cannot reach the ride service") && set.stdout.contains("this device speaks fr anyway"), "\(set.stdout)")
+        // Said in the language just chosen.
+        #expect(set.stdout.contains("Impossible de joindre le service de courses") && set.stdout.contains("cet appareil parle fr malgré tout"),
+                "\(set.stdout)")
         let shown = try await CLI.run(["settings", "show"], environment: environment).stdout
         #expect(shown.contains("language: fr\n") && shown.contains("account language: unknown (cannot reach the ride service"), "\(shown)")
         // Not signed in: nothing is said about an account.

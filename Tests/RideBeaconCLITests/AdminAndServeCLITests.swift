@@ -52,6 +52,25 @@ struct AdminAndServeCLITests {
         #expect(try await CLI.run(["admin", "list-accounts", "--database", "sqlite:" + path]).status == 0)
     }
 
+    /// Issue 37, point 12: an admin's sentences in the device's language (here the system's
+    /// locale, French; nothing saved): the new database, the account made, a refused flag.
+    /// The token on stdout is unchanged.
+    @Test func adminSentencesFollowTheDevicesLanguage() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+        environment["LC_ALL"] = "fr_FR.UTF-8"
+        let path = try CLI.temporaryDirectory().path + "/ridebeacon.sqlite"
+        let created = try await CLI.run(["admin", "create-account", "--role", "driver", "--name", "Ben", "--database", "sqlite:" + path],
+                                        environment: environment)
+        #expect(created.status == 0 && created.stdout.hasPrefix("rb_"), "\(created.stderr)")
+        #expect(created.stderr.contains("pas encore de base de données à \(path)"), "\(created.stderr)")
+        #expect(created.stderr.contains("Création du compte chauffeur pour Ben : son jeton suit"), "\(created.stderr)")
+        #expect(!created.stderr.contains("Created the") && !created.stderr.contains("creating a new one"), "\(created.stderr)")
+        let refused = try await CLI.run(["admin", "create-account", "--role", "passenger", "--name", "Ana", "--plate", "AB1",
+                                         "--database", "sqlite:" + path], environment: environment)
+        #expect(refused.status != 0 && refused.stderr.contains("réservés aux comptes chauffeur"), "\(refused.stderr)")
+    }
+
     @Test func tokensCanBeMadeToExpire() async throws {
         let database = try temporaryDatabase()
         let created = try await CLI.run(["admin", "create-account", "--role", "dispatcher", "--name", "Dot", "--expires-in-days", "2", "--database", database])

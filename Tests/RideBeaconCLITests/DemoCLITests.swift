@@ -46,6 +46,9 @@ import Testing
             #expect(result.status == 0 && closing.hasPrefix("demo: ride confirmed by the "), "\(closing)")
         } else {
             #expect(result.status == 1 && closing.hasPrefix("demo: not confirmed: after 600 s"), "\(closing)")
+            // Issue 37 (4): the guide's ladder ends with the call, and the closing line says so.
+            #expect(result.stdout.contains("To find the car, call your dispatcher for help.") && closing.contains("told her to call"),
+                    "\(closing)")
         }
     }
 

@@ -104,7 +104,9 @@ struct FollowGuideCLITests {
         #expect(try await Self.waitFor(.guideStopped, service, rideID), "the guide reported its stop first")
     }
 
-    @Test func withoutARadioOneSentenceAndTheDriverIsAskedForASound() async throws {
+    /// Issue 37 (2): without a radio her follow asks the driver to come to her, and says what
+    /// his device answered only once it answered.
+    @Test func withoutARadioOneSentenceAndTheDriverIsAskedToCome() async throws {
         let service = try await RideServiceFixture()
         let rideID = try await Self.acceptedRide(service)
         let follow = try BackgroundProcess(["passenger", "follow", rideID, "--radio", "none", "--audio-out", "none", "--no-notifications"],
@@ -112,14 +114,19 @@ struct FollowGuideCLITests {
         defer { follow.stop() }
         #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
         #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
-        #expect(await follow.wait { out, _ in out.contains("Stay at the pickup: your phone cannot guide you here, so Ben is asked to come to you.") },
+        #expect(await follow.wait { out, _ in out.contains("Your phone cannot guide you here: stay at the pickup.") },
                 "\(follow.stdout)\n\(follow.stderr)")
-        #expect(try await Self.waitFor(.locatorRequested, service, rideID), "the driver is asked for a sound")
+        #expect(try await Self.waitFor(.comeRequested, service, rideID), "the driver is asked to come: \(follow.stderr)")
         #expect(try await !Self.kinds(service, rideID).contains(.guideStarted))
         #expect(!follow.stdout.contains("ridebeacon") && !follow.stdout.contains("--radio"), "\(follow.stdout)")
-        // The driver's answer is said by follow itself.
-        #expect(try await service.post("/v1/rides/\(rideID)/locator/answer", json: #"{"sound":"voice"}"#, as: service.driverToken).0 == 201)
-        #expect(await follow.wait { out, _ in out.contains("Ben is calling your name. Walk towards the voice.") }, "\(follow.stdout)")
+        #expect(!follow.stdout.contains("Ben's phone has your request"), "nothing about his phone before it answered: \(follow.stdout)")
+        // His device's answers are said by follow itself, each once it came.
+        let answer = "/v1/rides/\(rideID)/come/answer"
+        #expect(try await service.post(answer, json: #"{"answer":"received"}"#, as: service.driverToken).0 == 201)
+        #expect(await follow.wait { out, _ in out.contains("Ben's phone has your request") }, "\(follow.stdout)")
+        #expect(!follow.stdout.contains("Ben is coming to you"), "\(follow.stdout)")
+        #expect(try await service.post(answer, json: #"{"answer":"coming"}"#, as: service.driverToken).0 == 201)
+        #expect(await follow.wait { out, _ in out.contains("Ben is coming to you") }, "\(follow.stdout)")
     }
 
     /// Issue 37 (1): a radio that cannot be opened at the kerb is found out before anything is
@@ -134,10 +141,10 @@ struct FollowGuideCLITests {
         defer { follow.stop() }
         #expect(await follow.wait { out, _ in out.contains("Ben is on the way") }, "\(follow.stdout)\n\(follow.stderr)")
         #expect(try await service.post("/v1/rides/\(rideID)/arrive", as: service.driverToken).0 == 200)
-        #expect(try await Self.waitFor(.locatorRequested, service, rideID), "the driver is asked for a sound: \(follow.stderr)")
-        #expect(await follow.wait { out, _ in out.contains("Stay at the pickup: your phone cannot guide you here") }, "\(follow.stdout)")
+        #expect(try await Self.waitFor(.comeRequested, service, rideID), "the driver is asked to come: \(follow.stderr)")
+        #expect(await follow.wait { out, _ in out.contains("Your phone cannot guide you here: stay at the pickup.") }, "\(follow.stdout)")
         #expect(!follow.stdout.contains("Your phone is guiding you to the car."), "no claim of guiding first: \(follow.stdout)")
-        #expect(follow.stdout.components(separatedBy: "Stay at the pickup").count == 2, "said once: \(follow.stdout)")
+        #expect(follow.stdout.components(separatedBy: "Your phone cannot guide you here").count == 2, "said once: \(follow.stdout)")
         #expect(try await !Self.kinds(service, rideID).contains(.guideStarted))
     }
 }

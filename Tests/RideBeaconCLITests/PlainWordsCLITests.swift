@@ -76,8 +76,9 @@ struct PlainWordsCLITests {
         let follow = try BackgroundProcess(["passenger", "follow", "--radio", "none", "--audio-out", "none"], environment: environment)
         defer { follow.stop() }
         #expect(await follow.wait { out, _ in out.contains("Waiting for a driver") }, "\(follow.stderr)")
-        #expect(follow.stderr.contains("ridebeacon: No desktop notifications here (no notification service answered); every change is still spoken and printed."),
-                "\(follow.stderr)")
+        // --audio-out none: nothing is spoken, so the sentence says printed only (issue 37, point 13).
+        #expect(follow.stdout.contains("No sound and no desktop notifications here: every change is printed only."), "\(follow.stdout)")
+        #expect(!follow.stdout.contains("spoken") && !follow.stderr.contains("spoken"), "\(follow.stdout)\n\(follow.stderr)")
         #expect(!follow.stderr.contains("org.freedesktop.DBus") && !follow.stderr.contains("socket"), "\(follow.stderr)")
     }
 
@@ -174,8 +175,44 @@ struct PlainWordsCLITests {
         #expect(history.status == 0)
         let lines = history.stdout.split(separator: "\n")
         #expect(lines.count == 2, "\(history.stdout)")
-        #expect(lines.contains { $0.hasSuffix("from Main St 1 to Station request cancelled by a dispatcher (no drivers tonight) before a driver took it.") },
+        #expect(lines.contains { $0.hasSuffix("from Main St 1 to Station, request cancelled by a dispatcher (no drivers tonight) before a driver took it.") },
                 "\(history.stdout)")
         #expect(lines.contains { $0.hasSuffix("from Elm 2 to Park with Ben, blue Prius; cancelled by you.") }, "\(history.stdout)")
+    }
+
+    /// Issue 37 (smaller points): a passenger who runs `driver requests` is told it is a
+    /// driver's command and where her own rides are, not "No open ride requests.".
+    @Test func aPassengerRunningDriverRequestsIsToldItIsADriversCommand() async throws {
+        let service = try await RideServiceFixture()
+        Self.expectSentence(try await service.run(["driver", "requests"], as: service.passengerToken),
+                            "`driver requests` is for drivers: it lists requests waiting for one. Your own rides and requests: `ridebeacon passenger rides`.",
+                            status: 1)
+        let driver = try await service.run(["driver", "requests"], as: service.driverToken)
+        #expect(driver.status == 0 && driver.stdout.contains("No waiting requests."), "\(driver.stderr)")
+    }
+
+    /// Issue 37 (point 12): an account in Spanish (or French) gets its failures and one-shot
+    /// lines in it on a device that saved no language, the service's refusals included.
+    @Test func theAccountsLanguageSaysTheFailures() async throws {
+        let service = try await RideServiceFixture()
+        for (token, language) in [(service.passengerToken, "es"), (service.driverToken, "fr")] {
+            var elsewhere = service.environment(token: token)
+            elsewhere["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+            let chosen = try await CLI.run(["settings", "set", "--language", language], environment: elsewhere)
+            #expect(chosen.status == 0, "\(chosen.stderr)")
+        }
+        Self.expectSentence(try await service.run(["passenger", "cancel"], as: service.passengerToken),
+                            "No tienes ninguna solicitud abierta ni ningún viaje en curso que cancelar.", status: 1)
+        let requested = try await service.run(["passenger", "request", "--pickup", "Main St 1", "--dropoff", "Station"], as: service.passengerToken)
+        let code = requested.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(requested.status == 0 && requested.stderr == "Viaje pedido de Main St 1 a Station, código \(code). Esperando a un conductor.\n",
+                "\(requested.stderr)")
+        // The service's own refusal (its words are English): said in French, by its code.
+        let missing = try await service.run(["driver", "accept", "KKKK"], as: service.driverToken)
+        #expect(missing.status == 1 && missing.stderrLines.count == 1, "\(missing.stderr)")
+        #expect(missing.stderr.hasPrefix("ridebeacon: Le service de courses n'a ni cette course ni cette demande à votre nom."), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("not found"), "\(missing.stderr)")
+        Self.expectSentence(try await service.run(["driver", "eta", "5"], as: service.driverToken),
+                            "Vous n'avez aucune course acceptée ; acceptez-en une avec `ridebeacon driver accept CODE`.", status: 1)
     }
 }

@@ -60,6 +60,26 @@ struct RoleCLITests {
         #expect(empty.stdout == "No waiting requests.\n\nNo active rides.\n")
     }
 
+    /// Issue 37, point 12: a Spanish dispatcher's one-shot commands speak Spanish, by the same
+    /// rule as the other commands (here her account's language, chosen on another device).
+    @Test func aSpanishDispatchersDriverListAndBoardAreSpanish() async throws {
+        let service = try await RideServiceFixture()
+        var elsewhere = service.environment(token: service.dispatcherToken)
+        elsewhere["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+        #expect(try await CLI.run(["settings", "set", "--language", "es"], environment: elsewhere).status == 0)
+        let free = try await service.run(["dispatcher", "drivers"], as: service.dispatcherToken)
+        #expect(free.status == 0 && free.stdout.hasPrefix("CONDUCTOR  VEHÍCULO") && free.stdout.contains("libre"), "\(free.stdout)\(free.stderr)")
+        #expect(!free.stdout.contains("free") && !free.stdout.contains("DRIVER"), "\(free.stdout)")
+
+        let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rideID = try await service.run(["driver", "accept", requestID], as: service.driverToken).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let busy = try await service.run(["dispatcher", "drivers"], as: service.dispatcherToken).stdout
+        #expect(busy.contains("en el viaje \(rideID)") && !busy.contains("on ride"), "\(busy)")
+        let board = try await service.run(["dispatcher", "rides"], as: service.dispatcherToken).stdout
+        #expect(board.hasPrefix("No hay solicitudes en espera.\n\nViajes activos:\nPASAJERO  CONDUCTOR  ") && board.contains("aceptado"), "\(board)")
+    }
+
     /// The board once, then one line per change (issue 37: both tables reprinted on every
     /// change were hard to follow with a screen reader).
     @Test func dispatcherWatchPrintsTheBoardOnceThenOneLinePerChange() async throws {
@@ -113,7 +133,7 @@ struct RoleCLITests {
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let cancelled = try await service.run(["passenger", "cancel"], as: service.passengerToken)
         #expect(cancelled.status == 0 && cancelled.stdout.contains("Request \(requestID) cancelled."))
-        await #expect(try service.run(["driver", "requests"], as: service.driverToken).stdout == "No open ride requests.\n")
+        await #expect(try service.run(["driver", "requests"], as: service.driverToken).stdout == "No waiting requests.\n")
         let nothing = try await service.run(["passenger", "cancel"], as: service.passengerToken)
         #expect(nothing.status != 0 && nothing.stderrLines == ["ridebeacon: You have no open request or active ride to cancel."])
     }
@@ -145,7 +165,9 @@ struct RoleCLITests {
         #expect(missing.status != 0 && missing.stdout.isEmpty && missing.stderrLines.count == 1)
         #expect(missing.stderr.hasPrefix("ridebeacon: ") && missing.stderr.contains("not found. Check the code"))
         let wrongRole = try await service.run(["driver", "requests"], as: service.passengerToken)
-        #expect(wrongRole.status == 0, "passengers list their own requests")
+        #expect(wrongRole.status != 0 && wrongRole.stderrLines.count == 1, "a driver's command: \(wrongRole.stderr)")
+        #expect(wrongRole.stderr.contains("`driver requests` is for drivers") && wrongRole.stderr.contains("ridebeacon passenger rides"),
+                "it names the passenger's own command: \(wrongRole.stderr)")
         let forbidden = try await service.run(["driver", "accept", "x"], as: service.passengerToken)
         #expect(forbidden.status != 0 && forbidden.stderr.contains("Your account cannot do that"))
         let noServer = try await CLI.run(["driver", "requests"], environment: ["XDG_CONFIG_HOME": service.configHome.path, "PATH": "/usr/bin:/bin"])

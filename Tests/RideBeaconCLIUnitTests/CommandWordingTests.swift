@@ -145,8 +145,6 @@ struct CommandWordingTests {
         // The widest cell is 16 characters ("Bartholomew [31m", its escape turned to a space).
         func padded(_ cell: String) -> String { cell + String(repeating: " ", count: 16 - cell.count) + "  " }
         #expect(table == padded("NAME") + "STATE\n" + padded("Ana") + "arrived\n" + padded("Bartholomew [31m") + "-")
-        #expect(RideTables.rides([]) == "No active rides.")
-        #expect(RideTables.board(requests: [], rides: []) == "No waiting requests.\n\nNo active rides.")
         #expect(PlainTable.time(Date(timeIntervalSince1970: 3_723)) == "01:02:03 UTC")
         #expect(PlainTable.date(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00 UTC")
     }

@@ -31,7 +31,7 @@ struct DriverArriveFlowTests {
         /// Runs the flow on this device: no settings file, no keyboard, no signal, this radio.
         func start() -> Task<Void, any Error> {
             let device = DriverArriveCommand.Device(
-                settings: { nil }, keys: { DriverKeys(enter: AsyncStream { $0.finish() }, others: AsyncStream { $0.finish() }) },
+                settings: { nil }, keys: { _ in DriverKeys(enter: AsyncStream { $0.finish() }, others: AsyncStream { $0.finish() }) },
                 interrupted: { try? await Task.sleep(for: .seconds(86_400)) }, openRadio: { [radio] _ in radio }, notifications: { nil })
             return Task { [command, service, console] in
                 try await console.record {
@@ -65,7 +65,7 @@ struct DriverArriveFlowTests {
         #expect(await arrive.console.printed("Arrived. Ride K7RX for Ana."), "\(arrive.console.out)\n\(arrive.console.err)")
         #expect(arrive.rides.move(to: .cancelled))
         let failure = await #expect(throws: CommandLineFailure.self) { try await running.value }
-        #expect(failure?.message == "ride K7RX was cancelled")
+        #expect(failure?.message == "Ride K7RX was cancelled.")
         #expect(arrive.radio.advertised == nil && arrive.radio.calls.contains(.shutdown), "\(arrive.radio.calls)")
     }
 

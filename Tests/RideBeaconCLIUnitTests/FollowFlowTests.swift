@@ -74,7 +74,10 @@ struct FollowFlowTests {
         #expect(!console.out.contains { $0.contains(follow.book(.ridePhoneGuiding)) }, "\(console.out)")
         #expect(console.err.isEmpty, "the radio's error is no second sentence: \(console.err)")
         #expect(opened.count == 1, "the radio is tried once, before the sentence")
-        #expect(follow.service.locatorRequests == ["ride-1"], "the driver is asked for a sound")
+        #expect(follow.service.comeRequests == ["ride-1"], "the driver is asked to come to her")
+        #expect(follow.service.locatorRequests.isEmpty, "and not for a sound she was not told to walk to")
+        let asking = follow.book(.comeAskingSummary, ["name": .text("Ben")])
+        #expect(console.out.count > 1 && console.out[1].hasPrefix(asking), "said once the request is sent: \(console.out)")
         #expect(console.out.last == follow.book(.followCompletedSummary) + ". " + follow.book(.followRideCode, ["code": .code("K7RX")]))
         #expect(!askAgain)
     }

@@ -19,10 +19,17 @@ final class ScriptedRideCommands: RideCommandService {
         /// What the flow asked for.
         var created: [NewRideRequest] = []
         var locatorRequests: [String] = []
+        /// Her requests that the driver come, and the service's answer to each.
+        var comeRequests: [String] = []
+        var comeAnswer = ComeRequestAnswer.asked
+        /// Her come requests go to the session's own service (the sentence-truth harness), not `comeAnswer`.
+        var forwardsComeRequests = false
         var arrivals: [String] = []
         var language: String?
         /// `arrive`'s own answer (the ride moved to arrived by default).
         var onArrive: (@Sendable (String) throws(RideClientError) -> Ride)?
+        /// Called when the flow asks for a locator sound (the sentence-truth harness passes it on).
+        var onRequestLocator: (@Sendable (String) async -> Void)?
     }
 
     let state = Mutex(State())
@@ -39,6 +46,10 @@ final class ScriptedRideCommands: RideCommandService {
 
     var created: [NewRideRequest] { state.withLock { $0.created } }
     var locatorRequests: [String] { state.withLock { $0.locatorRequests } }
+    var comeRequests: [String] { state.withLock { $0.comeRequests } }
+
+    /// What the service answers her next come requests.
+    func answerComeRequests(_ answer: ComeRequestAnswer) { state.withLock { $0.comeAnswer = answer } }
     var arrivals: [String] { state.withLock { $0.arrivals } }
 
     /// Sends `update` to every stream open now and to those opened later.
@@ -93,7 +104,11 @@ final class ScriptedRideCommands: RideCommandService {
     func onArrive(_ answer: @escaping @Sendable (String) throws(RideClientError) -> Ride) { state.withLock { $0.onArrive = answer } }
 
     func requestLocator(_ rideID: String) async throws(RideClientError) -> LocatorRequest {
-        state.withLock { $0.locatorRequests.append(rideID) }
+        let hook = state.withLock { state in
+            state.locatorRequests.append(rideID)
+            return state.onRequestLocator
+        }
+        await hook?(rideID)
         return LocatorRequest(eventID: 1, rideID: rideID, requestedAt: Date(), soundSeconds: 10, nextAllowedAt: Date().addingTimeInterval(30))
     }
 
@@ -118,6 +133,14 @@ final class ScriptedRideCommands: RideCommandService {
     func meetingMove(rideID: String, _ move: MeetingMove) async -> String? { await session.meetingMove(rideID: rideID, move) }
     func reportGuide(rideID: String, _ report: GuideReport) async -> String? { await session.reportGuide(rideID: rideID, report) }
     func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer { await session.confirmByRideWord(rideID: rideID, word: word) }
+    func askToCome(rideID: String) async -> ComeRequestAnswer {
+        let (answer, forwards) = state.withLock { state in
+            state.comeRequests.append(rideID)
+            return (state.comeAnswer, state.forwardsComeRequests)
+        }
+        return forwards ? await session.askToCome(rideID: rideID) : answer
+    }
+    func answerCome(rideID: String, _ answer: ComeAnswer) async -> String? { await session.answerCome(rideID: rideID, answer) }
 }
 
 /// The rides and events the tests script: Ana's ride with Ben, in the blue Prius.

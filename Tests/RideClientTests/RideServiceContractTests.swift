@@ -140,6 +140,54 @@ struct RideServiceContractTests {
         }
     }
 
+    // MARK: Asking the driver to come (issue 37, point 2)
+
+    @Test("come requests: the passenger asks and the driver's device hears it; again at once is too soon; the driver may not ask",
+          arguments: ServiceUnderTest.available)
+    func comeRequests(_ service: ServiceUnderTest) async throws {
+        try await service.withArrivedRide { ride in
+            let log = UpdateLog(ride.driver.rideUpdates(ride.id))
+            defer { log.stop() }
+            #expect(await ride.driver.answerCome(rideID: ride.id, .received) != nil, "nothing was asked yet")
+            #expect(await ride.passenger.askToCome(rideID: ride.id) == .asked)
+            guard case .tooSoon(let retryAfter) = await ride.passenger.askToCome(rideID: ride.id) else {
+                Issue.record("a second come request at once was not too soon"); return
+            }
+            #expect(retryAfter > 0, "wait for the answer before asking again")
+            guard case .refused = await ride.driver.askToCome(rideID: ride.id) else {
+                Issue.record("the driver asked himself to come"); return
+            }
+            #expect(await log.saw { if case .comeRequested = $0 { true } else { false } }, "the driver's device hears the request")
+        }
+    }
+
+    @Test("come answers: only the driver's device answers, one received and one answer per request, and her stream says each",
+          arguments: ServiceUnderTest.available)
+    func comeAnswers(_ service: ServiceUnderTest) async throws {
+        try await service.withArrivedRide { ride in
+            let log = UpdateLog(ride.passenger.rideUpdates(ride.id))
+            defer { log.stop() }
+            #expect(await ride.passenger.askToCome(rideID: ride.id) == .asked)
+            #expect(await ride.passenger.answerCome(rideID: ride.id, .coming) != nil, "only the driver answers")
+            #expect(await ride.driver.answerCome(rideID: ride.id, .received) == nil)
+            #expect(await ride.driver.answerCome(rideID: ride.id, .received) != nil, "one received per request")
+            #expect(await ride.driver.answerCome(rideID: ride.id, .staying) == nil)
+            #expect(await ride.driver.answerCome(rideID: ride.id, .coming) != nil, "one answer per request")
+            #expect(await log.saw { if case .comeAnswered(.received, unixTime: _) = $0 { true } else { false } })
+            #expect(await log.saw { if case .comeAnswered(.staying, unixTime: _) = $0 { true } else { false } })
+        }
+    }
+
+    @Test("come requests: only while arrived", arguments: ServiceUnderTest.available)
+    func comeRequestAfterTheRide(_ service: ServiceUnderTest) async throws {
+        try await service.withArrivedRide { ride in
+            try await ride.cancel()
+            guard case .refused = await ride.passenger.askToCome(rideID: ride.id) else {
+                Issue.record("a come request on a cancelled ride was taken"); return
+            }
+        }
+    }
+
     // MARK: Meeting moves and guide reports
 
     @Test("meeting moves: the driver says he is coming, either says the car is across, and saying it again changes nothing",

@@ -82,6 +82,23 @@ struct PassengerAskAgainTests {
         await world.store.close()
     }
 
+    /// Issue 37: the live status the open page fetches when her ride completes while she
+    /// watches said "You have no open ride"; it says the ride is complete, as the reload does.
+    @Test func aRideCompletedWhileSheWatchesIsSaidLive() async throws {
+        let world = try await World.make(.sqlite)
+        let ride = try await world.acceptedRide()
+        try await world.app().test(.router) { client in
+            let cookie = try await Self.passengerCookie(world, client)
+            for state in [RideState.arrived, .confirmed, .completed] {
+                _ = try await world.store.transition(rideID: ride.id, to: state, by: world.driver.id, detail: nil, idempotency: nil)
+            }
+            let status = try await client.form(.get, "/ride/status", cookie: cookie).text
+            #expect(status.contains(#"data-state="none""#) && status.contains("Your ride with Ben is complete."), "\(status)")
+            #expect(!status.contains("You have no open ride") && !status.contains(#"id="ask-again""#), "\(status)")
+        }
+        await world.store.close()
+    }
+
     /// Ana signed in on the passenger page with a code an admin issued: her session cookie.
     static func passengerCookie(_ world: World, _ client: some TestClientProtocol) async throws -> String {
         let issued = try await client.call(.post, "/v1/accounts/\(world.passenger.id)/sign-in-codes", as: world.admin, json: "{}")

@@ -69,7 +69,8 @@ struct PassengerPageLanguageTests {
 
             _ = try await world.store.transition(rideID: ride.id, to: .arrived, by: world.driver.id, detail: nil, idempotency: nil)
             let arrived = try await client.form(.get, "/ride/status", cookie: cookies).text
-            #expect(arrived.contains("on a donc demandé à Ben de venir jusqu"), "\(arrived)")
+            // One true sentence: nothing has asked Ben anything yet.
+            #expect(arrived.contains("Votre téléphone ne peut pas vous guider ici : restez au point de prise en charge."), "\(arrived)")
             let question = try await client.form(.get, "/ride/cancel", cookie: cookies).text
             #expect(question.contains("<h1>Annuler la course \(code) ?</h1>") && question.contains("Oui, annuler la course \(code)"))
         }

@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import Phrasebook
 import RideSession
 import Testing
 
@@ -66,7 +67,7 @@ struct DriverCoreTests {
         // A repeat answered "awaiting" says nothing new.
         #expect(core.handle(.proofAnswered(.awaitingCounterpart, repeating: true)).isEmpty)
         let refused = core.handle(.proofAnswered(.rejected("stale slot"), repeating: true))
-        #expect(refused == [.log("touch proof not accepted: stale slot")])
+        #expect(refused == [.log(Phrasebook.english(.driverLogProofRefused, ["reason": .text("stale slot")]))])
         #expect(Self.proofs(Self.feed(&core, rssi: -30, from: 14.1, to: 25)).isEmpty, "no re-proof after a refusal")
     }
 
@@ -104,7 +105,10 @@ struct DriverCoreTests {
     @Test("the ride's end finishes the session once; inputs after it change nothing")
     func rideEnds() {
         var core = DriverCore(identity: Self.identity, calibration: Self.calibration, autoConfirm: true)
-        #expect(core.handle(.ride(.reachable(false))) == [.log("Cannot reach the ride service, retrying")])
+        #expect(core.handle(.ride(.reachable(true))).isEmpty, "a first contact is not news")
+        #expect(core.handle(.ride(.reachable(false))) == [.tell("Cannot reach the ride service, retrying. The signal goes on.")])
+        #expect(core.handle(.ride(.reachable(false))).isEmpty, "each retry is not said again")
+        #expect(core.handle(.ride(.reachable(true))) == [.tell("The ride service is reached again.")])
         #expect(core.handle(.ride(.arrived)).isEmpty)
         #expect(core.handle(.ride(.confirmed)) == [.finished(.confirmed)])
         #expect(core.outcome == .confirmed)

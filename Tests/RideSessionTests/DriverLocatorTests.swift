@@ -100,13 +100,51 @@ struct DriverLocatorTests {
         #expect(!silent.handle(.key(time: 21, .done)).contains(.answerLocator(.device)))
     }
 
-    @Test("a request replayed from history, or repeated while one is being answered, is not asked again")
+    @Test("a request replayed from history, or the same request brought again, is not asked again")
     func oldAndRepeatedRequestsAreNotAsked() {
         var core = Self.core()
         #expect(Self.request(&core, at: 0, age: 12).isEmpty, "the passenger stopped waiting 2 s ago")
         #expect(!Self.request(&core, at: 1, age: 3).isEmpty)
-        #expect(Self.request(&core, at: 4).isEmpty, "being answered")
-        #expect(!Self.request(&core, at: 12).isEmpty, "the earlier one has run out")
+        #expect(Self.request(&core, at: 4, age: 6).isEmpty, "the same request (made at -2 s), brought again by a reconnected stream")
+        #expect(!Self.request(&core, at: 12).isEmpty, "a new request")
+    }
+
+    /// Issue 37 (4), the reviewer's case: her guide asks his phone 11 s after its first request
+    /// by her clock; the first took 3 s to arrive, the second 0.5 s, so here they are 8.5 s apart.
+    /// Keyed on when it came, the second was dropped and she heard "No answer from Ben's phone".
+    @Test("her second request is a new one however close after the first it arrives: known by when she made it")
+    func aDelayedFirstRequestDoesNotHideTheSecond() {
+        var core = Self.core()
+        let first = core.handle(.locatorRequested(time: 3, unixTime: Support.base + 3, requestedAt: Support.base))
+        #expect(Self.told(first).first?.contains("two short taps on the horn") == true)
+        let second = core.handle(.locatorRequested(time: 11.5, unixTime: Support.base + 11.5, requestedAt: Support.base + 11))
+        #expect(second.contains(.locator(.start(seconds: 29.5))), "his phone ticks for the rest of her 30 s: \(second)")
+        #expect(core.handle(.locatorPlayed(time: 12, played: true, reason: "")) == [.answerLocator(.device)])
+    }
+
+    @Test("after a request he let pass, or said n to, the next is answered by the device's own tick (the guide's ladder asks his phone)")
+    func unansweredRequestThenTheDeviceTicks() {
+        var core = Self.core()
+        #expect(Self.told(Self.request(&core, at: 0)).first?.contains("two short taps on the horn") == true)
+        // No key within the 10 s: the next request does not wait on him again.
+        let second = Self.request(&core, at: 11)
+        #expect(second.contains(.locator(.start(seconds: 30))), "\(second)")
+        #expect(core.handle(.locatorPlayed(time: 12, played: true, reason: "")) == [.answerLocator(.device)])
+
+        var declined = Self.core()
+        _ = Self.request(&declined, at: 0)
+        #expect(declined.handle(.key(time: 2, .cannot)).first == .answerLocator(.none))
+        #expect(Self.request(&declined, at: 12).contains(.locator(.start(seconds: 30))))
+
+        // He answered: the next request is his again (the horn, the passenger unheard).
+        var helpful = Self.core()
+        _ = Self.request(&helpful, at: 0)
+        _ = helpful.handle(.key(time: 2, .done))
+        #expect(!Self.request(&helpful, at: 12).contains(.locator(.start(seconds: 30))))
+        // Where the deployment allows no device tick, he is asked again.
+        var noTick = Self.core(sounds: [.horn])
+        _ = Self.request(&noTick, at: 0)
+        #expect(Self.told(Self.request(&noTick, at: 11)).first?.contains("horn") == true)
     }
 
     @Test("no sound is asked once the devices touch: the passenger is already there")
@@ -133,6 +171,7 @@ struct DriverLocatorTests {
     func meetingKeys() {
         var core = Self.core()
         #expect(core.handle(.key(time: 0, .coming)).first == .meeting(.coming))
+        _ = core.handle(.posted(.meeting(.coming), time: 0.5, failure: nil))
         #expect(!core.handle(.key(time: 1, .coming)).contains(.meeting(.coming)))
         let across = core.handle(.key(time: 2, .across))
         #expect(across.first == .meeting(.across))

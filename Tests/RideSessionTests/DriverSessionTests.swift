@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import Phrasebook
 import RadioCore
 import SessionDoubles
 import TestSupport
@@ -36,11 +37,11 @@ struct DriverSessionTests {
             (confirmations, pressEnter) = AsyncStream<Void>.makeStream()
         }
 
-        func session(autoConfirm: Bool) -> DriverSession {
+        func session(autoConfirm: Bool, book: Phrasebook = .english) -> DriverSession {
             DriverSession(rideID: "ride-1", identity: DriverSessionTests.identity, calibration: DriverSessionTests.calibration,
                           autoConfirm: autoConfirm, radio: radio, template: DriverSessionTests.template, service: service.driver,
                           clock: clock, confirmations: confirmations,
-                          say: said.append, log: logged.append, keys: keys)
+                          say: said.append, log: logged.append, keys: keys, book: book)
         }
 
         /// The passenger's beacon heard at `rssi`, 10 Hz for `seconds` of virtual time.
@@ -56,6 +57,22 @@ struct DriverSessionTests {
         }
 
         var saidLines: [String] { said.all }
+    }
+
+    /// Issue 37 (point 12): the device's operator lines were English whatever his language.
+    @Test("the radio lost and restored are logged in the driver's language")
+    func radioLinesAreInHisLanguage() async throws {
+        let rig = Rig()
+        let book = Phrasebook(.es)
+        let run = Task { await rig.session(autoConfirm: true, book: book).run() }
+        #expect(await eventually { rig.radio.scanning })
+        rig.radio.report(.lost(RadioLoss(reason: "hci0 down")))
+        rig.radio.report(.restored)
+        let lost = book(.driverLogRadioLost, ["reason": .text("hci0 down")])
+        #expect(await eventually { rig.logged.all.contains(lost) && rig.logged.all.contains(book(.driverLogRadioRestored)) }, "\(rig.logged.all)")
+        #expect(!rig.logged.all.contains { $0.hasPrefix("radio lost") }, "\(rig.logged.all)")
+        run.cancel()
+        _ = await run.value
     }
 
     @Test("the driver's identity goes on the air; a touch is proved at once (auto-confirm); the passenger's proof of the same moment confirms the ride and ends the session")
@@ -99,6 +116,8 @@ struct DriverSessionTests {
         #expect(await eventually { rig.saidLines.contains(horn) })
         rig.pressKey.yield(.done)
         #expect(await eventually { rig.service.calls.contains(.locatorAnswered(.horn)) })
+        // Said once the answer was delivered.
+        #expect(await eventually { rig.saidLines.count == 2 })
         rig.clock.advance(to: 4)
         #expect(await rig.service.passenger.requestLocator(rideID: "ride-1") == .tooSoon(retryAfter: LocatorRule.minimumInterval - 4))
 

@@ -24,7 +24,7 @@ struct WireJSONTests {
 
         mutating func ride() -> Ride {
             var ride = Ride(id: text(), requestID: text(), passengerID: text(), driverID: text(),
-                            passenger: RideParty(name: text()), driver: RideParty(name: text(), vehicle: maybeText()),
+                            passenger: RideParty(name: text(), language: maybeText()), driver: RideParty(name: text(), vehicle: maybeText()),
                             state: RideState.allCases.randomElement(using: &rng)!, createdAt: date(), stateChangedAt: date(),
                             key: maybeText(), identityPeriodSeconds: maybeInt(), code: maybeText())
             ride.pickup = maybeText()

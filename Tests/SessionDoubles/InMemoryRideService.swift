@@ -42,6 +42,9 @@ public final class InMemoryRideService: Sendable {
         case locatorAnswered(LocatorSoundName)
         case meeting(MeetingMove)
         case guide(GuideReport)
+        /// The passenger's come request and its answer.
+        case comeRequested(ComeRequestAnswer)
+        case comeAnswered(ComeAnswer)
         case rideWord(String, ProofAnswer)
         /// A request refused before it reached the ride (wrong ride, wrong state); the reason.
         case refused(String)
@@ -72,6 +75,13 @@ public final class InMemoryRideService: Sendable {
         var locatorAnswers = 0
         /// Ride words tried, right or wrong (`RideLimits.rideWordAttemptsPerRide`).
         var rideWordAttempts = 0
+        /// Come requests (`RideLimits.comeRetryAfter`, `comeRequestsPerRide`) and the answers
+        /// to them by kind: one `received` and one `coming`/`staying` per request.
+        var lastComeRequest: Double?
+        var comeRequests = 0
+        var comeAnswers: [RideEventKind: Int] = [:]
+        /// Told of every update as it is published (`observe`).
+        var observers: [@Sendable (RideUpdate) -> Void] = []
     }
 
     public let rideID: String
@@ -134,6 +144,12 @@ public final class InMemoryRideService: Sendable {
 
         public func confirmByRideWord(rideID: String, word: String) async -> ProofAnswer {
             service.confirmByRideWord(by: side, rideID: rideID, word: word)
+        }
+
+        public func askToCome(rideID: String) async -> ComeRequestAnswer { service.askToCome(by: side, rideID: rideID) }
+
+        public func answerCome(rideID: String, _ answer: ComeAnswer) async -> String? {
+            service.answerCome(by: side, rideID: rideID, answer)
         }
 
         public func reportPosition(rideID: String, _ fix: GeoFix) async -> PositionRefusal? {
@@ -249,6 +265,44 @@ public final class InMemoryRideService: Sendable {
         }
     }
 
+    /// The server's order: the ride's passenger, the interval since the last request, the state,
+    /// then the ride's cap.
+    private func askToCome(by side: BeaconSide, rideID: String) -> ComeRequestAnswer {
+        let now = clock.unixTime
+        return state.withLock { state -> ComeRequestAnswer in
+            let answer: ComeRequestAnswer
+            if rideID != self.rideID || side != .passenger {
+                answer = .refused("ride \(rideID) not found")
+            } else if let retryAfter = RideLimits.comeRetryAfter(last: state.lastComeRequest, now: now) {
+                answer = .tooSoon(retryAfter: retryAfter)
+            } else if state.rideState != .arrived {
+                answer = .refused("the ride is \(state.rideState.rawValue); it takes come requests only while arrived")
+            } else if state.comeRequests >= RideLimits.comeRequestsPerRide {
+                answer = .refused("this ride already has \(RideLimits.comeRequestsPerRide) come_requested events; it takes no more")
+            } else {
+                state.lastComeRequest = now
+                state.comeRequests += 1
+                Self.publish(.comeRequested(unixTime: now), in: &state)
+                answer = .asked
+            }
+            state.calls.append(.comeRequested(answer))
+            return answer
+        }
+    }
+
+    private func answerCome(by side: BeaconSide, rideID: String, _ answer: ComeAnswer) -> String? {
+        meetingEvent(by: side, of: .driver, rideID: rideID, call: .comeAnswered(answer),
+                     update: .comeAnswered(answer, unixTime: clock.unixTime)) { state in
+            // One answer of each kind per request, as the server's store counts them.
+            let kind = answer.eventKind
+            guard state.comeAnswers[kind, default: 0] < state.comeRequests else {
+                return "nothing to answer: the passenger has no come request left without this answer"
+            }
+            state.comeAnswers[kind, default: 0] += 1
+            return nil
+        }
+    }
+
     /// An event of the meeting at the kerb: only while arrived, only by `of` (nil: either side),
     /// then `rule`, which records what the event spends or says why it is refused.
     private func meetingEvent(by side: BeaconSide, of allowed: BeaconSide?, rideID: String, call: Call, update: RideUpdate,
@@ -358,6 +412,13 @@ public final class InMemoryRideService: Sendable {
         word.lowercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ")
     }
 
+    /// Calls `observer` with every update from now on, as it is published and before any
+    /// follower sees it (a test's record of what happened, in order); with the service's lock
+    /// held, so it must not call the service.
+    public func observe(_ observer: @escaping @Sendable (RideUpdate) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
     // MARK: The stream
 
     private func rideUpdates(_ rideID: String) -> AsyncStream<RideUpdate> {
@@ -385,6 +446,7 @@ public final class InMemoryRideService: Sendable {
     /// AsyncStream's yield does not call back into the service).
     private static func publish(_ update: RideUpdate, in state: inout State) {
         state.history.append(update)
+        for observer in state.observers { observer(update) }
         for follower in state.followers.values { follower.yield(update) }
     }
 }

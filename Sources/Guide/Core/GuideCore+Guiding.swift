@@ -53,8 +53,7 @@ extension GuideCore {
         band(&out, time, estimate)
         pulse(&out, time, estimate)
         if locator.shouldAsk(at: time, distance: estimate.distance, trend: estimate.trend) {
-            locator.asked(at: time)
-            out.append(.requestLocator)
+            askForSound(&out, time)
         }
     }
 
@@ -92,6 +91,9 @@ extension GuideCore {
         // The satellite vector guides again until the signal is back within reach.
         farField.handedOver = false
         touchFrom = nil
+        // The first loss after a turn (cut short, or after its "car ahead"): the turn/keep-still
+        // pair the ladder bounds.
+        escalation.signalLost()
         turn.end()
         heldDirection = .unknown
         locator.reset()

@@ -30,16 +30,27 @@ extension GuideCore {
         locator.answered(at: time, answer)
         guard !isOver else { return }
         // The request is with the driver: nothing is promised until the driver answers
-        // (`driverSounded`), or the wait runs out (`meetingTick`).
+        // (`driverSounded`), or the wait runs out (`meetingTick`). The ladder's request to his
+        // phone says so.
+        let asked: PhraseID = escalation.phoneRequestOut ? .guidePhoneSoundAsked : .guideSoundAsked
         switch answer {
-        case .ticking: say(&out, time, [.guideSoundAsked], ["name": ride.driverName], always: true)
+        case .ticking: say(&out, time, [asked], ["name": ride.driverName], always: true)
         case .tooSoon:
             if wasTicking, let sound = locator.sound {
                 say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
+            } else if escalation.phoneRequestOut {
+                // Refused by the interval: nothing was asked of his phone; the ladder goes on.
+                escalation.phoneRequestOut = false
+                escalation.rungFailed()
             } else {
                 say(&out, time, [.guideSoundAsked], ["name": ride.driverName], always: true)
             }
-        case .refused(let reason): say(&out, time, [.guideLocatorUnavailable], ["reason": reason], always: true)
+        case .refused(let reason):
+            // His phone would be refused as well: the ladder passes over both sound rungs.
+            escalation.phoneRequestOut = false
+            escalation.skip(.sound)
+            escalation.skip(.phoneSound)
+            say(&out, time, [.guideLocatorUnavailable], ["reason": reason], always: true)
         }
     }
 
@@ -48,22 +59,33 @@ extension GuideCore {
     /// (late, or replayed from history) is ignored.
     mutating func driverSounded(_ out: inout [GuideAction], _ time: Double, _ sound: LocatorSoundName, age: Double) {
         guard !isOver, locator.driverAnswered(at: time, sound, age: age) else { return }
+        escalation.phoneRequestOut = false
         if sound == .none {
             cannotSound(&out, time)
         } else {
+            // His device answered with a sound: help, and the ladder's clock restarts.
+            escalation.progress(at: time)
             say(&out, time, [Self.soundPhrase(sound)], ["name": ride.driverName], always: true)
         }
     }
 
-    /// No sound: said, and (while guiding, not waiting for the driver) the turn on the spot.
+    /// No sound: said, and the ladder steps up (his phone, when not asked yet); once his phone
+    /// was asked, the turn on the spot while guiding and the ladder allow one, said with it
+    /// only when it follows ("let's turn to find the car" is a promise).
     mutating func cannotSound(_ out: inout [GuideAction], _ time: Double) {
-        say(&out, time, [.guideDriverCannotSound], ["name": ride.driverName], always: true)
-        if state == .guiding, !meetingHeld, !turn.isActive { beginTurn(&out, time) }
+        escalation.rungFailed()
+        let phoneNext = escalation.next == .phoneSound && locator.automatic && !meetingHeld
+        let turns = !phoneNext && state == .guiding && !meetingHeld && !turn.isActive
+            && escalation.mayStartTurn(at: time)
+        say(&out, time, [turns ? .guideDriverCannotSound : .guideDriverCannotSoundNow], ["name": ride.driverName], always: true)
+        if turns { beginTurn(&out, time) }
     }
 
     /// The driver is walking over, or says the car is across the street.
     mutating func driverMeeting(_ out: inout [GuideAction], _ time: Double, _ move: MeetingMove) {
         guard !isOver, state != .waiting else { return }
+        // The driver helps: the ladder's clock restarts (and runs slower while he comes).
+        escalation.progress(at: time)
         switch move {
         case .coming:
             guard !meetingHeld || carAcross else {
@@ -90,8 +112,8 @@ extension GuideCore {
     /// Per tick: the driver's answer overdue, the ride word due, the car across the street.
     mutating func meetingTick(_ out: inout [GuideAction], _ time: Double) {
         guard !isOver else { return }
-        // Overdue: "cannot" and the turn, unless the driver is already coming (nothing to turn for).
-        if locator.answerOverdue(at: time), !meetingHeld { cannotSound(&out, time) }
+        // Overdue: said as it is (no answer), and the ladder steps up.
+        if locator.answerOverdue(at: time) { noAnswer(&out, time) }
         if let holdSaidAt, !wordOffered, ride.rideWord != nil, state != .touch, state != .confirming,
            time - holdSaidAt >= Self.rideWordAfter {
             offerRideWord(&out, time)

@@ -86,6 +86,9 @@ public struct GuideCore: Sendable {
     var driverWindow: (from: Double, until: Double)?
     private var serviceReachable = true
     public internal(set) var turn: TurnToFind
+    /// The steps the guide takes when guiding makes no progress and the driver does not help
+    /// (`Escalation`): each rung once, never a loop.
+    public internal(set) var escalation = Escalation()
     /// Last moment with a confident direction (or a new start: arrival, signal back, turn's end).
     var lastDirectionKnown = 0.0
     /// Requests for the ride service beyond proofs and the locator (`GuidePost`): the runtime
@@ -201,6 +204,7 @@ public struct GuideCore: Sendable {
         state = .searching
         lastDirectionKnown = time
         lastSearchingPhrase = time
+        escalation.start(at: time)
         out.append(.scan(.continuous))
         out.append(.cue(GuideCue(time: time, sound: .earcon(.attention))))
         // A signal already heard while waiting (the driver advertised early) guides at once;
@@ -250,7 +254,10 @@ public struct GuideCore: Sendable {
 
     private mutating func tick(_ out: inout [GuideAction], _ time: Double) {
         // The driver's answer is awaited, and the ride word offered, whatever the signal does.
-        if state != .waiting { meetingTick(&out, time) }
+        if state != .waiting {
+            meetingTick(&out, time)
+            escalate(&out, time)
+        }
         switch state {
         case .searching:
             if time - lastSearchingPhrase >= timing.searchingRepeat, !farField.leads(at: time) {
@@ -289,8 +296,7 @@ public struct GuideCore: Sendable {
         case .soundLocator:
             guard !isOver, state != .waiting else { return }
             guard !locator.pending else { return }
-            locator.asked(at: time)
-            out.append(.requestLocator)
+            askForSound(&out, time)
         case .rideWord:
             rideWordKey(&out, time)
         case .findDirection:

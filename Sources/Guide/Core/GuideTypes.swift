@@ -13,13 +13,24 @@ public struct GuideRide: Sendable {
     /// The ride word both devices derive from the ride key (`RideWord.phrase`); nil: the
     /// runtime has none, and the guide never offers it.
     public var rideWord: String?
+    /// The driver's phone number, for the escalation ladder's last rung ("Call Ben on …");
+    /// nil: the ride service gives none (no ride carries one yet), and the rung names the
+    /// dispatcher.
+    public var driverPhone: String?
+    /// Whether the driver's device may tick by itself (its `--locator-sounds` allows `device`):
+    /// the ladder's phone rung is passed over without it, since his device would ask him again
+    /// instead (`DriverCore`) and "Asking Ben's phone for a sound" would be false.
+    public var phoneMaySound: Bool
 
-    public init(rideID: String, driverName: String, vehicle: String, identity: RotatingIdentity, rideWord: String? = nil) {
+    public init(rideID: String, driverName: String, vehicle: String, identity: RotatingIdentity, rideWord: String? = nil,
+                driverPhone: String? = nil, phoneMaySound: Bool = true) {
+        self.phoneMaySound = phoneMaySound
         self.rideID = rideID
         self.driverName = driverName
         self.vehicle = vehicle
         self.identity = identity
         self.rideWord = rideWord
+        self.driverPhone = driverPhone
     }
 }
 

@@ -36,6 +36,10 @@ public struct LocatorAsking: Sendable, Equatable {
     /// Guide time the ride service took the request: the driver's answer is awaited from then
     /// until `answerWait` later (issue 22: a sound is promised only once the driver made it).
     public private(set) var awaitingSince: Double?
+    /// Requests in a row that brought no sound (refused, answered `none`, or not answered in
+    /// time) since the driver last made one: the guide asks by itself only while there are none
+    /// (the escalation ladder, `Escalation`, asks his phone once after the first).
+    public private(set) var failures = 0
     /// The sound the driver last said was made.
     public private(set) var sound: LocatorSoundName?
     /// How long the passenger waits for the driver's answer, s.
@@ -54,7 +58,7 @@ public struct LocatorAsking: Sendable, Equatable {
     /// Notes an estimate while guiding; true when the guide should ask now.
     public mutating func shouldAsk(at time: Double, distance: Double, trend: Trend) -> Bool {
         if trend == .closer || trend == .farther || sureAt == nil { sureAt = time }
-        guard automatic, !pending, !isTicking(at: time), !isAwaiting(at: time), distance.isFinite, distance <= timing.nearRange,
+        guard automatic, failures == 0, !pending, !isTicking(at: time), !isAwaiting(at: time), distance.isFinite, distance <= timing.nearRange,
               let sureAt, time - sureAt >= timing.unsureAfter else { return false }
         if let askedAt, time - askedAt < timing.repeatAfter { return false }
         return true
@@ -65,7 +69,7 @@ public struct LocatorAsking: Sendable, Equatable {
     /// less often, but a turn costs 12–24 s and the ticks point the way when heard; the turn is
     /// kept for when the car will not sound (refused) or has just sounded.
     public func mayAskInsteadOfTurning(at time: Double) -> Bool {
-        guard automatic, !pending, !isTicking(at: time), !isAwaiting(at: time), !refused else { return false }
+        guard automatic, failures == 0, !pending, !isTicking(at: time), !isAwaiting(at: time), !refused else { return false }
         if let askedAt, time - askedAt < timing.repeatAfter { return false }
         return true
     }
@@ -80,7 +84,12 @@ public struct LocatorAsking: Sendable, Equatable {
     /// now awaited; nothing sounds yet.
     public mutating func answered(at time: Double, _ answer: LocatorAnswer) {
         pending = false
-        if case .refused = answer { refused = true } else { refused = false }
+        if case .refused = answer {
+            refused = true
+            failures += 1
+        } else {
+            refused = false
+        }
         switch answer {
         case .ticking: awaitingSince = time
         // Asked within the last 10 s: that request's answer is still awaited, or has come.
@@ -99,9 +108,13 @@ public struct LocatorAsking: Sendable, Equatable {
         awaitingSince = nil
         guard sound != .none else {
             refused = true
+            failures += 1
             return true
         }
         refused = false
+        // The driver's own sound resets the count; his phone's tick (which answers for him
+        // after a failure, `DriverCore`) does not: the guide does not ask him again by itself.
+        if sound != .device { failures = 0 }
         self.sound = sound
         tickingUntil = time + Self.soundLasts(sound)
         return true
@@ -112,7 +125,15 @@ public struct LocatorAsking: Sendable, Equatable {
         guard let since = awaitingSince, time - since >= Self.answerWait else { return false }
         awaitingSince = nil
         refused = true
+        failures += 1
         return true
+    }
+
+    /// Whether a request may go now: none out or awaited, the car not ticking, and the ride
+    /// service's least interval (with a second's slack for the two clocks) since the last.
+    public func mayAsk(at time: Double) -> Bool {
+        guard !pending, !isAwaiting(at: time), !isTicking(at: time) else { return false }
+        return askedAt.map { time - $0 >= LocatorRule.minimumInterval + 1 } ?? true
     }
 
     /// Signal lost, or guiding restarted: the next direction is unknown again.

@@ -25,7 +25,9 @@ extension PhraseID {
         case .guideDriverArrived, .guideDriverArrivedSearching, .guideSignalFound, .guideSignalLost, .guideTouchDetected,
              .guideConfirmed, .guideCarTicking, .guideCarAhead, .guideDriverHorn, .guideDriverVoice, .guideDriverDevice,
              .guideDriverCannotSound, .guideDriverComing, .guideDriverComingHalfway, .guideCarAcross, .guideAskRideWord,
-             .guideConfirmedByWord: true
+             .guideConfirmedByWord, .guideDriverCannotSoundNow, .guideRideWordAtTheCar, .guideCallDriver, .guideCallDispatcher,
+             // The ladder's steps (`Escalation`): each tells her what is being tried for her now.
+             .guideDriverNoAnswer, .guidePhoneSoundAsked, .guidePhoneNoAnswer: true
         default: false
         }
     }

@@ -225,8 +225,11 @@ public struct LiveGuide: Sendable {
             case .meeting(let move, let unixTime):
                 // A replayed history's old news is not told again.
                 if clock.unixTime - unixTime < 120 { feed.yield(.driverMeeting(time: clock.now, move)) }
+            case .comeAnswered(.coming, let unixTime):
+                // His answer to her come request: he walks to her, as `coming` says (issue 37, point 2).
+                if clock.unixTime - unixTime < 120 { feed.yield(.driverMeeting(time: clock.now, .coming)) }
             // The passenger's own request, answered already by the service.
-            case .completed, .locatorRequested: break
+            case .completed, .locatorRequested, .comeRequested, .comeAnswered: break
             case .failed(let reason):
                 log("ride events: \(reason)")
                 feed.yield(.service(time: clock.now, reachable: false))

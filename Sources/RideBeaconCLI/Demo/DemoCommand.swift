@@ -133,11 +133,18 @@ struct DemoCommand: AsyncParsableCommand {
 extension DemoCommand {
     /// The walk's last line before the JSON, so a demo that ends unconfirmed says so and why
     /// rather than stopping at the cap with make's "Error 1" as its only word (issue 37, 5).
+    /// Unconfirmed, it says whether the guide's escalation ladder got as far as "call your driver
+    /// or the dispatcher" (issue 37, 4), which the simulated passenger cannot do.
     static func closingLine(_ summary: WalkSummary, timeLimit: Double) -> String {
         guard summary.confirmed else {
+            let called = summary.cues.keys.contains { $0 == "say:" + PhraseID.guideCallDispatcher.guideName
+                || $0 == "say:" + PhraseID.guideCallDriver.guideName }
+            let next = called
+                ? "The guide had told her to call the driver or the dispatcher (its last step when nothing helps), which the "
+                    + "simulated passenger cannot do; try "
+                : "A passenger in this situation calls the driver or the dispatcher; try "
             return "demo: not confirmed: after \(Int(timeLimit)) s of walking (the demo's cap) Ana had not found Ben's car and the ride "
-                + "was not confirmed (exit status 1). A passenger in this situation calls the driver or the dispatcher; try "
-                + "another --seed or --driver helpful."
+                + "was not confirmed (exit status 1). " + next + "another --seed or --driver helpful."
         }
         let how = summary.confirmedBy == "word" ? "by the ride word, said face to face" : "by the touch both phones felt"
         let when = summary.secondsToConfirm.map { " after \(Int($0.rounded())) s" } ?? ""

@@ -28,6 +28,8 @@ struct DemoSession {
     private func run(passenger: RideServiceClient, driver: RideServiceClient) async throws -> WalkSummary {
         transcript.note("demo: ride server on \(server.baseURL) (SQLite in \(server.directory.path)), seed \(configuration.seed)")
 
+        // Her account's language is the demo's, so the ride word comes in it (`SharedRideWord`).
+        try await passenger.setAccountLanguage(configuration.phrases.book.language.rawValue)
         let request = try await passenger.createRideRequest(NewRideRequest(passengerName: "Ana", pickup: "Main St 1", dropoff: "Station"))
         transcript.note("passenger: requested a ride (\(request.handle))")
         let accepted = try await driver.acceptRideRequest(request.id)
@@ -47,7 +49,7 @@ struct DemoSession {
         transcript.note("passenger: event stream says the driver arrived; guiding from \(Int(configuration.startDistance)) m")
 
         let guideRide = GuideRide(rideID: ride.id, driverName: ride.driver.name, vehicle: RideWords.vehicle(ride.driver, in: configuration.phrases.book) ?? configuration.phrases.book(.rideUnknownVehicle),
-                                  identity: identity, rideWord: RideWord.phrase(rideKey: key.bytes))
+                                  identity: identity, rideWord: SharedRideWord.phrase(ride, key: key.bytes))
         var speech: (any SpeechEngine)?
         do { speech = try EspeakSpeech.shared() } catch { transcript.note("audio: speech is off: \(error.description)") }
         // The voice of the guide's language (`demo --language`).

@@ -49,6 +49,8 @@ extension Ride {
                   passenger: detail.passenger, driver: detail.driver, state: ride.state, createdAt: ride.createdAt,
                   stateChangedAt: ride.stateChangedAt, key: showKey && !ride.key.isEmpty ? ride.key.base64EncodedString() : nil,
                   identityPeriodSeconds: showKey ? identityPeriod : nil, code: ride.shortCode)
+        // Her language is for the ride word, which only the ride's own people say.
+        if !showKey { passenger.language = nil }
         pickup = detail.pickup
         dropoff = detail.dropoff
         accessibilityNotes = detail.accessibilityNotes

@@ -48,6 +48,8 @@ struct PassengerPage: Sendable {
         var eta: [String]
         /// What to do to find the car, once the driver has arrived: one sentence, no command.
         var guideHint: [String]
+        /// Once the driver has arrived: what she can do at the kerb (`PassengerKerb`).
+        var kerb: [PassengerKerb] = []
     }
 
     /// Whether the passenger's phone is guiding (its guide's `guide_started` / `guide_stopped`).
@@ -168,6 +170,7 @@ extension PassengerPage.Current {
                   vehicle: (detail.driver.vehicleDetails.map { book.vehicle(colour: $0.colour, make: $0.make, model: $0.model, plate: $0.plate, spoken: false) }
                       ?? detail.driver.vehicle).map { [$0] } ?? [], eta: eta.map { [book(.pageEtaShort, ["minutes": .count($0)])] } ?? [],
                   guideHint: [])
+        if detail.ride.state == .arrived { kerb = [PassengerKerb(driver: driver, rideKey: detail.ride.key, wordLanguage: detail.passenger.language ?? "en", book: book)] }
     }
 
     /// Issue 22: what the passenger does now, in one sentence without a command. The phone's

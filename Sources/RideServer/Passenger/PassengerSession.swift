@@ -40,12 +40,17 @@ enum PassengerSession {
     /// Whether this request may use the cookie instead of `Authorization`: only one ride's event
     /// stream, the one GET the page's EventSource makes (it cannot set headers), and the page's
     /// report of her position (`PUT /v1/rides/{id}/position`, issue 35), which must also carry
-    /// the session's CSRF token in `csrfHeader` (`writeCarriesCSRF`).
+    /// the session's CSRF token in `csrfHeader` (`writeCarriesCSRF`); so must the page's acts
+    /// at the kerb (issue 37, point 2): asking the driver to come, for a sound, a message.
     static func mayAuthenticate(_ request: Request) -> Bool {
         let parts = request.uri.path.split(separator: "/")
         guard parts.count == 4, parts[0] == "v1", parts[1] == "rides" else { return false }
         return (request.method == .get && parts[3] == "events") || (request.method == .put && parts[3] == "position")
+            || (request.method == .post && kerbActs.contains(String(parts[3])))
     }
+
+    /// The page's posts at the kerb, each with the session's CSRF token.
+    static let kerbActs: Set<String> = ["come", "locator", "messages"]
 
     /// The header the page's script sends its session's CSRF token in.
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!

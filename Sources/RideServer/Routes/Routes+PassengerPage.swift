@@ -155,8 +155,11 @@ struct PassengerPageRoutes<Context: RideRequestContext>: Sendable {
         // Issue 37 (7): cancelled by someone else while she watched: who and why at once, and
         // the way to the same ride again (the page then has the filled form), not "no open ride".
         let offer = current == nil ? try await askAgainOffer(of: passenger, book: book) : nil
+        // Completed while she watched: said as the reload says it, not "You have no open ride".
+        let completed = current == nil && offer == nil ? try await completedRideNotice(of: passenger, book: book) : nil
         return passengerRender("p-status", ["current": current.map { [$0] } ?? [], "t": PassengerPage.words(book),
-                                            "cancelled": offer.map { [$0.cancelled] } ?? [String]()] as [String: Any])
+                                            "cancelled": offer.map { [$0.cancelled] } ?? [String](),
+                                            "completed": completed.map { [$0] } ?? [String]()] as [String: Any])
     }
 
     @Sendable func passengerCancelConfirmation(_ request: Request, context: Context) async throws -> Response {

@@ -45,6 +45,10 @@ enum PassengerAssets {
         .places form { display: inline-flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
         code { overflow-wrap: anywhere; }
         .position-line { margin: 0 0 1rem; }
+        .kerb-actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+        #kerb-live:empty { display: none; }
+        summary { min-height: 2.75rem; padding: 0.5rem 0; cursor: pointer; color: #1d70b8; text-decoration: underline; }
+        #message-form select { width: 100%; margin: 0.25rem 0 0.5rem; }
         .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: 0; padding: 0; overflow: hidden;
           clip: rect(0 0 0 0); clip-path: inset(50%); border: 0; white-space: nowrap; }
         """
@@ -109,13 +113,102 @@ enum PassengerAssets {
             for (const state of ['accepted', 'arrived', 'confirmed', 'completed', 'cancelled', 'eta_given', 'guide_started', 'guide_stopped']) {
               source.addEventListener(state, refresh);
             }
+            // The driver's device answering her at the kerb: said by the kerb's script, below.
+            for (const kind of ['come_received', 'come_answered', 'locator_answered']) {
+              source.addEventListener(kind, (event) => {
+                holder.dispatchEvent(new CustomEvent('ride-event', { detail: JSON.parse(event.data) }));
+              });
+            }
           }
 
           lastSaid = stateOf()?.querySelector('.sentence')?.textContent ?? '';
           follow();
           document.documentElement.dataset.live = 'on';
         })();
-        """ + positionSharing
+        """ + kerb + positionSharing
+
+    /// Issue 37, point 2: at the kerb she asks him to come, asks for a sound, hears the ride
+    /// word (a `details`, no script), messages him; each answer is put in `#kerb-live`
+    /// (role=status) as it happens. "Asking Ben to come to you" once the service recorded it;
+    /// "Ben's phone has your request" and "Ben is coming to you" only on his device's events;
+    /// no answer within `data-wait` seconds: said so, with the next step. The section is part
+    /// of the swapped status, so the script listens on the status holder.
+    static let kerb = """
+        (() => {
+          const holder = document.getElementById('ride-status');
+          const csrf = document.getElementById('position-line')?.dataset.csrf ?? '';
+          if (!holder) return;
+          let comeTimer = null, come = null;
+          const kerb = () => holder.querySelector('#kerb');
+
+          function tell(text) {
+            const out = holder.querySelector('#kerb-live');
+            if (out && text) out.textContent = text;
+          }
+
+          async function post(path, body) {
+            const rideId = holder.querySelector('#ride-state')?.dataset.rideId;
+            if (!rideId) return null;
+            try {
+              return await fetch(`/v1/rides/${encodeURIComponent(rideId)}/${path}`, {
+                method: 'POST', credentials: 'same-origin', body: JSON.stringify(body ?? {}),
+                headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf } });
+            } catch { return null; }
+          }
+
+          function waitForAnswer(section) {
+            clearTimeout(comeTimer);
+            come = 'asked';
+            comeTimer = setTimeout(() => {
+              const now = kerb();
+              if (!now || come === 'answered') return;
+              tell(come === 'received' ? now.dataset.receivedNoAnswer : now.dataset.noAnswer);
+            }, Number(section.dataset.wait) * 1000);
+          }
+
+          holder.addEventListener('click', async (event) => {
+            const section = kerb();
+            if (!section) return;
+            if (event.target.closest('#ask-come')) {
+              const response = await post('come');
+              if (response?.status === 201) { tell(section.dataset.asking); waitForAnswer(section); }
+              else if (response?.status === 429) { tell(section.dataset.askedAlready); waitForAnswer(section); }
+              else tell(section.dataset.failed);
+            } else if (event.target.closest('#ask-sound')) {
+              const response = await post('locator');
+              if (response?.status === 202) tell(section.dataset.soundAsked);
+              else if (response?.status === 429) tell(section.dataset.soundAskedAlready);
+              else tell(section.dataset.failed);
+            }
+          });
+
+          holder.addEventListener('submit', async (event) => {
+            if (!event.target.closest('#message-form')) return;
+            event.preventDefault();
+            const section = kerb();
+            if (!section) return;
+            const response = await post('messages', { preset: holder.querySelector('#message-preset')?.value });
+            tell(response?.status === 201 ? section.dataset.messageSent : section.dataset.failed);
+          });
+
+          holder.addEventListener('ride-event', (event) => {
+            const section = kerb();
+            if (!section) return;
+            const { kind, detail } = event.detail;
+            if (kind === 'come_received') {
+              if (come !== 'answered') come = 'received';
+              tell(section.dataset.received);
+            } else if (kind === 'come_answered') {
+              come = 'answered';
+              clearTimeout(comeTimer);
+              tell(detail === 'coming' ? section.dataset.coming : section.dataset.staying);
+            } else if (kind === 'locator_answered') {
+              tell({ horn: section.dataset.horn, voice: section.dataset.voice, device: section.dataset.device }[detail]
+                   ?? section.dataset.noSound);
+            }
+          });
+        })();
+        """
 
     /// Issue 35: while her ride is accepted or arrived the page watches her position
     /// (Geolocation API, high accuracy) and sends it to `PUT /v1/rides/{id}/position` with the

@@ -180,7 +180,21 @@ enum PassengerTemplates {
         <dt>{{t.dropoff_label}}</dt><dd>{{dropoff}}</dd>
         </dl>
         {{#guideHint}}<p class="guide-hint" id="guide-hint">{{.}}</p>{{/guideHint}}
-        </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">{{#cancelled}}{{.}}{{/cancelled}}{{^cancelled}}{{t.no_open_ride}}{{/cancelled}}</p>{{#cancelled}}<p><a href="/" id="ask-again">{{t.title_request}}</a></p>{{/cancelled}}</div>{{/current}}
+        {{#kerb}}<section id="kerb" aria-labelledby="kerb-heading" data-wait="{{answerWait}}" data-asking="{{asking}}"
+         data-asked-already="{{askedAlready}}" data-received="{{received}}" data-coming="{{coming}}" data-staying="{{staying}}"
+         data-no-answer="{{noAnswer}}" data-received-no-answer="{{receivedNoAnswer}}" data-sound-asked="{{soundAsked}}"
+         data-sound-asked-already="{{soundAskedAlready}}" data-horn="{{horn}}" data-voice="{{voice}}" data-device="{{device}}"
+         data-no-sound="{{noSound}}" data-message-sent="{{messageSent}}" data-failed="{{failed}}">
+        <h2 id="kerb-heading">{{heading}}</h2>
+        <p id="kerb-live" class="notice" role="status"></p>
+        <p class="kerb-actions"><button type="button" id="ask-come">{{comeLabel}}</button>
+        <button type="button" class="secondary" id="ask-sound">{{soundLabel}}</button></p>
+        <details id="ride-word"><summary>{{wordLabel}}</summary><p>{{wordSentence}}</p></details>
+        <form id="message-form" class="field"><label for="message-preset">{{messageLabel}}</label>
+        <select id="message-preset" name="preset">{{#presets}}<option value="{{value}}">{{sentence}}</option>{{/presets}}</select>
+        <button type="submit" class="secondary" id="send-message">{{messageSend}}</button></form>
+        </section>{{/kerb}}
+        </div>{{/current}}{{^current}}<div id="ride-state" data-state="none"><p class="sentence" id="ride-sentence">{{#cancelled}}{{.}}{{/cancelled}}{{^cancelled}}{{#completed}}{{.}}{{/completed}}{{^completed}}{{t.no_open_ride}}{{/completed}}{{/cancelled}}</p>{{#cancelled}}<p><a href="/" id="ask-again">{{t.title_request}}</a></p>{{/cancelled}}</div>{{/current}}
         """
 
     /// The confirmation step before cancelling: a page of its own, so no single key press cancels.

@@ -1,5 +1,6 @@
 import BeaconCore
 import Phrasebook
+import RideRules
 import RideWire
 
 /// The driver's side at the kerb as a pure state machine: hears the passenger's beacon, decides
@@ -41,12 +42,25 @@ public struct DriverCore: Sendable {
         /// The runtime's report on the device's tick started by `.locator(.start)`: `played`
         /// when sounding samples reached an audio output; else `reason` says why not.
         case locatorPlayed(time: Double, played: Bool, reason: String)
+        /// The passenger asked the driver to come to her at `requestedAt` (wall clock); `time`
+        /// and `unixTime` are now (issue 37, point 2).
+        case comeRequested(time: Double, unixTime: Double, requestedAt: Double)
+        /// What became of a post (`.answerLocator`, `.answerCome`, `.meeting`): `failure` nil when the ride service
+        /// took it, else why not. What the passenger is told is said to the driver only now.
+        case posted(Posted, time: Double, failure: String?)
         /// The passenger's side said the car is across the street (`car_across`), at this wall-clock time.
         case passengerSaysAcross(time: Double)
         /// The latest satellite fixes (issue 35): this device's (carrying the car's parked
         /// course) and the passenger's from the ride service; either may be nil. Where she is
         /// from the car is told to the driver (`DriverCore+Positions`).
         case positions(time: Double, own: GeoFix?, passenger: GeoFix?)
+    }
+
+    /// A post whose delivery the runtime reports back (`Input.posted`).
+    public enum Posted: Hashable, Sendable {
+        case locatorAnswer(LocatorSoundName)
+        case comeAnswer(ComeAnswer)
+        case meeting(MeetingMove)
     }
 
     /// The car's locator sound, played by the runtime.
@@ -75,6 +89,8 @@ public struct DriverCore: Sendable {
         case answerLocator(LocatorSoundName)
         /// Post a meeting move (`driver_coming`, `car_across`).
         case meeting(MeetingMove)
+        /// Post the answer to her come request (`come_received`, `come_answered`).
+        case answerCome(ComeAnswer)
         /// The session is over; nothing follows.
         case finished(Outcome)
     }
@@ -100,8 +116,22 @@ public struct DriverCore: Sendable {
     private let distanceBounds: @Sendable (RangeEstimate) -> (low: Double, high: Double)
     /// The locator request being answered: when it came and what the driver was asked to do.
     public private(set) var asking: (time: Double, instruction: LocatorInstruction)?
+    /// The driver let the last request pass unanswered, or said he cannot: the next one is
+    /// answered by the device's own tick, the passenger's guide asking his phone (issue 37, 4).
+    private var driverDidNotHelp = false
     /// The driver said "I'm coming to you".
     public private(set) var coming = false
+    /// Her come request waiting for the driver's answer: when it came (monotonic).
+    public private(set) var comeAskedAt: Double?
+    /// The sentence saying what the passenger is told, held until the post that tells her was
+    /// delivered (`.posted`), with the come request it answers (to ask again if it was not).
+    private var toldOnDelivery: [Posted: (phrase: PhraseID, request: Double?)] = [:]
+    /// When the passenger made the last locator request handled (wall clock): each request is
+    /// known by it, not by when it came here.
+    private var lastRequestedAt: Double?
+    /// The locator request his key answered, while the answer is on its way: open again if it
+    /// was not delivered.
+    private var answeredAsking: (time: Double, instruction: LocatorInstruction)?
     private var acrossToldAt: Double?
     /// The passenger's distance in words (`DistanceClaims`); nil: not said.
     private var claims: (any DistanceClaims)?
@@ -178,6 +208,10 @@ public struct DriverCore: Sendable {
             return pressed(key, at: time)
         case .locatorPlayed(let time, let played, let reason):
             return locatorPlayed(at: time, played: played, reason: reason)
+        case .comeRequested(let time, let unixTime, let requestedAt):
+            return comeRequested(at: time, age: max(0, unixTime - requestedAt))
+        case .posted(let post, _, let failure):
+            return posted(post, failure: failure)
         case .passengerSaysAcross(let time):
             // The driver's own `x` comes back on the stream too: told once.
             if let told = acrossToldAt, time - told < 30 { return [] }
@@ -193,13 +227,20 @@ public struct DriverCore: Sendable {
     /// sound only once it is made: the driver's key (`y`), or for the device's tick the runtime's
     /// report that it played (`.locatorPlayed`). A stream that replays the ride's history brings
     /// requests the passenger has stopped waiting for (`DriverMeeting.answerWindow`): they are
-    /// not asked of the driver. Once per request: a repeat while one is being answered is not.
+    /// not asked of the driver. Once per request, known by when the passenger made it (a stream
+    /// that reconnects brings it again): not by when it came here, since her guide's second
+    /// request 11 s after the first by her clock may come less than 10 s after it here when the
+    /// first was delayed more, and it is a new request (his phone's, `GuideCore+Escalation`).
     private mutating func locatorRequested(time: Double, unixTime: Double, requestedAt: Double) -> [Action] {
         let age = max(0, unixTime - requestedAt)
         guard age < DriverMeeting.answerWindow, !touching else { return [] }
-        if let asking, time - asking.time < DriverMeeting.answerWindow { return [] }
-        guard let instruction = LocatorInstruction.choose(farthest: passengerFarthest(at: time), allowed: meeting.sounds) else {
-            return [.answerLocator(.none), .log("the passenger asked for a locator sound; --locator-sounds allows none")]
+        if let last = lastRequestedAt, requestedAt <= last { return [] }
+        lastRequestedAt = requestedAt
+        // A request still held here was not answered: she stopped waiting for it.
+        if let asking, asking.instruction != .device { driverDidNotHelp = true }
+        let byItself = driverDidNotHelp && meeting.sounds.contains(.device)
+        guard let instruction = byItself ? .device : LocatorInstruction.choose(farthest: passengerFarthest(at: time), allowed: meeting.sounds) else {
+            return [.answerLocator(.none), .log(book(.driverLogNoSoundsAllowed))]
         }
         asking = (time, instruction)
         let words = Action.tell(instruction.words(passenger: meeting.passengerName, in: book))
@@ -207,6 +248,44 @@ public struct DriverCore: Sendable {
         let remaining = Self.locatorSeconds - age
         locatorUntil = time + remaining
         return [words, .locator(.start(seconds: remaining))]
+    }
+
+    /// Her come request: the driver is told, in his language, and his device tells hers it has
+    /// the request (`received`), so her phone says so only now. A replayed history's request she
+    /// stopped waiting for (`RideLimits.comeAnswerWait`) is not asked again.
+    private mutating func comeRequested(at time: Double, age: Double) -> [Action] {
+        guard age < RideLimits.comeAnswerWait else { return [] }
+        comeAskedAt = time
+        return [.tell(book(.driverComeAsked, passenger)), .answerCome(.received)]
+    }
+
+    /// A post's fate: delivered, what the passenger is told is said to the driver; not delivered,
+    /// he is told she was not told, and may answer again (the request or "I'm coming" is open
+    /// again). The reason is for the operator's log.
+    private mutating func posted(_ post: Posted, failure: String?) -> [Action] {
+        let held = toldOnDelivery.removeValue(forKey: post)
+        guard let failure else {
+            if case .locatorAnswer = post { answeredAsking = nil }
+            return held.map { [.tell(book($0.phrase, passenger))] } ?? []
+        }
+        let log = Action.log(book(.driverLogNotDelivered, ["what": .text(post.wireName), "reason": .text(failure)]))
+        switch post {
+        case .locatorAnswer:
+            // Not taken: the request is his to answer again while she still waits for it.
+            if held != nil, asking == nil, let answered = answeredAsking { asking = answered }
+            answeredAsking = nil
+            guard held != nil else { return [log] }
+            return [log, .tell(book(.driverAnswerNotDelivered, passenger))]
+        case .comeAnswer(.received):
+            return [log]
+        case .comeAnswer:
+            if let request = held?.request, comeAskedAt == nil { comeAskedAt = request }
+            coming = false
+            return [log, .tell(book(.driverAnswerNotDelivered, passenger))]
+        case .meeting(let move):
+            if move == .coming { coming = false }
+            return [log, .tell(book(.driverAnswerNotDelivered, passenger))]
+        }
     }
 
     /// "Ana is about 15 meters away" (with her notes the first time) / "Ana is getting closer":
@@ -238,16 +317,32 @@ public struct DriverCore: Sendable {
             guard time - asking.time <= DriverMeeting.answerWindow else {
                 return [.tell(book(.driverTooLate, passenger))]
             }
-            if key == .cannot {
-                return [.answerLocator(.none), .tell(book(.driverToldCannot, passenger))]
-            }
-            return [.answerLocator(asking.instruction.sound), .tell(book(.driverToldListen, passenger))]
+            driverDidNotHelp = key == .cannot
+            // What she is told is said to him once the ride service took his answer (`posted`).
+            let sound = key == .cannot ? LocatorSoundName.none : asking.instruction.sound
+            answeredAsking = asking
+            toldOnDelivery[.locatorAnswer(sound)] = (key == .cannot ? .driverToldCannot : .driverToldListen, nil)
+            return [.answerLocator(sound)]
         case .coming:
-            guard !coming else { return [.tell(book(.driverAlreadyComing, passenger))] }
-            coming = true
             // With both positions her guide tells her to walk on and meet him (`GuideCore+FarField`).
             let told: PhraseID = satellite.vector(at: time) != nil ? .driverToldComingHalfway : .driverToldComing
-            return [.meeting(.coming), .tell(book(told, passenger))]
+            // The answer to her come request is his coming, said to her as his answer. What she
+            // is told is said to him once the ride service took it (`posted`).
+            if let request = comeAskedAt {
+                comeAskedAt = nil
+                coming = true
+                toldOnDelivery[.comeAnswer(.coming)] = (told, request)
+                return [.answerCome(.coming)]
+            }
+            guard !coming else { return [.tell(book(.driverAlreadyComing, passenger))] }
+            coming = true
+            toldOnDelivery[.meeting(.coming)] = (told, nil)
+            return [.meeting(.coming)]
+        case .staying:
+            guard let request = comeAskedAt else { return [.tell(book(.driverNothingToAnswer))] }
+            comeAskedAt = nil
+            toldOnDelivery[.comeAnswer(.staying)] = (.driverToldStaying, request)
+            return [.answerCome(.staying)]
         case .across:
             acrossToldAt = time
             return [.meeting(.across), .tell(Self.crossingWords(meeting.passengerName, in: book))]
@@ -272,7 +367,7 @@ public struct DriverCore: Sendable {
         guard let asking, asking.instruction == .device else { return [] }
         self.asking = nil
         if played { return [.answerLocator(.device)] }
-        return silenceLocator(at: time) + [.answerLocator(.none), .log("the locator tick did not play: \(reason)"),
+        return silenceLocator(at: time) + [.answerLocator(.none), .log(book(.driverLogTickNotPlayed, ["reason": .text(reason)])),
                                             .tell(book(.driverCannotTick, ["reason": .text(reason), "name": .text(meeting.passengerName)]))]
     }
 
@@ -325,13 +420,16 @@ public struct DriverCore: Sendable {
         case .notSimultaneous:
             // The passenger's proof is of another moment; re-proving the ongoing touch (every
             // `resendInterval`) confirms once the passenger's device feels it too.
-            return repeating ? [] : [.say(.proofAcceptedWaiting), .log("the passenger's touch proof was observed at another time")]
+            return repeating ? [] : [.say(.proofAcceptedWaiting), .log(book(.driverLogProofOtherTime))]
         case .rejected(let reason):
             // A refused proof is not repeated; another Enter may try again while the touch is fresh.
             confirming = false
-            return [.log("touch proof not accepted: \(reason)")]
+            return [.log(book(.driverLogProofRefused, ["reason": .text(reason)]))]
         }
     }
+
+    /// The driver was told the ride service cannot be reached, and not yet that it is back.
+    private var unreachableTold = false
 
     private mutating func rideUpdate(_ update: RideUpdate) -> [Action] {
         switch update {
@@ -339,11 +437,30 @@ public struct DriverCore: Sendable {
         case .completed: outcome = .completed
         case .cancelled: outcome = .cancelled
         case .failed(let reason): outcome = .failed(reason)
-        case .reachable(false): return [.log("Cannot reach the ride service, retrying")]
+        // Said once in his language, and the recovery once (issue 37, points 3 and 12): each retry is not news.
+        case .reachable(false):
+            guard !unreachableTold else { return [] }
+            unreachableTold = true
+            return [.tell(book(.driverServiceUnreachable))]
+        case .reachable(true):
+            guard unreachableTold else { return [] }
+            unreachableTold = false
+            return [.tell(book(.driverServiceBack))]
         // Needs the clocks: the runtime turns it into `.locatorRequested(time:unixTime:requestedAt:)`.
-        case .reachable(true), .arrived, .touchObserved, .locatorRequested, .locatorAnswered, .meeting: return []
+        case .arrived, .touchObserved, .locatorRequested, .locatorAnswered, .meeting, .comeRequested, .comeAnswered: return []
         }
         return silenceLocator(at: nil) + (outcome.map { [.finished($0)] } ?? [])
+    }
+}
+
+extension DriverCore.Posted {
+    /// The post as the ride's events name it (`come_answered`, `driver_coming`), for logs.
+    public var wireName: String {
+        switch self {
+        case .locatorAnswer(let sound): RideEventKind.locatorAnswered.rawValue + " " + sound.rawValue
+        case .comeAnswer(let answer): answer.eventKind.rawValue + " " + answer.rawValue
+        case .meeting(let move): move.eventKind.rawValue
+        }
     }
 }
 

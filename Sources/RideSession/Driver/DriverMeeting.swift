@@ -6,9 +6,9 @@ import Phrasebook
 public enum DriverKey: Sendable, Equatable {
     /// Enter: confirm the touch.
     case confirm
-    /// y: the sound asked for was made.
+    /// Yes: the sound asked for was made (y; s in Spanish, o in French).
     case done
-    /// n: cannot make a sound now.
+    /// No: cannot make a sound now (n).
     case cannot
     /// c: "I'm coming to you" (the driver walks to the passenger).
     case coming
@@ -16,16 +16,22 @@ public enum DriverKey: Sendable, Equatable {
     case across
     /// w: show and say the ride word.
     case rideWord
+    /// l: the driver cannot leave the car (his answer to her come request).
+    case staying
 
-    /// The key a typed character means (either case), nil for any other.
-    public init?(character: Character) {
-        switch character {
+    /// The key a typed character means (either case), nil for any other. Yes and no are the
+    /// device language's letters (`book`: y/n, s/n for sí/no, o/n for oui/non), the ones its
+    /// prompts name; y stays yes in every language, as no other key uses it.
+    public init?(character: Character, in book: Phrasebook = .english) {
+        let typed = character.lowercased()
+        switch typed {
         case "\n", "\r": self = .confirm
-        case "y", "Y": self = .done
-        case "n", "N": self = .cannot
-        case "c", "C": self = .coming
-        case "x", "X": self = .across
-        case "w", "W": self = .rideWord
+        case book(.driverKeyYes), "y": self = .done
+        case book(.driverKeyNo): self = .cannot
+        case "c": self = .coming
+        case "x": self = .across
+        case "w": self = .rideWord
+        case "l": self = .staying
         default: return nil
         }
     }

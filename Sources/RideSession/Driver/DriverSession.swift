@@ -92,6 +92,8 @@ public struct DriverSession: Sendable {
         let (inputs, feed) = AsyncStream<DriverCore.Input>.makeStream()
         let (advertiser, radio, clock, service, rideID, log) = (advertiser, radio, clock, service, rideID, log)
         let confirmations = confirmations
+        // The operator's lines too are in the driver's language (issue 37, point 12).
+        let book = core.book
         let tasks: [Task<Void, Never>] = [
             Task {
                 if let failure = await advertiser.run() { feed.yield(.ride(.failed(failure))) }
@@ -100,8 +102,8 @@ public struct DriverSession: Sendable {
                 do {
                     for try await event in radio.scan() {
                         switch event {
-                        case .lost(let loss): log("radio lost: \(loss); reconnecting")
-                        case .restored: log("radio restored")
+                        case .lost(let loss): log(book(.driverLogRadioLost, ["reason": .text("\(loss)")]))
+                        case .restored: log(book(.driverLogRadioRestored))
                         case .sighting(let sighting):
                             guard let beacon = sighting.beacon, let rssi = sighting.rssi else { continue }
                             // Stamped with its arrival, not the moment it is read.
@@ -117,6 +119,8 @@ public struct DriverSession: Sendable {
                 for await update in service.rideUpdates(rideID) {
                     if case .locatorRequested(let requestedAt) = update {
                         feed.yield(.locatorRequested(time: clock.now, unixTime: clock.unixTime, requestedAt: requestedAt))
+                    } else if case .comeRequested(let requestedAt) = update {
+                        feed.yield(.comeRequested(time: clock.now, unixTime: clock.unixTime, requestedAt: requestedAt))
                     } else if case .meeting(.across, let at) = update {
                         // A replayed history's old news is not told again.
                         if clock.unixTime - at < 60 { feed.yield(.passengerSaysAcross(time: clock.now)) }
@@ -162,11 +166,19 @@ public struct DriverSession: Sendable {
                     case .tell(let words): say(words)
                     case .answerLocator(let sound):
                         Task {
-                            if let failure = await service.answerLocator(rideID: rideID, sound: sound) { log("locator answer not delivered: \(failure)") }
+                            let failure = await service.answerLocator(rideID: rideID, sound: sound)
+                            feed.yield(.posted(.locatorAnswer(sound), time: clock.now, failure: failure))
+                        }
+                    // What the passenger is told is said to the driver once the post was delivered (`.posted`).
+                    case .answerCome(let answer):
+                        Task {
+                            let failure = await service.answerCome(rideID: rideID, answer)
+                            feed.yield(.posted(.comeAnswer(answer), time: clock.now, failure: failure))
                         }
                     case .meeting(let move):
                         Task {
-                            if let failure = await service.meetingMove(rideID: rideID, move) { log("\(move.rawValue) not delivered: \(failure)") }
+                            let failure = await service.meetingMove(rideID: rideID, move)
+                            feed.yield(.posted(.meeting(move), time: clock.now, failure: failure))
                         }
                     case .postProof(let observation, let repeating):
                         Task { feed.yield(.proofAnswered(await service.submitProof(observation, rideID: rideID), repeating: repeating)) }

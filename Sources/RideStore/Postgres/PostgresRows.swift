@@ -24,9 +24,10 @@ enum PGColumns {
         r.id, r.request_id, r.passenger_id, r.driver_id, r.state, r.key, r.created_at, r.state_changed_at,
         r.short_code, r.eta_minutes, r.eta_given_at,
         p.display_name, d.display_name, d.vehicle, q.pickup, q.dropoff, q.accessibility_notes,
-        d.vehicle_colour, d.vehicle_make, d.vehicle_model, d.vehicle_plate
+        d.vehicle_colour, d.vehicle_make, d.vehicle_model, d.vehicle_plate, pl.language
         FROM ride r JOIN account p ON p.id = r.passenger_id JOIN account d ON d.id = r.driver_id
         JOIN ride_request q ON q.id = r.request_id
+        LEFT JOIN account_language pl ON pl.account_id = r.passenger_id
         """
 }
 
@@ -65,14 +66,14 @@ extension RideDetail {
         // The ride's own columns come first, as `RideRecord(row:)` reads them. One pass over the
         // row: a second one decoded the ride's 11 columns again for every ride of a listing.
         let (id, request, passenger, driverID, state, key, created, changed, code, eta, etaAt,
-             passengerName, driverName, vehicle, pickup, dropoff, notes, colour, make, model, plate) =
+             passengerName, driverName, vehicle, pickup, dropoff, notes, colour, make, model, plate, language) =
             try row.decode((String, String, String, String, String, Data, Date, Date, String?, Int?, Date?,
-                            String, String, String?, String, String, String?, String?, String?, String?, String?).self)
+                            String, String, String?, String, String, String?, String?, String?, String?, String?, String?).self)
         let ride = RideRecord(id: id, requestID: request, passengerID: passenger, driverID: driverID, state: try stored(state), key: key,
                               createdAt: created.wholeMilliseconds, stateChangedAt: changed.wholeMilliseconds,
                               shortCode: code, etaMinutes: eta, etaGivenAt: etaAt?.wholeMilliseconds)
         let details = model.map { Vehicle(colour: colour, make: make, model: $0, plate: plate) }
-        self.init(ride: ride, passenger: RideParty(name: passengerName),
+        self.init(ride: ride, passenger: RideParty(name: passengerName, language: language),
                   driver: RideParty(name: driverName, vehicle: vehicle, vehicleDetails: details),
                   pickup: pickup, dropoff: dropoff, accessibilityNotes: notes)
     }

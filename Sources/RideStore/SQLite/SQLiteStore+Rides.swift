@@ -64,9 +64,10 @@ extension SQLiteStore {
         SELECT ride.id, ride.requestID, ride.passengerID, ride.driverID, ride.state, ride.key, ride.createdAt,
                ride.stateChangedAt, ride.shortCode, ride.etaMinutes, ride.etaGivenAt,
                p.displayName, d.displayName, d.vehicle, q.pickup, q.dropoff, q.accessibilityNotes,
-               d.vehicleColour, d.vehicleMake, d.vehicleModel, d.vehiclePlate
+               d.vehicleColour, d.vehicleMake, d.vehicleModel, d.vehiclePlate, pl.language
         FROM ride JOIN account p ON p.id = ride.passengerID JOIN account d ON d.id = ride.driverID
         JOIN rideRequest q ON q.id = ride.requestID
+        LEFT JOIN accountLanguage pl ON pl.accountID = ride.passengerID
         """
 
     private static func detail(_ row: Row) throws -> RideDetail {
@@ -76,7 +77,7 @@ extension SQLiteStore {
         let ride = RideRecord(id: row[0], requestID: row[1], passengerID: row[2], driverID: row[3], state: state, key: row[5],
                               createdAt: Date(timeIntervalSince1970: row[6]), stateChangedAt: Date(timeIntervalSince1970: row[7]),
                               shortCode: row[8], etaMinutes: row[9], etaGivenAt: (row[10] as Double?).map(Date.init(timeIntervalSince1970:)))
-        return RideDetail(ride: ride, passenger: RideParty(name: row[11]), driver: RideParty(name: row[12], vehicle: row[13],
+        return RideDetail(ride: ride, passenger: RideParty(name: row[11], language: row[21]), driver: RideParty(name: row[12], vehicle: row[13],
                           vehicleDetails: (row[19] as String?).map { Vehicle(colour: row[17], make: row[18], model: $0, plate: row[20]) }),
                           pickup: row[14], dropoff: row[15], accessibilityNotes: row[16])
     }
