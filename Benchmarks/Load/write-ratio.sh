@@ -4,12 +4,15 @@
 # traffic) for SECONDS_, then pgbench's built-in simple-update (after `pgbench -i`) on the same
 # database for as long. Prints one JSON line: transitions/s, pgbench tps, their ratio, and the
 # CPU each side used per transition/transaction (server and PostgreSQL, from /proc).
-#   Benchmarks/Load/write-ratio.sh      (BUILD_DIR=.build/release SECONDS_=30 CONNECTIONS=32 PGBENCH_CLIENTS=8)
+#   Benchmarks/Load/write-ratio.sh      (BUILD_DIR=.build/release SECONDS_=30 CONNECTIONS=32 WRK_THREADS=2 PGBENCH_CLIENTS=8)
+# BUILD_DIR holds the `ridebeacon` and `ServerBenchmarkSetup` measured (a directory of copies
+# measures an older build: its setup migrates the database only as far as that build knows).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD_DIR=${BUILD_DIR:-.build/release}
 SECONDS_=${SECONDS_:-30}
 CONNECTIONS=${CONNECTIONS:-32}
+WRK_THREADS=${WRK_THREADS:-2}
 PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-8}
 PG_PORT=${LOAD_PG_PORT:-55442}
 PG_DIR=${LOAD_PG_DIR:-/tmp/ridebeacon-load-pg-$PG_PORT}
@@ -33,7 +36,7 @@ server=$!
 until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done
 master=$(head -1 "$PG_DIR/data/postmaster.pid")
 s0=$(python3 Benchmarks/Load/cpu_seconds.py "$server"); p0=$(python3 Benchmarks/Load/cpu_seconds.py --tree "$master")
-ours=$(RB_MODE=write wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_}s" -s Benchmarks/server/ride.lua "http://127.0.0.1:$port" | tail -1)
+ours=$(RB_MODE=write wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${SECONDS_}s" -s Benchmarks/server/ride.lua "http://127.0.0.1:$port" | tail -1)
 s1=$(python3 Benchmarks/Load/cpu_seconds.py "$server"); p1=$(python3 Benchmarks/Load/cpu_seconds.py --tree "$master")
 kill "$server"; wait "$server" 2>/dev/null || true; server=""
 "$PG_BIN/pgbench" -i -q "$database" >/dev/null 2>&1

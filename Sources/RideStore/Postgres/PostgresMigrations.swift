@@ -218,6 +218,9 @@ enum PostgresMigrations {
         // Issue 39: less work per transition — the JSON builders' time helper inlined, the
         // staging table's redundant foreign keys dropped (TransitionWork).
         ("transition-work", TransitionWork.v1),
+        // Issue 39: the move and accept procedures without their nested PL/pgSQL calls, same
+        // answers (FoldedTransitions; a no-op step of the same name on SQLite).
+        ("folded-transitions", FoldedTransitions.v8),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

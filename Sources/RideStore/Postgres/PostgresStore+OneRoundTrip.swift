@@ -4,13 +4,14 @@ import RideRules
 
 /// The statements that call the transitions, prepared once per connection: each a `CALL` of a
 /// procedure (TransitionProcedures) that runs the transition function (TransitionFunctions) and
-/// commits before it answers. Each is one round trip; the write's sequencing run is another,
+/// commits before it answers; request, accept and the moves call one body that does both
+/// (FoldedTransitions). Each is one round trip; the write's sequencing run is another,
 /// shared by every write that finishes while it is queued (EventSequencing).
 enum TransitionSQL {
-    enum CreateRequest: PreparedSQL { static let sql = TransitionProcedures.call("create_request", arguments: 12) }
+    enum CreateRequest: PreparedSQL { static let sql = FoldedTransitions.createRequestCall }
     enum CancelRequest: PreparedSQL { static let sql = TransitionProcedures.call("cancel_request", arguments: 7) }
-    enum Accept: PreparedSQL { static let sql = DriverOccupancy.acceptCall }
-    enum MoveRide: PreparedSQL { static let sql = TransitionProcedures.call("move_ride", arguments: 9) }
+    enum Accept: PreparedSQL { static let sql = FoldedTransitions.acceptCall }
+    enum MoveRide: PreparedSQL { static let sql = FoldedTransitions.moveCall }
     enum TouchProof: PreparedSQL { static let sql = TouchProofResend.call }
     enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }

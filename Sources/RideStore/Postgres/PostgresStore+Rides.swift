@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// One statement (`rb_accept_1`, TransitionFunctions) and the sequencing run.
+    /// One statement (`rb_accept_8`, FoldedTransitions) and the sequencing run.
     public func accept(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
                        idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await roundTrips.operation("accept") {
@@ -11,7 +11,7 @@ extension PostgresStore {
         }
     }
 
-    /// Arrive, confirm (the ride word), complete, cancel: one statement (`rb_move_ride_1`) and
+    /// Arrive, confirm (the ride word), complete, cancel: one statement (`rb_move_ride_8`) and
     /// the sequencing run.
     public func transition(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency: IdempotencyScope?) async throws -> RideRecord {
         try await roundTrips.operation(state.rawValue) {

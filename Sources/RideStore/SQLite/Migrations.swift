@@ -248,6 +248,8 @@ enum SQLiteMigrations {
         m.register("ride-history-caps") { _ in }
         // Issue 39: PostgreSQL's per-transition work (TransitionWork); nothing to do on SQLite.
         m.register("transition-work") { _ in }
+        // PostgreSQL folds its transition procedures into one body each (issue 39); nothing to do here.
+        m.register("folded-transitions") { _ in }
         return m
     }()
 
