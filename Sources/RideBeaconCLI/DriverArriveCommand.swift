@@ -200,11 +200,37 @@ struct DriverArriveCommand: AsyncParsableCommand {
         await radio.shutdown()
         await shared?.stop()
         switch outcome {
-        case .confirmed: Say.line(book(.rideStateConfirmed))
+        case .confirmed:
+            Say.line(book(.rideStateConfirmed))
+            if let how = await Self.confirmedHow(arrived, using: client, in: book) { Say.line(how) }
         case .completed: Say.line(book(.rideStateCompleted))
         case nil: throw ExitCode(130)
         case .cancelled: throw CommandLineFailure(book(.driverRideCancelled, ["code": .text(arrived.handle)]))
         case .failed(let message): throw CommandLineFailure(message)
+        }
+    }
+
+    /// How the ride was confirmed, for the driver (issue 37, point 8: a ride word she gave
+    /// reached him with no sign): read from the ride's `confirmed` event as `passenger rides`
+    /// reads it; nil when the history does not tell within `patience` (the line is not worth a
+    /// longer wait once the ride is confirmed).
+    static func confirmedHow(_ ride: Ride, using client: any RideCommandService, in book: Phrasebook,
+                             patience: Duration = .seconds(3)) async -> String? {
+        let way = await withTaskGroup(of: RideConfirmationWay??.self) { group in
+            group.addTask { .some(await RideHistory.confirmationWay(of: ride, using: client)) }
+            group.addTask {
+                try? await Task.sleep(for: patience)
+                return .none
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? nil
+        }
+        switch way {
+        case .rideWord: return book(.driverConfirmedByRideWord, ["name": .text(ride.passenger.name)])
+        case .touch: return book(.driverConfirmedByTouch, ["name": .text(ride.passenger.name)])
+        case .operator: return book(.driverConfirmedByOperator)
+        case nil: return nil
         }
     }
 

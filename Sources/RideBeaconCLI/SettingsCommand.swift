@@ -23,13 +23,15 @@ struct SettingsCommand: AsyncParsableCommand {
 
         func run() async throws {
             var saved = Settings.standard
-            try reportingFailures {
-                let path = Settings.defaultPath()
-                saved = try loadSettings()
-                for line in SettingsCommand.lines(saved) { Say.line(line) }
-                Say.line("file: \(path)\(FileManager.default.fileExists(atPath: path) ? "" : " (not created yet; these are the defaults)")")
-            }
-            for line in await SettingsCommand.accountLines(saved) { Say.line(line) }
+            try reportingFailures { saved = try loadSettings() }
+            // The account is asked first: its language may be the one these lines are in.
+            let account = await SettingsCommand.accountAnswer()
+            let environment = ProcessInfo.processInfo.environment
+            let book = SettingsCommand.book(saved, account: account, environment: environment)
+            let path = Settings.defaultPath()
+            for line in SettingsCommand.lines(saved, in: book) { Say.line(line) }
+            Say.line(book(FileManager.default.fileExists(atPath: path) ? .settingsFile : .settingsFileNotCreated, ["path": .text(path)]))
+            for line in SettingsCommand.accountLines(saved, account: account, environment: environment, in: book) { Say.line(line) }
         }
     }
 
@@ -112,39 +114,66 @@ struct SettingsCommand: AsyncParsableCommand {
         await client.shutdown()
     }
 
-    /// The signed-in account's language and the one this device speaks (`DeviceLanguage`'s
-    /// order: the saved setting, else the account's, else English); nothing when not signed in.
-    static func accountLines(_ settings: Settings) async -> [String] {
-        guard let client = try? ServiceOptions.parse([]).client(waits: false) else { return [] }
-        let answer: String??
-        do { answer = try await client.accountLanguage() } catch { answer = nil }
-        await client.shutdown()
-        guard let code = answer else {
-            return ["account language: unknown (cannot reach the ride service at \(client.server))"]
-        }
-        let speaks: String
-        if DeviceLanguage.decidedHere(flag: nil, settings: settings) {
-            speaks = "\(settings.language) (saved on this device)"
-        } else if let account = code.flatMap(Language.init(rawValue:)) {
-            speaks = "\(account.rawValue) (your account's)"
-        } else {
-            speaks = "\(settings.language) (the default)"
-        }
-        return ["account language: \(code ?? "not set")", "this device speaks: \(speaks)"]
+    /// What the ride service said of the signed-in account's language: nil when this device is
+    /// not signed in; `.unreachable` names the server that did not answer.
+    enum AccountAnswer: Equatable {
+        case language(String?)
+        case unreachable(server: String)
     }
 
-    static func lines(_ settings: Settings) -> [String] {
+    static func accountAnswer() async -> AccountAnswer? {
+        guard let client = try? ServiceOptions.parse([]).client(waits: false) else { return nil }
+        let answer: AccountAnswer
+        do { answer = .language(try await client.accountLanguage()) } catch { answer = .unreachable(server: client.server) }
+        await client.shutdown()
+        return answer
+    }
+
+    /// The book `settings show` speaks in, by `DeviceLanguage`'s one rule, from the answer
+    /// already fetched (the saved setting, else the account's, else the system's locale).
+    static func book(_ settings: Settings, account: AccountAnswer?, environment: [String: String]) -> Phrasebook {
+        if !DeviceLanguage.decidedHere(flag: nil, settings: settings), case .language(let code?) = account,
+           let language = Language(rawValue: code) {
+            return Phrasebook(language)
+        }
+        return DeviceLanguage.local(settings: settings, environment: environment)
+    }
+
+    /// The signed-in account's language and the one this device speaks (`DeviceLanguage`'s
+    /// order: the saved setting, else the account's, else the system's, else English); nothing
+    /// when not signed in.
+    static func accountLines(_ settings: Settings, account: AccountAnswer?, environment: [String: String], in book: Phrasebook) -> [String] {
+        switch account {
+        case nil: return []
+        case .unreachable(let server): return [book(.settingsAccountLanguageUnknown, ["server": .text(server)])]
+        case .language(let code):
+            let speaks: String
+            if DeviceLanguage.decidedHere(flag: nil, settings: settings) {
+                speaks = book(.settingsSpeaksSaved, ["language": .text(settings.language)])
+            } else if let account = code.flatMap(Language.init(rawValue:)) {
+                speaks = book(.settingsSpeaksAccount, ["language": .text(account.rawValue)])
+            } else if let system = DeviceLanguage.system(environment) {
+                speaks = book(.settingsSpeaksSystem, ["language": .text(system.rawValue)])
+            } else {
+                speaks = book(.settingsSpeaksDefault, ["language": .text(settings.language)])
+            }
+            let accountLine = code.map { book(.settingsAccountLanguage, ["language": .text($0)]) } ?? book(.settingsAccountLanguageNotSet)
+            return [accountLine, speaks]
+        }
+    }
+
+    static func lines(_ settings: Settings, in book: Phrasebook = .english) -> [String] {
         [
-            "voice: \(settings.voice.voice)",
-            "rate: \(settings.voice.rate) words per minute",
-            "pitch: \(settings.voice.pitch)",
-            "volume: \(settings.voice.volume) percent",
-            "verbosity: \(settings.verbosity.rawValue)",
-            "language: \(settings.language)",
-            "haptics: \(settings.haptics.rawValue)",
-            "traffic: keeps to the \(settings.traffic.rawValue)",
-            "server: \(settings.server ?? "not set")",
-            "token: \(settings.token == nil ? "not set" : "set")",
+            book(.settingsVoice, ["voice": .text(settings.voice.voice)]),
+            book(.settingsRate, ["rate": .text("\(settings.voice.rate)")]),
+            book(.settingsPitch, ["pitch": .text("\(settings.voice.pitch)")]),
+            book(.settingsVolume, ["volume": .text("\(settings.voice.volume)")]),
+            book(.settingsVerbosity, ["verbosity": .text(settings.verbosity.rawValue)]),
+            book(.settingsLanguage, ["language": .text(settings.language)]),
+            book(.settingsHaptics, ["haptics": .text(settings.haptics.rawValue)]),
+            book(settings.traffic == .left ? .settingsTrafficLeft : .settingsTrafficRight),
+            settings.server.map { book(.settingsServer, ["server": .text($0)]) } ?? book(.settingsServerNotSet),
+            book(settings.token == nil ? .settingsTokenNotSet : .settingsTokenSet),
         ]
     }
 }

@@ -36,8 +36,9 @@ extension Admin {
                                                   perIssuerPerDay: SignInCodeHash.perIssuerPerDay)
                 audit("sign-in-code.issue", ["account_id": account, "code_id": record.id, "issued_by": AdminAudit.cliOperator])
                 print(SignInCodeText.grouped(digits))
-                printToStandardError("Sign-in code for \(chosen.displayName) (\(chosen.role.rawValue)), valid until \(PlainTable.time(record.expiresAt)) tomorrow; "
-                                     + "run `ridebeacon sign-in --server URL` on the new device and type it.")
+                let book = PersonalBook.current
+                printToStandardError(book(.adminInviteIssued, ["name": .text(chosen.displayName), "role": .text(Admin.roleWord(chosen.role, in: book)),
+                                                               "time": .text(PlainTable.time(record.expiresAt))]))
             }
         }
     }
@@ -59,7 +60,7 @@ extension Admin {
             let path = signInKey.path(database: options.database)
             do { try SignInKey.rotate(path) } catch { throw ValidationError(String(describing: error)) }
             audit("sign-in-key.rotate", ["key_file": path])
-            printToStandardError("New sign-in key in \(path); codes issued before no longer work.")
+            printToStandardError(PersonalBook.current(.adminSignInKeyRotated, ["path": .text(path)]))
         }
     }
 }

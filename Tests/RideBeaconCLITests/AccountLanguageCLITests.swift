@@ -17,11 +17,12 @@ struct AccountLanguageCLITests {
         let chosen = try await CLI.run(["settings", "set", "--language", "es"], environment: elsewhere)
         #expect(chosen.status == 0, "\(chosen.stderr)")
         #expect(chosen.stdout.contains("El idioma de tu cuenta es ahora es"), "said in the language chosen: \(chosen.stdout)")
-        // His phone has saved nothing: `settings show` there says the account's Spanish is what it speaks.
+        // His phone has saved nothing: `settings show` there says, in the account's Spanish, that Spanish is what it speaks.
         var phone = service.environment(token: service.driverToken)
         phone["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
         let shown = try await CLI.run(["settings", "show"], environment: phone).stdout
-        #expect(shown.contains("account language: es\n") && shown.contains("this device speaks: es (your account's)\n"), "\(shown)")
+        #expect(shown.contains("idioma de la cuenta: es\n") && shown.contains("este dispositivo habla: es (el de tu cuenta)\n")
+                && shown.contains("idioma: en\n") && !shown.contains("account language"), "\(shown)")
 
         let requestID = try await service.run(["passenger", "request", "--name", "Ana", "--pickup", "A", "--dropoff", "B"], as: service.passengerToken)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -49,12 +50,15 @@ struct AccountLanguageCLITests {
         // Said in the language just chosen.
         #expect(set.stdout.contains("Impossible de joindre le service de courses") && set.stdout.contains("cet appareil parle fr malgré tout"),
                 "\(set.stdout)")
+        // Shown in the French this device speaks.
         let shown = try await CLI.run(["settings", "show"], environment: environment).stdout
-        #expect(shown.contains("language: fr\n") && shown.contains("account language: unknown (cannot reach the ride service"), "\(shown)")
-        // Not signed in: nothing is said about an account.
+        #expect(shown.contains("langue : fr\n") && shown.contains("langue du compte : inconnue (impossible de joindre le service de courses"),
+                "\(shown)")
+        // Not signed in: nothing is said about an account (in the Spanish now saved).
         environment.removeValue(forKey: "RIDEBEACON_TOKEN")
         let local = try await CLI.run(["settings", "set", "--language", "es"], environment: environment)
-        #expect(local.status == 0 && !local.stdout.contains("account"), "\(local.stdout)\n\(local.stderr)")
-        #expect(try await !CLI.run(["settings", "show"], environment: environment).stdout.contains("account"))
+        #expect(local.status == 0 && !local.stdout.contains("account") && !local.stdout.contains("cuenta"), "\(local.stdout)\n\(local.stderr)")
+        let localShown = try await CLI.run(["settings", "show"], environment: environment).stdout
+        #expect(localShown.contains("idioma: es\n") && !localShown.contains("cuenta"), "\(localShown)")
     }
 }

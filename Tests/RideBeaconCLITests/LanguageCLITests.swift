@@ -52,10 +52,11 @@ struct LanguageCLITests {
         environment["XDG_CONFIG_HOME"] = home.path
         let set = try await CLI.run(["settings", "set", "--language", "fr"], environment: environment)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"))
+        // Shown in the language it keeps.
+        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("langue : fr\n"))
         let refused = try await CLI.run(["settings", "set", "--language", "de"], environment: environment)
         #expect(refused.status != 0 && refused.stderr.contains("language must be one of en, es, fr, not \"de\""), "\(refused.stderr)")
-        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("language: fr\n"), "nothing saved")
+        #expect(try await CLI.run(["settings", "show"], environment: environment).stdout.contains("langue : fr\n"), "nothing saved")
     }
 
     @Test func addingASavedNameAgainIsRefusedUnlessReplace() async throws {

@@ -21,9 +21,9 @@ struct DriverArriveFlowTests {
         let console = ConsoleRecorder()
         let command: DriverArriveCommand
 
-        init(language: String?) throws {
+        init(language: String?, rideWord: String? = nil) throws {
             let identity = try RotatingIdentity(rideKey: Script.rideKey, period: 60)
-            rides = InMemoryRideService(rideID: "ride-1", identity: identity, state: .arrived, clock: SystemClock())
+            rides = InMemoryRideService(rideID: "ride-1", identity: identity, state: .arrived, rideWord: rideWord, clock: SystemClock())
             service = ScriptedRideCommands(session: rides.driver, rides: [Script.ride(.accepted)], language: language)
             command = try DriverArriveCommand.parse(["K7RX", "--radio", "sim", "--audio-out", "none", "--positions", "off"])
         }

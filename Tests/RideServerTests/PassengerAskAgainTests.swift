@@ -67,8 +67,10 @@ struct PassengerAskAgainTests {
         await world.store.close()
     }
 
-    /// Issue 37: after completion the page showed the request form and no word of the ride.
-    @Test func aCompletedRideIsSaidOnThePage() async throws {
+    /// Issue 37: after completion the page showed the request form and no word of the ride,
+    /// and the live status the open page fetches said "You have no open ride"; both say the
+    /// ride is complete.
+    @Test func aCompletedRideIsSaidOnThePageAndLive() async throws {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()
         try await world.app().test(.router) { client in
@@ -78,20 +80,6 @@ struct PassengerAskAgainTests {
             }
             let page = try await client.form(.get, "/", cookie: cookie).text
             #expect(page.contains("Your ride with Ben is complete.") && page.contains(#"id="request-ride""#), "\(page)")
-        }
-        await world.store.close()
-    }
-
-    /// Issue 37: the live status the open page fetches when her ride completes while she
-    /// watches said "You have no open ride"; it says the ride is complete, as the reload does.
-    @Test func aRideCompletedWhileSheWatchesIsSaidLive() async throws {
-        let world = try await World.make(.sqlite)
-        let ride = try await world.acceptedRide()
-        try await world.app().test(.router) { client in
-            let cookie = try await Self.passengerCookie(world, client)
-            for state in [RideState.arrived, .confirmed, .completed] {
-                _ = try await world.store.transition(rideID: ride.id, to: state, by: world.driver.id, detail: nil, idempotency: nil)
-            }
             let status = try await client.form(.get, "/ride/status", cookie: cookie).text
             #expect(status.contains(#"data-state="none""#) && status.contains("Your ride with Ben is complete."), "\(status)")
             #expect(!status.contains("You have no open ride") && !status.contains(#"id="ask-again""#), "\(status)")
