@@ -7,6 +7,9 @@ import RideSession
 struct MeetingTally: Sendable {
     /// The passenger heard "Ask the driver for the ride word", and wants it said.
     var wantsWord = false
+    /// The ladder said to try the touch at the car, then ask for the word; since when she is there.
+    var wordAtTheCar = false
+    var atCarSince: Double?
     var wordOffered = false
     var wordKeyAt: Double?
     var confirmedByWordAt: Double?
@@ -99,8 +102,17 @@ extension GuidedWalk {
         } else {
             meeting.besideSince = nil
         }
+        // Told to try the touch at the car first: no touch `wordPatience` after she got there, she asks.
+        let atTheCar = world.walker.atCar || world.trueDistance <= 2
+        if meeting.wordAtTheCar, !meeting.wantsWord, atTheCar, guide.state != .confirmed, guide.state != .touch, guide.state != .confirming {
+            let since = meeting.atCarSince ?? now
+            meeting.atCarSince = since
+            if now - since >= MeetingTally.wordPatience { meeting.wantsWord = true }
+        } else if !atTheCar {
+            meeting.atCarSince = nil
+        }
         // Face to face (at the car, or the driver beside her), she asks and the driver says it.
-        if meeting.wantsWord, world.walker.atCar || world.trueDistance <= 2 { person.askedForWord(at: now) }
+        if meeting.wantsWord, atTheCar { person.askedForWord(at: now) }
         if person.saysWord(by: now), meeting.wordKeyAt == nil {
             // Heard right (she presses w after a moment), or not caught over the street's noise
             // at that moment: she asks again.
@@ -124,9 +136,14 @@ extension GuidedWalk {
             switch key {
             case .guideDriverComing, .guideCarAcross:
                 world.hear(.stayPut)
-            case .guideAskRideWord, .guideRideWordAtTheCar:
+            case .guideAskRideWord:
                 // Face to face: at the car, or with the driver beside her, she asks for it.
                 meeting.wantsWord = true
+                meeting.wordOffered = true
+            case .guideRideWordAtTheCar:
+                // The ladder's rung: the touch first at the car, the word only if no touch comes
+                // (she asks once she has been there `wordPatience` with none).
+                meeting.wordAtTheCar = true
                 meeting.wordOffered = true
             case .guideDriverHorn, .guideDriverVoice:
                 meeting.soundsAnnounced += 1

@@ -68,7 +68,7 @@ extension Catalogue {
         .guidePhoneSoundAsked: "Asking {name}'s phone for a sound.",
         .guidePhoneNoAnswer: "No answer from {name}'s phone.",
         .guideDriverCannotSoundNow: "{name} cannot make a sound now.",
-        .guideRideWordAtTheCar: "When you find the car, ask the driver for the ride word.",
+        .guideRideWordAtTheCar: "When you find the car, hold your phone to the driver's; if no touch comes, ask for the ride word.",
         .guideCallDriver: "To find the car, call {name} on {phone}, or your dispatcher. Guiding goes on.",
         .guideCallDispatcher: "To find the car, call your dispatcher for help. Guiding goes on.",
         .hapticsMissing: "Vibration is off: feedbackd is not running on this device. Guiding goes on with sound.",

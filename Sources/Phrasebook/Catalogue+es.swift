@@ -68,7 +68,7 @@ extension Catalogue {
         .guidePhoneSoundAsked: "Pidiendo un sonido al teléfono de {name}.",
         .guidePhoneNoAnswer: "El teléfono de {name} no ha respondido.",
         .guideDriverCannotSoundNow: "{name} no puede hacer ningún sonido ahora.",
-        .guideRideWordAtTheCar: "Cuando encuentres el coche, pide al conductor la palabra del viaje.",
+        .guideRideWordAtTheCar: "Cuando encuentres el coche, acerca tu teléfono al del conductor; si no se nota el toque, pide la palabra del viaje.",
         .guideCallDriver: "Para encontrar el coche, llama a {name} al {phone} o a tu central de reservas. La guía sigue activa.",
         .guideCallDispatcher: "Para encontrar el coche, llama a tu central de reservas y pide ayuda. La guía sigue activa.",
         .hapticsMissing: "La vibración está desactivada: feedbackd no está en marcha en este dispositivo. La guía sigue con sonido.",

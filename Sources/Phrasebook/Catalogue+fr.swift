@@ -68,7 +68,7 @@ extension Catalogue {
         .guidePhoneSoundAsked: "Demande d'un son au téléphone de {name}.",
         .guidePhoneNoAnswer: "Pas de réponse du téléphone de {name}.",
         .guideDriverCannotSoundNow: "{name} ne peut pas faire de son maintenant.",
-        .guideRideWordAtTheCar: "Une fois à la voiture, demandez au chauffeur le mot de la course.",
+        .guideRideWordAtTheCar: "Une fois à la voiture, approchez votre téléphone de celui du chauffeur ; si aucun contact n'est senti, demandez le mot de la course.",
         .guideCallDriver: "Pour trouver la voiture, appelez {name} au {phone}, ou votre centrale de réservation. Le guidage continue.",
         .guideCallDispatcher: "Pour trouver la voiture, appelez votre centrale de réservation pour obtenir de l'aide. Le guidage continue.",
         .hapticsMissing: "Vibration désactivée : feedbackd ne fonctionne pas sur cet appareil. Le guidage continue avec le son.",
