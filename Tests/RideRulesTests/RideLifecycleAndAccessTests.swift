@@ -50,6 +50,8 @@ import Testing
             .proveTouch: [.itsPassenger, .itsDriver], .sharePosition: [.itsPassenger, .itsDriver], .seeOtherPosition: [.itsPassenger, .itsDriver],
             .confirmByRideWord: [.itsPassenger], .requestLocator: [.itsPassenger], .reportGuide: [.itsPassenger], .sendMessage: [.itsPassenger],
             .seeCoarsePositions: [.dispatcher],
+            // Issue 37, point 2: she asks him to come; only his device answers.
+            .askToCome: [.itsPassenger], .answerCome: [.itsDriver],
         ]
         for (act, parties) in table { #expect(RideAccess.parties(for: act) == parties, "\(act)") }
         #expect(Set(table.keys).union([.cancelRide, .cancelRequest]) == Set(RideAct.allCases), "every act is in a table")
