@@ -92,7 +92,7 @@ for backend in $BACKENDS; do
         # their maximum and the one-ride-at-a-time rule is off.
         # notice: the store's round trips, logged when the server stops, are read below.
         "$BIN" serve --port "$port" --database "$database" --log-level notice --many-rides-per-account --max-streams-per-token 1000 \
-            --touch-proofs-per-minute 100000 --touch-proofs-per-minute-per-address 100000 \
+            --touch-proofs-per-minute 100000 --touch-proofs-per-minute-per-address 100000 ${SERVE_ARGS:-} \
             2>"$WORK/serve-$backend-$n.log" &
         servers="$servers${servers:+ }$!"
         urls="$urls${urls:+,}http://127.0.0.1:$port"

@@ -31,7 +31,7 @@ database="${base%/*}/$name"
 eval "$($BUILD_DIR/ServerBenchmarkSetup --database "$database" --rides 1000 2>/dev/null)"
 export RB_RIDE_ID=$RIDE_ID RB_PASSENGER_TOKEN=$PASSENGER_TOKEN RB_DRIVER_TOKEN=$DRIVER_TOKEN RB_DISPATCHER_TOKEN=$DISPATCHER_TOKEN
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BUILD_DIR/ridebeacon" serve --port "$port" --database "$database" --many-rides-per-account --log-level notice 2>"$WORK/serve.log" &
+"$BUILD_DIR/ridebeacon" serve --port "$port" --database "$database" --many-rides-per-account --log-level notice ${SERVE_ARGS:-} 2>"$WORK/serve.log" &
 server=$!
 until curl -sf "http://127.0.0.1:$port/health" >/dev/null; do sleep 0.1; done
 master=$(head -1 "$PG_DIR/data/postmaster.pid")

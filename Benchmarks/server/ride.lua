@@ -1,5 +1,6 @@
 -- wrk script for the ride server benchmark (Benchmarks/server/run.sh). Environment:
---   RB_MODE     hello | get | list | write
+--   RB_MODE     hello | get | list | open | place | write
+--               (open: the open ride requests, as a driver; place: a saved-place write, as the passenger)
 --   RB_PACE_MS  if set, each connection waits this long between requests (wrk's delay() hook):
 --               Debian's wrk 4.1 has no -R rate option, so a fixed rate is connections x 1000/pace
 --   RB_RIDE_ID, RB_PASSENGER_TOKEN, RB_DRIVER_TOKEN, RB_DISPATCHER_TOKEN
@@ -10,6 +11,7 @@ local passenger = "Bearer " .. (os.getenv("RB_PASSENGER_TOKEN") or "")
 local driver = "Bearer " .. (os.getenv("RB_DRIVER_TOKEN") or "")
 local dispatcher = "Bearer " .. (os.getenv("RB_DISPATCHER_TOKEN") or "")
 local ride = os.getenv("RB_RIDE_ID") or ""
+local placeBody = '{"name":"home","address":"Main St 1"}'
 local requestBody = '{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Central Station"}'
 
 if pace then
@@ -27,6 +29,10 @@ function request()
     return wrk.format("GET", "/v1/rides/" .. ride, { Authorization = dispatcher })
   elseif mode == "list" then
     return wrk.format("GET", "/v1/rides?limit=50", { Authorization = dispatcher })
+  elseif mode == "open" then
+    return wrk.format("GET", "/v1/ride-requests?limit=50", { Authorization = driver })
+  elseif mode == "place" then
+    return wrk.format("POST", "/v1/places", { Authorization = passenger, ["Content-Type"] = "application/json" }, placeBody)
   end
   local step = table.remove(pending, 1)
   if step then

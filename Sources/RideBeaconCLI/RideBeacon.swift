@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RideServer
 
 /// The root command. The `ridebeacon` executable is only its `main` (Sources/ridebeacon), so the
 /// commands' flows and wording live in this library, which RideBeaconCLIUnitTests imports.
@@ -10,6 +11,11 @@ package struct RideBeacon: AsyncParsableCommand {
     /// a command's own exit status pass through; a usage error exits 64, anything else 1.
     package static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Before the command starts any task: only tasks enqueued after this run on the loops.
+        if arguments.first == Serve.configuration.commandName, let threads = ServerThreads.chosen(in: arguments.dropFirst()),
+           threads == .eventLoops, !threads.install() {
+            StandardError.writeLine("ridebeacon: this Swift runtime refused NIO's event loops as its executor; serving from Swift's own pool")
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

@@ -7,6 +7,7 @@ import RideStore
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the ride server (HTTP API, live events, /health, /metrics) until SIGTERM or SIGINT."
     )
 
@@ -86,7 +87,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Behind a reverse proxy: the header carrying the client's address (its last value is used), e.g. X-Forwarded-For. Only when clients cannot bypass the proxy.")
     var clientAddressHeader: String?
 
+    @Option(help: "Threads the server's tasks run on: event-loops (NIO's, where its sockets and database connections live: fewer thread hops per request) or swift-pool (Swift's cooperative pool beside them).")
+    var threads = ServerThreads.eventLoops.rawValue
+
     func validate() throws {
+        guard ServerThreads(rawValue: threads) != nil else {
+            throw ValidationError("--threads must be \(ServerThreads.allCases.map(\.rawValue).joined(separator: " or ")), not '\(threads)'")
+        }
         guard TouchPolicy(rawValue: touchPolicy) != nil else { throw ValidationError("--touch-policy must be mutual or passenger, not '\(touchPolicy)'") }
         guard RotatingIdentity.periodRange.contains(identityPeriod) else {
             throw ValidationError("--identity-period must be 10 to 900 seconds, not \(identityPeriod)")
@@ -176,8 +183,10 @@ struct Serve: AsyncParsableCommand {
             guard text.count >= 16 else { throw ValidationError("\(metricsTokenFile) must hold a token of at least 16 characters") }
             configuration.metricsToken = text
         }
+        let tasksOnEventLoops = await ServerThreads.tasksRunOnEventLoops()
         logger.info("starting", metadata: ["database": .string(store.sharesEventsAcrossProcesses ? "postgresql" : "sqlite"),
-                                           "address": .string("\(host):\(port)"), "touch_policy": .string(touchPolicy),
+                                           "address": .string("\(host):\(port)"), "touch_policy": .string(touchPolicy), "threads": .string(threads),
+                                           "tasks_on_event_loops": .stringConvertible(tasksOnEventLoops),
                                            "identity_period_s": .stringConvertible(identityPeriod),
                                            "location_retention_days": .stringConvertible(locationRetentionDays)])
         try await RideServer.makeApplication(store: store, configuration: configuration, logger: logger).runService()

@@ -143,6 +143,31 @@ struct AdminAndServeCLITests {
         #expect(await reader.value.hasPrefix("retry:"))
         let lines = try String(contentsOf: server.log, encoding: .utf8)
         #expect(lines.contains(#""msg":"stopped""#))
+        // By default its tasks ran on NIO's event loops (issue 39), checked by a task in the process.
+        #expect(lines.contains(#""threads":"event-loops""#) && lines.contains(#""tasks_on_event_loops":"true""#), "\(lines)")
+        #expect(!lines.contains("refused NIO's event loops"))
+    }
+
+    /// `--threads swift-pool` keeps Swift's cooperative pool (the comparison the benchmark makes)
+    /// and still serves.
+    @Test func serveOnSwiftsOwnPoolAnswersToo() async throws {
+        let server = try await ServeProcess(database: try temporaryDatabase(), extraArguments: ["--threads", "swift-pool"])
+        let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server.baseURL)/health"), timeout: .seconds(30))
+        #expect(health.status == .ok)
+        server.process.signal(SIGTERM)
+        #expect(await server.process.exitStatus(within: 10) == 0)
+        let lines = try String(contentsOf: server.log, encoding: .utf8)
+        #expect(lines.contains(#""threads":"swift-pool""#) && lines.contains(#""tasks_on_event_loops":"false""#), "\(lines)")
+    }
+
+    /// The choice is read before ArgumentParser runs (it must be made before any task starts).
+    @Test func theThreadsChoiceIsReadFromServesArguments() {
+        #expect(ServerThreads.chosen(in: ["--port", "0"]) == .eventLoops)
+        #expect(ServerThreads.chosen(in: ["--threads", "swift-pool", "--port", "0"]) == .swiftPool)
+        #expect(ServerThreads.chosen(in: ["--threads=swift-pool"]) == .swiftPool)
+        #expect(ServerThreads.chosen(in: ["--threads", "swift-pool", "--threads", "event-loops"]) == .eventLoops)
+        #expect(ServerThreads.chosen(in: ["--threads", "fibers"]) == nil)
+        #expect(ServerThreads.chosen(in: ["--threads"]) == nil)
     }
 }
 

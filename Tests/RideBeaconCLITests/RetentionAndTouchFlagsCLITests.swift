@@ -40,6 +40,7 @@ struct RetentionAndTouchFlagsCLITests {
             (["--identity-period", "5"], "--identity-period must be 10 to 900"),
             (["--location-retention-days", "0"], "--location-retention-days must be 1 to 3650"),
             (["--touch-proofs-per-minute", "0"], "--touch-proofs-per-minute must be 1 to 100000"),
+            (["--threads", "fibers"], "--threads must be event-loops or swift-pool"),
         ]
         for (flags, message) in cases {
             let result = try await CLI.run(["serve", "--port", "0", "--database", database] + flags)

@@ -1,28 +1,32 @@
 import PostgresNIO
 
-/// The connection pool's timers, kept short on purpose.
+/// The connection pool's timers: as few as possible, and short.
 ///
-/// PostgresNIO's pool starts two timers each time a connection goes back to the pool (a
-/// keep-alive and, for connections beyond the minimum, an idle time-out) and cancels them at
-/// the next lease. Swift's runtime keeps a cancelled `Task.sleep` (its job and dispatch timer,
-/// ≈ 750 bytes) until the sleep's original deadline. With the defaults (30 s and 60 s) a server
-/// doing 1 000 leases a second held tens of megabytes of dead timers, interleaved with request
-/// memory, which kept the heap from shrinking (RELIABILITY.md, "Memory in the soak"). Memory
-/// held this way is leases per second × timer length, so the timers are a few seconds long.
+/// PostgresNIO's pool starts timers each time a connection goes back to the pool (a keep-alive
+/// and, for connections beyond the minimum, an idle time-out) and cancels them at the next
+/// lease. Each is a task group with two child tasks and a `Task.sleep` (a dispatch timer), so
+/// at a thousand leases a second the timers cost more than the query: with the keep-alive off and
+/// eight connections kept warm the read-mostly mix's server CPU per request fell 886 -> 682 µs
+/// (BENCHMARKS.md, "Issue 39: pool timers"). A cancelled `Task.sleep` is also kept (≈ 750 bytes)
+/// until its original deadline, so the idle time-out stays a few seconds long (RELIABILITY.md,
+/// "Memory in the soak").
+///
+/// Without the keep-alive an idle connection is not probed: one the database closed (a restart,
+/// `pg_terminate_backend`, a crash) is dropped by the pool when its socket closes, as before; one
+/// that went silent without a close (a host gone off the network) is found by the first request
+/// that uses it, which fails at the operation deadline as any request on that host would.
 enum PoolTimers {
-    /// Connections kept open when idle: the quiet path never waits for a connection set-up.
-    static let minimumConnections = 2
+    /// Connections kept open when idle, with no timer at all; only connections opened beyond
+    /// them for a burst get an idle time-out.
+    static let minimumConnections = 8
     static let maximumConnections = 20
     /// A connection beyond the minimum closes after this long unused.
     static let idleTimeout: Duration = .seconds(10)
-    /// An idle connection proves it is alive this often (`SELECT 1`): half-open connections
-    /// are found within seconds, at a cost of well under one query a second per server.
-    static let keepAliveFrequency: Duration = .seconds(5)
 
     static func apply(to options: inout PostgresClient.Configuration.Options) {
         options.minimumConnections = minimumConnections
         options.maximumConnections = maximumConnections
         options.connectionIdleTimeout = idleTimeout
-        options.keepAliveBehavior = .init(frequency: keepAliveFrequency)
+        options.keepAliveBehavior = nil
     }
 }
