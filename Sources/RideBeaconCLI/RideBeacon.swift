@@ -9,13 +9,17 @@ package struct RideBeacon: AsyncParsableCommand {
 
     /// ArgumentParser's main, with every failure told in one sentence (ErrorWords): help and
     /// a command's own exit status pass through; a usage error exits 64, anything else 1.
+    /// `serve`'s choice of threads (`ServerThreads`), made on the main thread before the
+    /// process starts its first task: only tasks enqueued after it run on the loops.
+    package static func prepareThreads() {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.first == Serve.configuration.commandName, let threads = ServerThreads.chosen(in: arguments.dropFirst()),
+              threads == .eventLoops, !threads.install() else { return }
+        StandardError.writeLine("ridebeacon: this Swift runtime refused NIO's event loops as its executor; serving from Swift's own pool")
+    }
+
     package static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // Before the command starts any task: only tasks enqueued after this run on the loops.
-        if arguments.first == Serve.configuration.commandName, let threads = ServerThreads.chosen(in: arguments.dropFirst()),
-           threads == .eventLoops, !threads.install() {
-            StandardError.writeLine("ridebeacon: this Swift runtime refused NIO's event loops as its executor; serving from Swift's own pool")
-        }
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

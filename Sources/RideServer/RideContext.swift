@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import RideStore
 import RideWire
 
@@ -31,8 +32,10 @@ public struct RideContext: RideRequestContext {
     public var tokenKey: String?
     /// SHA-256 of the token that authenticated the request, as the store keeps it (streams).
     public var tokenHash: Data?
-    /// The connection's peer IP address ("unknown" when the channel has none).
-    public let peerAddress: String
+    /// The connection's peer IP address ("unknown" when the channel has none). Formatted when
+    /// asked: most requests (a known token's) never need it (issue 39).
+    public var peerAddress: String { peer?.ipAddress ?? "unknown" }
+    private let peer: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -40,7 +43,7 @@ public struct RideContext: RideRequestContext {
         account = nil
         tokenKey = nil
         tokenHash = nil
-        peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        peer = source.channel.remoteAddress
     }
 
     /// Hummingbird enforces this when it collects a body; `BodyLimitMiddleware` answers 413 first.

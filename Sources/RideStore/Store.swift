@@ -100,9 +100,12 @@ public enum StoreLocation {
     public static let defaultValue = "sqlite:./ridebeacon.sqlite"
 
     /// - Parameter operationTimeout: PostgreSQL's per-operation deadline (`PostgresStore`).
-    public static func open(_ location: String, operationTimeout: Duration = .seconds(5)) async throws -> any Store {
+    /// `keptConnections`: PostgreSQL connections kept open while idle (`serve` passes
+    /// `PostgresStore.serverKeptConnections`).
+    public static func open(_ location: String, operationTimeout: Duration = .seconds(5),
+                            keptConnections: Int = PoolTimers.minimumConnections) async throws -> any Store {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            let store = try PostgresStore(url: location, operationTimeout: operationTimeout)
+            let store = try PostgresStore(url: location, operationTimeout: operationTimeout, keptConnections: keptConnections)
             do {
                 try await store.migrate()
             } catch {

@@ -4,5 +4,9 @@ import RideBeaconCLI
 /// flows and wording can be tested in process.
 @main
 enum RideBeaconMain {
-    static func main() async { await RideBeacon.main() }
+    static func main() async {
+        // Synchronously, on the main thread, before the first suspension (NIO's rule for it).
+        RideBeacon.prepareThreads()
+        await RideBeacon.main()
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import RideServer
 @testable import RideStore
@@ -25,6 +26,9 @@ struct OperationsTests {
             _ = try await client.call(.get, "/v1/rides/\(ride.id)", as: world.driver)
             _ = try await client.call(.get, "/v1/rides/\(ride.id)", as: world.otherDriver)
             _ = try await client.call(.get, "/nowhere", as: nil)
+            // Methods beyond HTTP's own (the parser knows WebDAV's too) count as `other`.
+            _ = try await client.call(HTTPRequest.Method("PROPFIND")!, "/nowhere", as: nil)
+            _ = try await client.call(HTTPRequest.Method("MKCOL")!, "/nowhere", as: nil)
             let metrics = try await client.call(.get, "/metrics", as: nil)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = metrics.text
@@ -32,6 +36,9 @@ struct OperationsTests {
             #expect(text.contains(#"ridebeacon_http_requests_total{route="/v1/rides/{id}",method="GET",status="404"} 1"#))
             #expect(text.contains(#"ridebeacon_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
             #expect(text.contains(#"ridebeacon_http_request_duration_seconds_count{route="/v1/rides/{id}",method="GET"} 3"#))
+            #expect(text.contains(#"ridebeacon_http_requests_total{route="unmatched",method="other",status="404"} 2"#) ||
+                    text.contains(#"ridebeacon_http_requests_total{route="unmatched",method="other",status="405"} 2"#), "\(text)")
+            #expect(!text.contains("PROPFIND") && !text.contains("MKCOL"))
             #expect(text.contains(#"ridebeacon_rides{state="accepted"} 1"#))
             #expect(text.contains(#"ridebeacon_rides{state="completed"} 0"#))
             #expect(text.contains("ridebeacon_database_up 1"))

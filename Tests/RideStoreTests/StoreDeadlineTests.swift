@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import RideBeaconTesting
 import Testing
 @testable import RideStore
@@ -29,6 +31,24 @@ import Testing
         }
         for blocker in blockers { await blocker.value }
         #expect(gate.openedByDeadline, "the deadline fired only after the saturating work let go (60 s fallback): its timer needs a free cooperative thread")
+    }
+
+    /// `serve` runs its tasks on NIO's shared event loops (issue 39), so a task that blocks one
+    /// (a stalled log write) must not hold the store's deadlines: every loop of the shared group
+    /// is held here until the deadline fires. The wheel has a thread of its own.
+    @Test func theDeadlineFiresWhileTheSharedEventLoopsAreBlocked() async throws {
+        let gate = SaturationGate()
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        for loop in loops { loop.execute { gate.holdUntilOpened(fallback: 60) } }
+        await #expect(throws: TimedOut.self) {
+            try await withDeadline(.seconds(1), timedOut: {
+                gate.open(byDeadline: true)
+                return TimedOut()
+            }) {
+                try await Task.sleep(for: .seconds(3600))
+            }
+        }
+        #expect(gate.openedByDeadline, "the deadline fired only after the blocked event loops let go (60 s fallback)")
     }
 
     /// The outage path end to end: nothing listens on port 1 and PostgresNIO's pool would

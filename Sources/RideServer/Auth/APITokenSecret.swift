@@ -19,10 +19,17 @@ public struct APITokenSecret: Sendable, Equatable {
     public init?(presented: String) {
         guard presented.hasPrefix(Self.prefix) else { return nil }
         let body = presented.dropFirst(Self.prefix.count)
-        guard body.count == Self.encodedLength,
-              body.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })
-        else { return nil }
+        // Bytes, not Characters and CharacterSet: this runs on every request (issue 39).
+        guard body.utf8.count == Self.encodedLength, body.utf8.allSatisfy(Self.isBase64URLDigit) else { return nil }
         text = presented
+    }
+
+    private static func isBase64URLDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 
     /// What the store keeps and looks tokens up by.

@@ -20,7 +20,8 @@ public actor EventHub: Service {
         public var pollInterval: Duration = .seconds(2)
         /// Messages a listener may have queued; beyond that it is cut off and must resume.
         public var listenerBufferLimit = 256
-        /// How long an all-rides stream waits after an event for more before writing, so that
+        /// How long at most an all-rides stream waits after an event for more before writing
+        /// (all of them on one shared tick, `LingerTick`), so that
         /// at hundreds of events a second each such stream makes about ten socket writes a
         /// second, not one per event: per-stream writes, not encoding, were what hundreds of
         /// dispatcher streams cost (issue 14). One ride's stream gets few events and writes at once.
@@ -58,15 +59,16 @@ public actor EventHub: Service {
     /// A listener's queue. Ending it unregisters the listener.
     public struct Subscription: Sendable {
         let queue: ListenerQueue
-        var linger: Duration = .zero
+        /// All-rides streams wait for this tick before writing (nil: write at once).
+        var linger: LingerTick?
         public var messages: Messages { Messages(queue: queue) }
 
-        /// Everything queued since the last call, waiting for at least one (then `linger` for
-        /// more, unless the stream is ending); empty once ended.
+        /// Everything queued since the last call, waiting for at least one (then for the
+        /// linger's next tick for more, unless the stream is ending); empty once ended.
         func nextBatch() async -> [Message] {
             var batch = await queue.next()
-            guard !batch.isEmpty, linger > .zero, !batch.contains(where: { if case .ended = $0 { true } else { false } }) else { return batch }
-            try? await Task.sleep(for: linger)
+            guard !batch.isEmpty, let linger, !batch.contains(where: { if case .ended = $0 { true } else { false } }) else { return batch }
+            await linger.wait()
             batch += queue.takeQueued()
             return batch
         }
@@ -111,6 +113,8 @@ public actor EventHub: Service {
     /// The store's announcements of this process's committed writes: an appended event wakes
     /// the hub, a revocation re-checks streamed tokens. No route has to remember either.
     private let commitObservation: CommitObservation
+    /// The one clock all-rides streams linger on (nil when the linger is zero).
+    let allRidesLinger: LingerTick?
 
     public init(store: any Store, configuration: Configuration = .init(), logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
                 onTokensRevoked: @escaping @Sendable () -> Void = {}, onRevocationSignals: @escaping @Sendable (_ heard: Bool) -> Void = { _ in }) {
@@ -118,6 +122,7 @@ public actor EventHub: Service {
         self.onTokensRevoked = onTokensRevoked
         self.onRevocationSignals = onRevocationSignals
         self.configuration = configuration
+        allRidesLinger = configuration.allEventsWriteLinger > .zero ? LingerTick(interval: configuration.allEventsWriteLinger) : nil
         self.logger = logger
         self.now = now
         (wakeups, wakeupSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -174,7 +179,7 @@ public actor EventHub: Service {
         queue.setOnTermination { [weak self] in
             Task { await self?.removeListener(id) }
         }
-        return Subscription(queue: queue, linger: scope == .all ? configuration.allEventsWriteLinger : .zero)
+        return Subscription(queue: queue, linger: scope == .all ? allRidesLinger : nil)
     }
 
     private func removeListener(_ id: Int) {

@@ -22,7 +22,9 @@ struct AuthMiddleware: RouterMiddleware {
     let secureCookies: Bool
 
     func handle(_ request: Request, context: RideContext, next: (Request, RideContext) async throws -> Response) async throws -> Response {
-        let address = limits.clientAddress(request, context: context)
+        // Only a refusal or a first lookup needs the client's address: a known-good token's
+        // request does not pay for parsing it (issue 39).
+        let address = { limits.clientAddress(request, context: context) }
         let secure = DispatchSession.isSecure(request, configured: secureCookies)
         let presented = request.headers[.authorization]
             ?? (request.method == .get && request.uri.path == "/v1/events" ? DispatchSession.token(in: request, secure: secure)?.text : nil)
@@ -48,14 +50,14 @@ struct AuthMiddleware: RouterMiddleware {
                     tokenHash = found.1
                 } catch let error as APIError where error.code == .unauthenticated {
                     // A token that worked lately stopped working: counted after the fact.
-                    limits.failedAfter(address: address, token: tokenKey)
+                    limits.failedAfter(address: address(), token: tokenKey)
                     throw error
                 }
             } else {
                 var outcome = RateLimits.LookupOutcome.undecided
                 defer { if first { limits.finishLookup(tokenKey, outcome) } }
                 // Taken before the lookup, refunded when the token is good (`AuthenticationReservation`).
-                let reservation = try limits.reserveAuthentication(address: address, token: tokenKey)
+                let reservation = try limits.reserveAuthentication(address: address(), token: tokenKey)
                 let found = try await limits.attempt(reservation) {
                     do {
                         let found = try await authenticate(request, secure: secure)
@@ -74,7 +76,7 @@ struct AuthMiddleware: RouterMiddleware {
             }
         } else {
             // Only presented credentials count: a request with none is not a guess.
-            try limits.checkAddress(address)
+            try limits.checkAddress(address())
             let found = try await authenticate(request, secure: secure)
             account = found.0
             tokenHash = found.1

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Prometheus
 import RideStore
+import Synchronization
 
 /// Prometheus metrics of one server. Each application has its own registry (not the global
 /// swift-metrics factory), so tests and several servers in one process do not mix counts.
@@ -17,18 +18,54 @@ public final class ServerMetrics: Sendable {
 
     /// `route` is the matched pattern (`/v1/rides/{id}`), never the raw path, so ids do not
     /// become label values.
+    /// Methods outside HTTP's own (a client may send any token) are counted as `other`, so
+    /// clients cannot grow the series without bound.
     func recordRequest(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status, duration: Duration) {
+        let method = Self.standardMethods.contains(method) ? method : Self.otherMethod
+        let key = RequestSeries.Key(route: route, method: method.rawValue, status: status.code)
+        if let series = requestSeries.withLock({ $0[key] }) {
+            series.count.increment()
+            series.duration.record(duration)
+            return
+        }
+        let series = RequestSeries(count: makeRequestCounter(route: route, method: method, status: status),
+                                   duration: makeRequestHistogram(route: route, method: method))
+        requestSeries.withLock { $0[key] = series }
+        series.count.increment()
+        series.duration.record(duration)
+    }
+
+    /// A request's two series, found once per route, method and status: the registry's lookup
+    /// (descriptor strings, label arrays, a lock and a hash of all of them) cost more per
+    /// request than recording (issue 39).
+    private struct RequestSeries: Sendable {
+        struct Key: Hashable, Sendable {
+            let route: String
+            let method: String
+            let status: Int
+        }
+        let count: Counter
+        let duration: DurationHistogram
+    }
+    private let requestSeries = Mutex<[RequestSeries.Key: RequestSeries]>([:])
+    private static let standardMethods: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .delete, .connect, .options, .trace, .patch]
+    private static let otherMethod = HTTPRequest.Method("other")!
+
+    private func makeRequestCounter(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status) -> Counter {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "http_requests", unitName: "total",
                                              helpText: "HTTP requests by route, method and status"),
             labels: [("route", route), ("method", method.rawValue), ("status", String(status.code))]
-        ).increment()
+        )
+    }
+
+    private func makeRequestHistogram(route: String, method: HTTPRequest.Method) -> DurationHistogram {
         registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(namespace: "ridebeacon", metricName: "http_request_duration", unitName: "seconds",
                                              helpText: "Time to the response head (for streams: until the stream starts)"),
             labels: [("route", route), ("method", method.rawValue)],
             buckets: Self.buckets
-        ).record(duration)
+        )
     }
 
     enum Limit: String { case authenticationFailures = "authentication_failures", touchProofs = "touch_proofs", locator, messages, positions }

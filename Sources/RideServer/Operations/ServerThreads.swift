@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Where the server's Swift tasks run. A request's task, its socket and its PostgreSQL
 /// connection each belong to a thread; on Swift's own cooperative pool every step from one to
@@ -31,17 +32,19 @@ public enum ServerThreads: String, CaseIterable, Sendable {
         return choice
     }
 
-    /// Makes NIO's event loops Swift's global executor. Only from the process's main task before
-    /// it starts any other (tasks enqueued before stay where they are); once per process; a
-    /// no-op for `.swiftPool`. False when the runtime refused the hook.
     /// Where a new task actually runs now: true on one of NIO's event loops (the install took).
     public static func tasksRunOnEventLoops() async -> Bool {
         await Task.detached { MultiThreadedEventLoopGroup.currentEventLoop != nil }.value
     }
 
+    /// Makes NIO's event loops Swift's global executor. From the main thread before the process
+    /// starts any task (tasks enqueued before stay where they are); a no-op for `.swiftPool`
+    /// and after the first call (NIO traps on a second). False when not installed now.
     @discardableResult
     public func install() -> Bool {
-        guard self == .eventLoops else { return false }
+        guard self == .eventLoops, Self.installed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return false }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
+
+    private static let installed = Atomic(false)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import PostgresNIO
 import Synchronization
 
@@ -10,10 +11,10 @@ import Synchronization
 ///
 /// The deadline is an entry in `DeadlineWheel`, not a timer of its own: an event-loop timer per
 /// operation cost two cross-thread wake-ups (schedule, then cancel) for each of the store's
-/// thousands of operations a second (issue 39). The wheel runs on an event loop thread, not as
-/// a task: on a saturated cooperative pool a sleeping task wakes only when a thread frees up,
-/// which stretched the 500 ms outage deadline to 32 s under load (issue 14). `timedOut` is
-/// called on that event loop.
+/// thousands of operations a second (issue 39). The wheel runs on an event loop thread of its
+/// own, not as a task: on a saturated cooperative pool a sleeping task wakes only when a thread
+/// frees up, which stretched the 500 ms outage deadline to 32 s under load (issue 14), and the
+/// server's own loops now run its tasks. `timedOut` is called on the wheel's loop.
 func withDeadline<T: Sendable>(
     _ limit: Duration,
     wheel: DeadlineWheel = .shared,
@@ -47,7 +48,9 @@ func withDeadline<T: Sendable>(
 /// its loop (a wake-up); under load the wheel keeps ticking and each tick reschedules itself
 /// from inside the loop.
 final class DeadlineWheel: Sendable {
-    static let shared = DeadlineWheel(loop: PostgresClient.defaultEventLoopGroup.next(), tick: .milliseconds(10))
+    /// On a thread of its own: `serve` runs its tasks on NIO's shared event loops (issue 39), and
+    /// a deadline must fire even while a task blocks one of them (a stalled log write, say).
+    static let shared = DeadlineWheel(loop: MultiThreadedEventLoopGroup(numberOfThreads: 1).next(), tick: .milliseconds(10))
 
     struct Entry: Sendable, Hashable {
         fileprivate let id: UInt64

@@ -32,7 +32,12 @@ public final class PostgresStore: Store {
     static let eventChannel = "ridebeacon_events"
 
     /// `postgres://user[:password]@host[:port]/database`
-    public init(url: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
+    /// What `serve` keeps open, so its steady load leases and releases with no timers
+    /// (`PoolTimers`); one-shot commands and tests keep `PoolTimers.minimumConnections`.
+    public static let serverKeptConnections = 8
+
+    public init(url: String, operationTimeout: Duration = .seconds(5), keptConnections: Int = PoolTimers.minimumConnections,
+                logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
               let host = components.host, let user = components.user else {
             throw StoreError.invalid("database URL must look like postgres://user:password@host:port/database")
@@ -40,7 +45,7 @@ public final class PostgresStore: Store {
         let database = components.path.split(separator: "/").first.map(String.init)
         var config = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
                                                   password: components.password, database: database, tls: .disable)
-        PoolTimers.apply(to: &config.options)
+        PoolTimers.apply(to: &config.options, keeping: keptConnections)
         config.options.connectTimeout = .seconds(3)
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         self.client = client

@@ -1,0 +1,56 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// One clock for every all-rides stream's linger (`EventHub.Configuration.allEventsWriteLinger`).
+///
+/// A stream that got an event waits a little for more before writing, so at hundreds of events a
+/// second it makes about ten socket writes a second. Each stream used to sleep on its own
+/// (`Task.sleep`: a dispatch timer armed and fired per stream per batch, 150 of them for one
+/// event on a server with 150 dispatchers); now they wait for the same tick: one event-loop
+/// timer, armed by the first waiter and fired `interval` later for all who are waiting then.
+/// A stream therefore lingers at most `interval` (less when it joins a tick already armed).
+/// Cancellation does not cut a wait short: it ends within `interval` anyway.
+final class LingerTick: Sendable {
+    private struct State {
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var armed = false
+        var ticks = 0
+    }
+    private let state = Mutex(State())
+    private let loop: any EventLoop
+    private let interval: TimeAmount
+
+    init(interval: Duration, loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()) {
+        self.loop = loop
+        let parts = interval.components
+        self.interval = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+    }
+
+    /// Returns at the next tick.
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let arm = state.withLock { state -> Bool in
+                state.waiters.append(continuation)
+                defer { state.armed = true }
+                return !state.armed
+            }
+            if arm { loop.scheduleTask(in: interval) { self.fire() } }
+        }
+    }
+
+    /// Ticks fired so far (tests: many waiters, one timer).
+    var ticksFired: Int { state.withLock { $0.ticks } }
+    /// Streams waiting for the next tick (tests).
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    private func fire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.armed = false
+            state.ticks += 1
+            defer { state.waiters.removeAll(keepingCapacity: true) }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
