@@ -45,7 +45,7 @@ struct ReadmeJourneyCLITests {
         for name in ["RIDEBEACON_DATABASE", "RIDEBEACON_TOKEN", "RIDEBEACON_SERVER", "DBUS_SESSION_BUS_ADDRESS"] { environment.removeValue(forKey: name) }
         environment["HOME"] = directory.path
         environment["RIDEBEACON_AUDIT_LOG"] = directory.appendingPathComponent("audit.log").path
-        let run = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["120", "/bin/bash", "-c", script], environment: environment)
+        let run = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["240", "/bin/bash", "-c", script], environment: environment)
         let out = run.stdout
         #expect(run.status == 0, "\(run.stderr)")
         for line in ["Signed in as Ana, passenger.", "Signed in as Ben, driver.", "Signed in as Dot, dispatcher.", "confirmed",

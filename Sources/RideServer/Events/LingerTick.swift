@@ -21,7 +21,12 @@ final class LingerTick: Sendable {
     private let loop: any EventLoop
     private let interval: TimeAmount
 
-    init(interval: Duration, loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()) {
+    /// The tick's own thread. On one of the shared loops every stream resumed by a tick would
+    /// continue on that loop (NIO keeps a task where it was woken) and a task blocking it would
+    /// hold every all-rides stream; woken from here, the streams spread over the loops again.
+    private static let clock = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
+
+    init(interval: Duration, loop: any EventLoop = LingerTick.clock) {
         self.loop = loop
         let parts = interval.components
         self.interval = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
@@ -35,7 +40,9 @@ final class LingerTick: Sendable {
                 defer { state.armed = true }
                 return !state.armed
             }
-            if arm { loop.scheduleTask(in: interval) { self.fire() } }
+            // A loop that is shutting down never runs the task: fire at once rather than
+            // leave the tick armed and every later waiter stuck.
+            if arm { loop.scheduleTask(in: interval) { self.fire() }.futureResult.whenFailure { _ in self.fire() } }
         }
     }
 
@@ -48,7 +55,7 @@ final class LingerTick: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.armed = false
             state.ticks += 1
-            defer { state.waiters.removeAll(keepingCapacity: true) }
+            defer { state.waiters = [] }
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
