@@ -4,9 +4,9 @@ import RideBeaconTesting
 import Testing
 @testable import RideStore
 
-/// The pool's timers are few and short (`PoolTimers`): connections opened for a burst close
-/// again soon after it, down to the minimum kept warm; idle connections are not probed, and
-/// ones the database closed are replaced without failing a request.
+/// The pool's timers are short (`PoolTimers`): connections opened for a burst close again soon
+/// after it, down to the minimum kept warm; ones the database closed are replaced without
+/// failing a request.
 @Suite struct PoolTimersTests {
     @Test(.enabled(if: StoreKind.postgresURL != nil, "needs RIDEBEACON_TEST_POSTGRES_URL"))
     func connectionsOpenedForABurstCloseAfterTheIdleTimeout() async throws {

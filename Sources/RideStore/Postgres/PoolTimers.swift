@@ -1,33 +1,34 @@
 import PostgresNIO
 
-/// The connection pool's timers: as few as possible, and short.
+/// The connection pool's timers, kept short on purpose.
 ///
 /// PostgresNIO's pool starts timers each time a connection goes back to the pool (a keep-alive
 /// and, for connections beyond the minimum, an idle time-out) and cancels them at the next
-/// lease. Each is a task group with two child tasks and a `Task.sleep` (a dispatch timer), so
-/// at a thousand leases a second the timers cost more than the query: with the keep-alive off and
-/// eight connections kept warm by `serve` (`PostgresStore.serverKeptConnections`) the read-mostly
-/// mix's server CPU per request fell 886 -> 682 µs
-/// (BENCHMARKS.md, "Issue 39: pool timers"). A cancelled `Task.sleep` is also kept (≈ 750 bytes)
-/// until its original deadline, so the idle time-out stays a few seconds long (RELIABILITY.md,
-/// "Memory in the soak").
+/// lease. Swift's runtime keeps a cancelled `Task.sleep` (≈ 750 bytes) until its original
+/// deadline, so the timers are a few seconds long (RELIABILITY.md, "Memory in the soak").
 ///
-/// Without the keep-alive an idle connection is not probed: one the database closed (a restart,
-/// `pg_terminate_backend`, a crash) is dropped by the pool when its socket closes, as before; one
-/// that went silent without a close (a host gone off the network) is found by the first request
-/// that uses it, which fails at the operation deadline as any request on that host would.
+/// Issue 39 measured the keep-alive's per-release cost (a task group, two tasks and a dispatch
+/// timer per lease; the read-mostly mix's server CPU per request 886 -> 682 µs without it and
+/// with eight connections kept; BENCHMARKS.md, "Issue 39: pool timers"), but that setting
+/// crashed both servers of the PostgreSQL durability smoke on a database restart: PostgresNIO
+/// 1.33's pool trapped in `createNewDemandConnectionIfPossible` (its precondition that the
+/// minimum is met) on a lease while the minimum was being re-established. Until that is
+/// understood the pool keeps the settings the durability and power-loss smokes have passed with.
 public enum PoolTimers {
-    /// Connections kept open when idle, with no timer at all; only connections opened beyond
-    /// them for a burst get an idle time-out. A one-shot command or a test's store keeps two.
+    /// Connections kept open when idle; only connections opened beyond them for a burst get an
+    /// idle time-out.
     public static let minimumConnections = 2
     static let maximumConnections = 20
     /// A connection beyond the minimum closes after this long unused.
     static let idleTimeout: Duration = .seconds(10)
 
+    /// An idle connection proves it is alive this often (`SELECT 1`).
+    static let keepAliveFrequency: Duration = .seconds(5)
+
     static func apply(to options: inout PostgresClient.Configuration.Options, keeping kept: Int) {
         options.minimumConnections = min(max(kept, 1), maximumConnections)
         options.maximumConnections = maximumConnections
         options.connectionIdleTimeout = idleTimeout
-        options.keepAliveBehavior = nil
+        options.keepAliveBehavior = .init(frequency: keepAliveFrequency)
     }
 }

@@ -32,9 +32,9 @@ public final class PostgresStore: Store {
     static let eventChannel = "ridebeacon_events"
 
     /// `postgres://user[:password]@host[:port]/database`
-    /// What `serve` keeps open, so its steady load leases and releases with no timers
-    /// (`PoolTimers`); one-shot commands and tests keep `PoolTimers.minimumConnections`.
-    public static let serverKeptConnections = 8
+    /// What `serve` keeps open (`PoolTimers`: eight, with no keep-alive, crashed PostgresNIO's
+    /// pool on a database restart).
+    public static let serverKeptConnections = PoolTimers.minimumConnections
 
     public init(url: String, operationTimeout: Duration = .seconds(5), keptConnections: Int = PoolTimers.minimumConnections,
                 logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
