@@ -100,12 +100,9 @@ public enum StoreLocation {
     public static let defaultValue = "sqlite:./ridebeacon.sqlite"
 
     /// - Parameter operationTimeout: PostgreSQL's per-operation deadline (`PostgresStore`).
-    /// `keptConnections`: PostgreSQL connections kept open while idle (`serve` passes
-    /// `PostgresStore.serverKeptConnections`).
-    public static func open(_ location: String, operationTimeout: Duration = .seconds(5),
-                            keptConnections: Int = PoolTimers.minimumConnections) async throws -> any Store {
+    public static func open(_ location: String, operationTimeout: Duration = .seconds(5)) async throws -> any Store {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            let store = try PostgresStore(url: location, operationTimeout: operationTimeout, keptConnections: keptConnections)
+            let store = try PostgresStore(url: location, operationTimeout: operationTimeout)
             do {
                 try await store.migrate()
             } catch {

@@ -28,8 +28,7 @@ final class LingerTick: Sendable {
 
     init(interval: Duration, loop: any EventLoop = LingerTick.clock) {
         self.loop = loop
-        let parts = interval.components
-        self.interval = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        self.interval = TimeAmount(interval)
     }
 
     /// Returns at the next tick.

@@ -68,14 +68,12 @@ final class DeadlineWheel: Sendable {
 
     init(loop: any EventLoop, tick: Duration) {
         self.loop = loop
-        let parts = tick.components
-        self.tick = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        self.tick = TimeAmount(tick)
     }
 
     /// Calls `fire` on the wheel's event loop once `limit` has passed, unless removed first.
     func add(after limit: Duration, _ fire: @escaping @Sendable () -> Void) -> Entry {
-        let parts = limit.components
-        let due = NIODeadline.now() + .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        let due = NIODeadline.now() + TimeAmount(limit)
         let (id, start) = state.withLock { state -> (UInt64, Bool) in
             state.nextID &+= 1
             state.pending[state.nextID] = (due, fire)

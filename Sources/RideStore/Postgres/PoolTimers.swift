@@ -14,10 +14,10 @@ import PostgresNIO
 /// 1.33's pool trapped in `createNewDemandConnectionIfPossible` (its precondition that the
 /// minimum is met) on a lease while the minimum was being re-established. Until that is
 /// understood the pool keeps the settings the durability and power-loss smokes have passed with.
-public enum PoolTimers {
+enum PoolTimers {
     /// Connections kept open when idle; only connections opened beyond them for a burst get an
     /// idle time-out.
-    public static let minimumConnections = 2
+    static let minimumConnections = 2
     static let maximumConnections = 20
     /// A connection beyond the minimum closes after this long unused.
     static let idleTimeout: Duration = .seconds(10)
@@ -25,8 +25,8 @@ public enum PoolTimers {
     /// An idle connection proves it is alive this often (`SELECT 1`).
     static let keepAliveFrequency: Duration = .seconds(5)
 
-    static func apply(to options: inout PostgresClient.Configuration.Options, keeping kept: Int) {
-        options.minimumConnections = min(max(kept, 1), maximumConnections)
+    static func apply(to options: inout PostgresClient.Configuration.Options) {
+        options.minimumConnections = minimumConnections
         options.maximumConnections = maximumConnections
         options.connectionIdleTimeout = idleTimeout
         options.keepAliveBehavior = .init(frequency: keepAliveFrequency)

@@ -32,12 +32,7 @@ public final class PostgresStore: Store {
     static let eventChannel = "ridebeacon_events"
 
     /// `postgres://user[:password]@host[:port]/database`
-    /// What `serve` keeps open (`PoolTimers`: eight, with no keep-alive, crashed PostgresNIO's
-    /// pool on a database restart).
-    public static let serverKeptConnections = PoolTimers.minimumConnections
-
-    public init(url: String, operationTimeout: Duration = .seconds(5), keptConnections: Int = PoolTimers.minimumConnections,
-                logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
+    public init(url: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
               let host = components.host, let user = components.user else {
             throw StoreError.invalid("database URL must look like postgres://user:password@host:port/database")
@@ -45,7 +40,7 @@ public final class PostgresStore: Store {
         let database = components.path.split(separator: "/").first.map(String.init)
         var config = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
                                                   password: components.password, database: database, tls: .disable)
-        PoolTimers.apply(to: &config.options, keeping: keptConnections)
+        PoolTimers.apply(to: &config.options)
         config.options.connectTimeout = .seconds(3)
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         self.client = client
