@@ -127,7 +127,7 @@ enum AuditLog {
         return Logger(label: "ridebeacon.audit") { label in
             JSONLogHandler(label: label, level: .notice) { line in
                 file.seekToEndOfFile()
-                file.write(line)
+                file.write(Data(line))
             }
         }
     }

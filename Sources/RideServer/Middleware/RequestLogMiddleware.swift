@@ -38,9 +38,19 @@ struct RequestLogMiddleware: RouterMiddleware {
             "http.path": .string(request.uri.path),
             "http.route": .string(context.matchedRoute),
             "http.status": .stringConvertible(response.status.code),
-            "duration_ms": .string(String(format: "%.2f", elapsed / .milliseconds(1))),
+            "duration_ms": .string(Self.milliseconds(elapsed)),
         ])
         return response
+    }
+
+    /// `12.34`: milliseconds to two places, rounded half up, without Foundation's formatter on
+    /// every request.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        // An elapsed time on a monotonic clock: never negative.
+        let hundredths = max(0, seconds * 100_000 + (attoseconds + 5_000_000_000_000) / 10_000_000_000_000)
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     static func isSafe(_ id: String) -> Bool {
