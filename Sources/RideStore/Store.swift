@@ -99,10 +99,12 @@ extension RideLifecycleStore {
 public enum StoreLocation {
     public static let defaultValue = "sqlite:./ridebeacon.sqlite"
 
-    /// - Parameter operationTimeout: PostgreSQL's per-operation deadline (`PostgresStore`).
-    public static func open(_ location: String, operationTimeout: Duration = .seconds(5)) async throws -> any Store {
+    /// - Parameters:
+    ///   - operationTimeout: PostgreSQL's per-operation deadline (`PostgresStore`).
+    ///   - connections: PostgreSQL connections kept open (`ConnectionPools`).
+    public static func open(_ location: String, operationTimeout: Duration = .seconds(5), connections: Int = 4) async throws -> any Store {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            let store = try PostgresStore(url: location, operationTimeout: operationTimeout)
+            let store = try PostgresStore(url: location, operationTimeout: operationTimeout, connections: connections)
             do {
                 try await store.migrate()
             } catch {

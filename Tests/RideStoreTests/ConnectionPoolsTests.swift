@@ -4,31 +4,21 @@ import RideBeaconTesting
 import Testing
 @testable import RideStore
 
-/// The pool's timers are short (`PoolTimers`): connections opened for a burst close again soon
-/// after it, down to the minimum kept warm; ones the database closed are replaced without
-/// failing a request.
-@Suite struct PoolTimersTests {
+/// The store's PostgreSQL connections (`ConnectionPools`): the kept connections are all there
+/// are, connections the database closed are replaced without a failed request, and a database
+/// that refuses connections for a while under load leaves every pool working (PostgresNIO
+/// 1.33's single pool with eight kept and no keep-alive trapped there; a pool with no minimum
+/// left its queued requests waiting for good).
+@Suite(.timeLimit(.minutes(3)))
+struct ConnectionPoolsTests {
     @Test(.enabled(if: StoreKind.postgresURL != nil, "needs RIDEBEACON_TEST_POSTGRES_URL"))
-    func connectionsOpenedForABurstCloseAfterTheIdleTimeout() async throws {
+    func theKeptConnectionsAreAllThereAreAndABurstWaitsForThem() async throws {
         let location = try await StoreKind.postgres.makeDatabase(prefix: "rb_pool")
-        let store = try PostgresStore(url: location, operationTimeout: StoreKind.testOperationTimeout)
-        let burst = PoolTimers.minimumConnections + 4
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<burst {
-                group.addTask { _ = try await store.client.query("SELECT pg_sleep(0.5)").collect() }
-            }
-            try await group.waitForAll()
-        }
-        let afterBurst = try await backends(store)
-        #expect(afterBurst > PoolTimers.minimumConnections, "the burst of \(burst) overlapping queries opened only \(afterBurst) connections")
-
-        // Bounded generously (the timeout is 10 s; a loaded machine may be slow to close).
-        var now = afterBurst
-        for _ in 0..<120 where now > PoolTimers.minimumConnections {
-            try await Task.sleep(for: .milliseconds(500))
-            now = try await backends(store)
-        }
-        #expect(now <= PoolTimers.minimumConnections, "\(now) connections still open 60 s after the burst (idle timeout \(PoolTimers.idleTimeout))")
+        let store = try PostgresStore(url: location, operationTimeout: StoreKind.testOperationTimeout, connections: 3)
+        #expect(store.pools.connections == 4, "rounded up to whole pools of two")
+        // Twelve overlapping queries on four connections: all answered, in three waves.
+        try await overlapping(12, "SELECT pg_sleep(0.3)", on: store)
+        #expect(try await backends(store) == 4, "a burst opened connections beyond the kept four")
         await store.close()
     }
 
@@ -36,30 +26,75 @@ import Testing
     func idleConnectionsTheDatabaseClosedAreReplacedWithoutAFailedRequest() async throws {
         let location = try await StoreKind.postgres.makeDatabase(prefix: "rb_pool")
         let store = try PostgresStore(url: location, operationTimeout: StoreKind.testOperationTimeout)
-        let warm = PoolTimers.minimumConnections
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<warm {
-                group.addTask { _ = try await store.client.query("SELECT pg_sleep(0.2)").collect() }
-            }
-            try await group.waitForAll()
-        }
+        try await overlapping(2, "SELECT pg_sleep(0.2)", on: store)
         // Every other backend of this database goes, as in a restart or an operator's kill.
-        let killed = try await store.client.query("""
+        let killed = try await store.db.query("""
             SELECT count(*)::int8 FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid()) AS gone
-            """).collect().first?.decode(Int.self) ?? 0
+            """, logger: store.logger).collect().first?.decode(Int.self) ?? 0
         #expect(killed >= 1, "no idle connection was there to close")
         try await Task.sleep(for: .milliseconds(300))
-        for round in 0..<(warm * 2) {
-            let rows = try await store.client.query("SELECT 1::int8").collect()
+        for round in 0..<4 {
+            let rows = try await store.db.query("SELECT 1::int8", logger: store.logger).collect()
             #expect(try rows.first?.decode(Int.self) == 1, "query \(round) after the kill")
         }
         await store.close()
     }
 
+    @Test(.enabled(if: StoreKind.postgresURL != nil, "needs RIDEBEACON_TEST_POSTGRES_URL"))
+    func aDatabaseThatRefusedConnectionsUnderLoadLeavesThePoolsWorking() async throws {
+        let base = try #require(StoreKind.postgresURL)
+        let location = try await StoreKind.postgres.makeDatabase(prefix: "rb_pool")
+        let name = try #require(URLComponents(string: location)?.path.dropFirst())
+        let store = try PostgresStore(url: location, operationTimeout: .seconds(2), connections: 8)
+        try await overlapping(8, "SELECT pg_sleep(0.1)", on: store)
+        // As in a restart: every connection goes and new ones are refused for a second and a
+        // half, while 24 clients keep querying (their failures are expected, a trap is not).
+        let load = Task {
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<24 {
+                    group.addTask {
+                        // Through the store's deadline, as every request goes.
+                        while !Task.isCancelled { try? await store.ping() }
+                    }
+                }
+            }
+        }
+        try await TestPostgres.execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS false", at: base)
+        try await TestPostgres.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'", at: base)
+        try await Task.sleep(for: .milliseconds(1_500))
+        try await TestPostgres.execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS true", at: base)
+        try await Task.sleep(for: .seconds(2))
+        load.cancel()
+        await load.value
+        // Every pool serves again: more overlapping queries than any one pool holds.
+        var answered = 0
+        for _ in 0..<20 where answered < 16 {
+            answered = 0
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { (try? await store.ping()) != nil }
+                }
+                for try await ok in group where ok { answered += 1 }
+            }
+            if answered < 16 { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        #expect(answered == 16, "\(answered) of 16 queries answered after the database took connections again")
+        await store.close()
+    }
+
+    private func overlapping(_ count: Int, _ sql: String, on store: PostgresStore) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask { _ = try await store.db.query(PostgresQuery(unsafeSQL: sql), logger: store.logger).collect() }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     /// Backends connected to the store's database (the counting query's own included).
     private func backends(_ store: PostgresStore) async throws -> Int {
-        let rows = try await store.client.query("SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = current_database()").collect()
+        let rows = try await store.db.query("SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = current_database()", logger: store.logger).collect()
         return try rows.first?.decode(Int.self) ?? 0
     }
 }

@@ -3,8 +3,8 @@
 --   psql -v app_password="$PASSWORD" [-v app_role=ridebeacon] [-v app_database=ridebeacon] -f bootstrap.sql
 -- The servers create and migrate their tables in that schema at start (safe from several
 -- servers at once), so the role needs CREATE there; it gets no other database, no public
--- schema, no superuser, role or database creation, and a connection cap (each server pools
--- up to 20 connections; 8 servers plus admin commands fit in 200).
+-- schema, no superuser, role or database creation, and a connection cap (each server keeps
+-- 9 connections; 20 servers plus admin commands fit in 200).
 \set ON_ERROR_STOP 1
 \if :{?app_role} \else \set app_role ridebeacon \endif
 \if :{?app_database} \else \set app_database ridebeacon \endif

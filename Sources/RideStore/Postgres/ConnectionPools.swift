@@ -1,34 +1,65 @@
+import Logging
 import PostgresNIO
+import Synchronization
 
-/// The connection pool's timers, kept short on purpose.
+/// The store's PostgreSQL connections: pools of exactly two connections each, kept open, with
+/// no timer started when a connection goes back; a query goes to the least busy pool.
 ///
-/// PostgresNIO's pool starts timers each time a connection goes back to the pool (a keep-alive
-/// and, for connections beyond the minimum, an idle time-out) and cancels them at the next
-/// lease. Swift's runtime keeps a cancelled `Task.sleep` (≈ 750 bytes) until its original
-/// deadline, so the timers are a few seconds long (RELIABILITY.md, "Memory in the soak").
+/// Why not one PostgresNIO pool: its pool starts timers each time a connection goes back (a
+/// keep-alive, and an idle time-out for connections beyond the minimum), each a task group,
+/// two tasks and a dispatch timer armed and cancelled per query; issue 39 measured them at
+/// 886 -> 682 µs of server CPU per request on the read-mostly mix (BENCHMARKS.md). Turning the
+/// keep-alive off and keeping eight connections in one pool crashed PostgresNIO 1.33 on a
+/// database restart: after a failed reconnect it drops all but one connecting attempt, refills
+/// one at a time, and a lease then trips `createNewDemandConnectionIfPossible`'s precondition
+/// that the minimum is met. A pool whose minimum and maximum are both two has no demand
+/// connections and is back at its minimum with the one connection it gets back. (A pool with
+/// no minimum, tried for bursts, left requests queued in it waiting for good after the database
+/// refused connections for a moment: no connection was being made for them.)
 ///
-/// Issue 39 measured the keep-alive's per-release cost (a task group, two tasks and a dispatch
-/// timer per lease; the read-mostly mix's server CPU per request 886 -> 682 µs without it and
-/// with eight connections kept; BENCHMARKS.md, "Issue 39: pool timers"), but that setting
-/// crashed both servers of the PostgreSQL durability smoke on a database restart: PostgresNIO
-/// 1.33's pool trapped in `createNewDemandConnectionIfPossible` (its precondition that the
-/// minimum is met) on a lease while the minimum was being re-established. Until that is
-/// understood the pool keeps the settings the durability and power-loss smokes have passed with.
-enum PoolTimers {
-    /// Connections kept open when idle; only connections opened beyond them for a burst get an
-    /// idle time-out.
-    static let minimumConnections = 2
-    static let maximumConnections = 20
-    /// A connection beyond the minimum closes after this long unused.
-    static let idleTimeout: Duration = .seconds(10)
+/// The trade-offs: no connections beyond the kept ones (a burst waits in the pools; the two
+/// cores PostgreSQL runs on here are busy with eight); and with no keep-alive, a connection a
+/// firewall or NAT drops silently is found by the next query on it, which fails at the
+/// operation deadline (503, retryable) while its pool runs on one connection until TCP gives
+/// the dead one up. Connections PostgreSQL closes (a restart, an operator's kill) are replaced
+/// at once. deploy/README.md says so.
+final class ConnectionPools: Sendable {
+    static let connectionsPerPool = 2
 
-    /// An idle connection proves it is alive this often (`SELECT 1`).
-    static let keepAliveFrequency: Duration = .seconds(5)
+    private let pools: [PostgresClient]
+    /// Queries in flight on each pool.
+    private let inFlight: Mutex<[Int]>
 
-    static func apply(to options: inout PostgresClient.Configuration.Options) {
-        options.minimumConnections = minimumConnections
-        options.maximumConnections = maximumConnections
-        options.connectionIdleTimeout = idleTimeout
-        options.keepAliveBehavior = .init(frequency: keepAliveFrequency)
+    /// - Parameter connections: rounded up to a whole number of pools of two.
+    init(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger) {
+        var configuration = configuration
+        configuration.options.minimumConnections = Self.connectionsPerPool
+        configuration.options.maximumConnections = Self.connectionsPerPool
+        configuration.options.keepAliveBehavior = nil
+        let count = max(1, (connections + Self.connectionsPerPool - 1) / Self.connectionsPerPool)
+        pools = (0..<count).map { _ in PostgresClient(configuration: configuration, backgroundLogger: logger) }
+        inFlight = Mutex(Array(repeating: 0, count: count))
     }
+
+    var connections: Int { pools.count * Self.connectionsPerPool }
+
+    /// Starts every pool, each in a detached task of its own that runs it until cancelled, so
+    /// a query right after opening the store does not find a pool not yet running.
+    func start() -> [Task<Void, Never>] {
+        pools.map { pool in Task.detached { await pool.run() } }
+    }
+
+    /// Runs `body` with the least busy pool; `body` leases its connection from it.
+    func lease<T>(_ body: (PostgresClient) async throws -> T) async throws -> T {
+        let index = inFlight.withLock { counts in
+            let chosen = counts.indices.min { counts[$0] < counts[$1] }!
+            counts[chosen] += 1
+            return chosen
+        }
+        defer { inFlight.withLock { $0[index] -= 1 } }
+        return try await body(pools[index])
+    }
+
+    /// The first pool, for work that needs no balancing (migrations).
+    var first: PostgresClient { pools[0] }
 }

@@ -7,10 +7,10 @@ extension PostgresStore {
         guard !kinds.isEmpty else { return nil }
         let names = kinds.map(\.rawValue).sorted()
         return try await mapped {
-            try await self.client.query("""
+            try await self.pools.lease { try await $0.query("""
                 SELECT \(unescaped: PGColumns.event) FROM ride_event WHERE ride_id = \(rideID) AND kind = ANY(\(names))
                 ORDER BY id DESC LIMIT 1
-                """, logger: self.logger).all(RideEvent.init).first
+                """, logger: self.logger).all(RideEvent.init).first }
         }
     }
 

@@ -5,7 +5,7 @@ import PostgresNIO
 /// The many-box store: PostgreSQL through PostgresNIO's pooled client. Call `run()` for the
 /// pool's lifetime (a task or a service group); `open(url:)` does that for simple uses.
 public final class PostgresStore: Store {
-    let client: PostgresClient
+    let pools: ConnectionPools
     let logger: Logger
     /// How long one operation may wait, mostly for a connection: while the server is
     /// unreachable the pool queues requests for up to a minute, and callers need a prompt
@@ -24,15 +24,19 @@ public final class PostgresStore: Store {
     /// Every statement this store has sent, per operation (`RoundTrips`).
     public let roundTrips = RoundTrips()
     /// The pool, its statements counted.
-    var db: CountedClient { CountedClient(client: client, roundTrips: roundTrips) }
-    private let runner: Task<Void, Never>
+    var db: CountedClient { CountedClient(pools: pools, roundTrips: roundTrips) }
+    private let runners: [Task<Void, Never>]
+    /// The event listener's own connection, outside the pools (`listenForAppendedEvents`).
+    private let listenerConfiguration: PostgresConnection.Configuration
 
     /// Event ids travel on this channel, sent inside the appending transaction, so they are
     /// delivered exactly when (and only if) the event commits.
     static let eventChannel = "ridebeacon_events"
 
-    /// `postgres://user[:password]@host[:port]/database`
-    public init(url: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
+    /// `postgres://user[:password]@host[:port]/database`, with `connections` kept open
+    /// (`ConnectionPools`): a server keeps more than a command or a test does.
+    public init(url: String, operationTimeout: Duration = .seconds(5), connections: Int = 4,
+                logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
               let host = components.host, let user = components.user else {
             throw StoreError.invalid("database URL must look like postgres://user:password@host:port/database")
@@ -40,19 +44,22 @@ public final class PostgresStore: Store {
         let database = components.path.split(separator: "/").first.map(String.init)
         var config = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
                                                   password: components.password, database: database, tls: .disable)
-        PoolTimers.apply(to: &config.options)
         config.options.connectTimeout = .seconds(3)
-        let client = PostgresClient(configuration: config, backgroundLogger: logger)
-        self.client = client
+        var listener = PostgresConnection.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                        password: components.password, database: database, tls: .disable)
+        listener.options.connectTimeout = .seconds(3)
+        listenerConfiguration = listener
+        let pools = ConnectionPools(config, connections: connections, logger: logger)
+        self.pools = pools
         self.logger = logger
         self.operationTimeout = operationTimeout
         databaseName = "postgres \(database ?? user)"
-        // Detached: the pool must not inherit a caller's graceful-shutdown handler (run() ends
-        // on it), the store outlives whatever service happened to open it; close() ends it.
-        runner = Task.detached { await client.run() }
+        // Detached: the pools must not inherit a caller's graceful-shutdown handler (run() ends
+        // on it), the store outlives whatever service happened to open it; close() ends them.
+        runners = pools.start()
     }
 
-    deinit { runner.cancel() }
+    deinit { for runner in runners { runner.cancel() } }
 
     /// A database that cannot be reached fails within the operation deadline (the ping), and so
     /// does finding the schema current (every start but the first after an upgrade: each `admin`
@@ -62,11 +69,11 @@ public final class PostgresStore: Store {
     /// connection it never handed over, and the command hung for the migration's 300 s.)
     public func migrate() async throws {
         try await ping()
-        let current = try await mapped { try await PostgresMigrations.isCurrent(self.client, database: self.databaseName, logger: self.logger) }
+        let current = try await mapped { try await PostgresMigrations.isCurrent(self.pools.first, database: self.databaseName, logger: self.logger) }
         guard !current else { return }
         try await mapped(within: Self.migrationTimeout) { () async throws -> Void in
             do {
-                try await PostgresMigrations.migrate(self.client, database: self.databaseName, logger: self.logger)
+                try await PostgresMigrations.migrate(self.pools.first, database: self.databaseName, logger: self.logger)
             } catch let error as PostgresTransactionError {
                 // The refusal of a newer schema, not a failure to reach the database.
                 if let tooNew = error.closureError as? SchemaTooNew { throw tooNew }
@@ -85,13 +92,13 @@ public final class PostgresStore: Store {
     public func close() async {
         // `make load` reads round trips per operation from this line (Benchmarks/Load/run.sh).
         logger.notice("round trips at close", metadata: ["round_trips": .string(roundTrips.summary)])
-        runner.cancel()
+        for runner in runners { runner.cancel() }
         // PostgresNIO's pool may not end its run() when cancelled while it is reconnecting to a
         // database that just went away (vapor/postgres-nio#599), so the wait is bounded: a
         // process that is ending loses nothing by not waiting longer
         // (scripts/reliability/admin_under_crashes.py crashes the database under admin commands).
         _ = try? await withDeadline(Self.closeTimeout, timedOut: { StoreError.unavailable("the connection pool did not stop") }) {
-            await self.runner.value
+            for runner in self.runners { await runner.value }
         }
     }
 
@@ -146,8 +153,10 @@ public final class PostgresStore: Store {
             do {
                 // BEGIN and COMMIT (or ROLLBACK) are a round trip each.
                 self.roundTrips.count(2)
-                return try await self.client.withTransaction(logger: self.logger) { conn in
-                    try await body(CountedConnection(connection: conn, roundTrips: self.roundTrips))
+                return try await self.pools.lease { client in
+                    try await client.withTransaction(logger: self.logger) { conn in
+                        try await body(CountedConnection(connection: conn, roundTrips: self.roundTrips))
+                    }
                 }
             } catch let error as PostgresTransactionError {
                 throw error.closureError ?? error.commitError ?? error.beginError ?? error
@@ -257,25 +266,37 @@ public final class PostgresStore: Store {
     public var sharesEventsAcrossProcesses: Bool { true }
 
     public func listenForAppendedEvents(onListening: @escaping @Sendable () -> Void, onAppend: @escaping @Sendable (CrossProcessNotice) -> Void) async throws {
+        // A connection of its own for as long as the caller listens, not one of the pools': a
+        // pool has two, and every listener (one per server; in tests, one per server on a
+        // shared store) would otherwise hold one of them for good.
+        let connection: PostgresConnection
         do {
-            // Holds one pooled connection for as long as the caller listens.
-            try await client.withConnection { conn in
-                try await conn.listen(on: Self.eventChannel) { notifications in
-                    onListening()
-                    for try await notification in notifications {
-                        if notification.payload == Self.tokensRevokedPayload {
-                            onAppend(.tokensRevoked)
-                        } else {
-                            onAppend(.eventAppended(id: Int64(notification.payload) ?? 0))
-                        }
+            connection = try await PostgresConnection.connect(configuration: listenerConfiguration, id: 0, logger: logger)
+        } catch let error as PSQLError {
+            throw StoreError.unavailable("event notifications: \(error.code)")
+        }
+        do {
+            try await connection.listen(on: Self.eventChannel) { notifications in
+                onListening()
+                for try await notification in notifications {
+                    if notification.payload == Self.tokensRevokedPayload {
+                        onAppend(.tokensRevoked)
+                    } else {
+                        onAppend(.eventAppended(id: Int64(notification.payload) ?? 0))
                     }
                 }
             }
         } catch is CancellationError {
+            try? await connection.close()
             return
         } catch let error as PSQLError {
+            try? await connection.close()
             throw StoreError.unavailable("event notifications: \(error.code)")
+        } catch {
+            try? await connection.close()
+            throw error
         }
+        try? await connection.close()
         // The sequence only ends when the connection does.
         throw StoreError.unavailable("event notifications: connection closed")
     }

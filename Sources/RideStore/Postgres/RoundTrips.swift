@@ -46,19 +46,19 @@ public final class RoundTrips: Sendable {
 
 /// A pooled statement, counted: each query leases a connection, sends, and waits.
 struct CountedClient: Sendable {
-    let client: PostgresClient
+    let pools: ConnectionPools
     let roundTrips: RoundTrips
 
     /// Discardable as PostgresNIO's own `query` is: a statement run for its effect drops its rows.
     @discardableResult
     func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         roundTrips.count()
-        return try await client.query(query, logger: logger)
+        return try await pools.lease { try await $0.query(query, logger: logger) }
     }
 
     func rows<SQL, T>(_ statement: Prepared<SQL>, logger: Logger, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
         roundTrips.count()
-        return try await client.rows(statement, logger: logger, decode)
+        return try await pools.lease { try await $0.rows(statement, logger: logger, decode) }
     }
 }
 
