@@ -88,6 +88,44 @@ struct LogLineTests {
         #expect(dropped == lines.count - written.count)
     }
 
+    @Test func aLineLargerThanTheBufferIsCountedAtOnce() throws {
+        let pipe = Pipe()
+        let writer = LogLineWriter(fileDescriptor: pipe.fileHandleForWriting.fileDescriptor, capacity: 16)
+        writer.write(Array(String(repeating: "x", count: 40).utf8) + [0x0A])
+        #expect(writer.flush(waitingAtMost: 60), "the writer slept on a dropped line")
+        try pipe.fileHandleForWriting.close()
+        let notice = try JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: String]
+        #expect(notice?["dropped"] == "1")
+    }
+
+    @Test func auditLinesAreNeverDroppedAndAreOutWhenTheCallReturns() throws {
+        let pipe = Pipe()
+        let writer = LogLineWriter(fileDescriptor: pipe.fileHandleForWriting.fileDescriptor, capacity: 4_096)
+        for number in 0..<20_000 { writer.write(Array("line \(number)\n".utf8)) }  // the pipe and the buffer are full
+        let audit = Array(#"{"audit":"admin"}"#.utf8) + [0x0A]
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            writer.write(audit, essential: true)
+            written.signal()
+        }.start()
+        // Only once somebody reads does it get out; then the call returns. (The pause lets the
+        // audit line meet the full buffer; were it later, the test would only be weaker.)
+        Thread.sleep(forTimeInterval: 0.3)
+        let received = NIOLockedValueBox(Data())
+        let reader = pipe.fileHandleForReading
+        let drained = DispatchSemaphore(value: 0)
+        Thread {
+            received.withLockedValue { $0 = reader.readDataToEndOfFile() }
+            drained.signal()
+        }.start()
+        written.wait()
+        #expect(writer.flush())
+        try pipe.fileHandleForWriting.close()
+        drained.wait()
+        let text = String(decoding: received.withLockedValue { $0 }, as: UTF8.self)
+        #expect(text.split(separator: "\n").contains(#"{"audit":"admin"}"#))
+    }
+
     @Test func everyRequestLeavesAnAccessLogLine() async throws {
         let world = try await World.make(.sqlite)
         let ride = try await world.acceptedRide()

@@ -23,6 +23,26 @@ struct ConnectionPoolsTests {
     }
 
     @Test(.enabled(if: StoreKind.postgresURL != nil, "needs RIDEBEACON_TEST_POSTGRES_URL"))
+    func idleConnectionsAndTheListenerAreKeptAliveByOneTimer() async throws {
+        let location = try await StoreKind.postgres.makeDatabase(prefix: "rb_pool")
+        let store = try PostgresStore(url: location, operationTimeout: StoreKind.testOperationTimeout, connections: 4,
+                                      keepAliveInterval: .seconds(1))
+        let listening = Task { try? await store.listenForAppendedEvents(onListening: {}, onAppend: { _ in }) }
+        try await Task.sleep(for: .milliseconds(2_500))
+        // Nothing was asked of the store; yet every connection, the listener's too, has just run
+        // the keep-alive (the listener's last statement would otherwise be its LISTEN).
+        let rows = try await store.db.query("""
+            SELECT query, (now() - state_change) < interval '2 seconds' FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """, logger: store.logger).collect()
+        let others = try rows.map { try $0.decode((String, Bool).self) }
+        #expect(others.count == 4, "3 idle pooled connections and the listener: \(others)")
+        #expect(others.allSatisfy { $0.0 == "SELECT 1" && $0.1 }, "\(others)")
+        listening.cancel()
+        await store.close()
+    }
+
+    @Test(.enabled(if: StoreKind.postgresURL != nil, "needs RIDEBEACON_TEST_POSTGRES_URL"))
     func idleConnectionsTheDatabaseClosedAreReplacedWithoutAFailedRequest() async throws {
         let location = try await StoreKind.postgres.makeDatabase(prefix: "rb_pool")
         let store = try PostgresStore(url: location, operationTimeout: StoreKind.testOperationTimeout)

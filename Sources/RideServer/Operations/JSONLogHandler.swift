@@ -9,12 +9,12 @@ public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
-    private let write: @Sendable ([UInt8]) -> Void
+    private let write: (@Sendable ([UInt8]) -> Void)?
 
     /// `write` receives each line (tests and the audit file take them); by default lines go to
-    /// stderr through `LogLineWriter`, so logging never waits for the log's reader.
-    public init(label: String, level: Logger.Level = .info,
-                write: @escaping @Sendable ([UInt8]) -> Void = { LogLineWriter.standardError.write($0) }) {
+    /// stderr through `LogLineWriter`, so logging never waits for the log's reader, except for
+    /// audit records (`AdminAudit`), which must not be dropped.
+    public init(label: String, level: Logger.Level = .info, write: (@Sendable ([UInt8]) -> Void)? = nil) {
         self.label = label
         self.logLevel = level
         self.write = write
@@ -35,7 +35,12 @@ public struct JSONLogHandler: LogHandler {
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["msg"] = "\(event.message)"
-        write(JSONLogLine.encode(fields))
+        let line = JSONLogLine.encode(fields)
+        if let write {
+            write(line)
+        } else {
+            LogLineWriter.standardError.write(line, essential: fields["audit"] != nil)
+        }
     }
 }
 

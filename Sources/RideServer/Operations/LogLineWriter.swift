@@ -8,8 +8,10 @@ import Foundation
 /// full terminal) would hold a loop with every socket and database connection on it.
 ///
 /// Bounded: while `capacity` bytes wait, further lines are dropped and counted, and the next
-/// write says how many ("log lines dropped"), so a stalled log costs lines, never requests.
-/// Lines accepted before the process exits are written first (`flush`, run at exit).
+/// write says how many ("log lines dropped"), so a stalled log costs lines, never requests;
+/// audit records are the exception (never dropped, written before the call returns). Lines
+/// handed over before the process exits are written first (`flush`, run at exit); a process
+/// that traps loses what was still queued (usually nothing: the writer drains as lines come).
 public final class LogLineWriter: @unchecked Sendable {
     public static let standardError: LogLineWriter = {
         let writer = LogLineWriter(fileDescriptor: STDERR_FILENO)
@@ -24,7 +26,9 @@ public final class LogLineWriter: @unchecked Sendable {
     // Guarded by `condition`.
     private var pending = [UInt8]()
     private var dropped = 0
-    private var writing = false
+    /// Lines handed over (written or dropped), and how many of them are out (or counted out).
+    private var submitted = 0
+    private var completed = 0
     private var writerWaits = false
     private var started = false
 
@@ -34,32 +38,40 @@ public final class LogLineWriter: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// Queues one line (its own newline included); never waits for the output.
-    public func write(_ line: [UInt8]) {
+    /// Queues one line (its own newline included) and returns at once. An `essential` line (an
+    /// audit record) is never dropped, and the call returns once it is out (or after 5 s).
+    public func write(_ line: [UInt8], essential: Bool = false) {
         condition.lock()
         defer { condition.unlock() }
-        guard pending.count + line.count <= capacity else {
-            dropped += 1
-            return
-        }
-        pending.append(contentsOf: line)
+        submitted += 1
         if !started {
             started = true
             let thread = Thread { [self] in run() }
             thread.name = "log writer"
             thread.start()
         }
+        if pending.count + line.count <= capacity || essential {
+            pending.append(contentsOf: line)
+        } else {
+            dropped += 1
+        }
         if writerWaits { condition.broadcast() }
+        if essential { waitUntilCompleted(submitted, deadline: Date(timeIntervalSinceNow: 5)) }
     }
 
-    /// Returns once every line queued before the call has been written (or the output refused
-    /// it), or after `seconds`; true when everything was written.
+    /// Returns once every line handed over before the call is out (or counted as dropped), or
+    /// after `seconds`; true when it got there.
     @discardableResult
     public func flush(waitingAtMost seconds: Double = .infinity) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: min(seconds, 1e9))
         condition.lock()
         defer { condition.unlock() }
-        while started && (!pending.isEmpty || dropped > 0 || writing) {
+        return waitUntilCompleted(submitted, deadline: Date(timeIntervalSinceNow: min(seconds, 1e9)))
+    }
+
+    /// With the lock held.
+    @discardableResult
+    private func waitUntilCompleted(_ target: Int, deadline: Date) -> Bool {
+        while completed < target {
             guard condition.wait(until: deadline) else { return false }
         }
         return true
@@ -69,8 +81,6 @@ public final class LogLineWriter: @unchecked Sendable {
         var batch = [UInt8]()
         while true {
             condition.lock()
-            writing = false
-            condition.broadcast()  // flush() waits for this
             while pending.isEmpty && dropped == 0 {
                 writerWaits = true
                 condition.wait()
@@ -78,13 +88,17 @@ public final class LogLineWriter: @unchecked Sendable {
             writerWaits = false
             swap(&batch, &pending)
             let lost = dropped
+            let through = submitted
             dropped = 0
-            writing = true
             condition.unlock()
             // The lines were dropped after everything in the batch was accepted: said after it.
             if lost > 0 { batch.append(contentsOf: Self.droppedLine(lost)) }
             writeAll(batch)
             batch.removeAll(keepingCapacity: true)
+            condition.lock()
+            completed = through
+            condition.broadcast()  // flush() and essential writes wait for this
+            condition.unlock()
         }
     }
 

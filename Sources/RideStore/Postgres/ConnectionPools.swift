@@ -17,14 +17,19 @@ import Synchronization
 /// no minimum, tried for bursts, left requests queued in it waiting for good after the database
 /// refused connections for a moment: no connection was being made for them.)
 ///
-/// The trade-offs: no connections beyond the kept ones (a burst waits in the pools; the two
-/// cores PostgreSQL runs on here are busy with eight); and with no keep-alive, a connection a
-/// firewall or NAT drops silently is found by the next query on it, which fails at the
-/// operation deadline (503, retryable) while its pool runs on one connection until TCP gives
-/// the dead one up. Connections PostgreSQL closes (a restart, an operator's kill) are replaced
-/// at once. deploy/README.md says so.
+/// Instead of the per-release keep-alive, one timer for all: every `keepAliveInterval` each pool
+/// runs two overlapping `SELECT 1`, so no kept connection sits idle long enough for a firewall's
+/// or NAT's idle time-out to drop it silently (nothing below TCP would notice: PostgresNIO sets
+/// no TCP keep-alive, and a query on a silently dropped connection waits for TCP to give up).
+///
+/// The trade-off: no connections beyond the kept ones (a burst waits in the pools; the two
+/// cores PostgreSQL runs on here are busy with eight). Connections PostgreSQL closes (a
+/// restart, an operator's kill) are replaced at once. deploy/README.md says so.
 final class ConnectionPools: Sendable {
     static let connectionsPerPool = 2
+    /// Well under the common idle time-outs of stateful firewalls and NATs (AWS's NAT gateway:
+    /// 350 s; Linux conntrack's established default is days, cloud load balancers 60-350 s).
+    static let keepAliveInterval: Duration = .seconds(45)
 
     private let pools: [PostgresClient]
     /// Queries in flight on each pool.
@@ -44,9 +49,27 @@ final class ConnectionPools: Sendable {
     var connections: Int { pools.count * Self.connectionsPerPool }
 
     /// Starts every pool, each in a detached task of its own that runs it until cancelled, so
-    /// a query right after opening the store does not find a pool not yet running.
-    func start() -> [Task<Void, Never>] {
-        pools.map { pool in Task.detached { await pool.run() } }
+    /// a query right after opening the store does not find a pool not yet running; and the
+    /// keep-alive.
+    func start(keepAliveEvery interval: Duration = keepAliveInterval, logger: Logger) -> [Task<Void, Never>] {
+        let pools = pools
+        let keepAlive = Task.detached {
+            while (try? await Task.sleep(for: interval)) != nil {
+                await withDiscardingTaskGroup { group in
+                    for pool in pools {
+                        for _ in 0..<Self.connectionsPerPool {
+                            group.addTask {
+                                // Bounded: a connection that stopped answering must not stop the others' keep-alive.
+                                _ = try? await withDeadline(.seconds(5), timedOut: { CancellationError() }) {
+                                    try await pool.query("SELECT 1", logger: logger).collect().count
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return pools.map { pool in Task.detached { await pool.run() } } + [keepAlive]
     }
 
     /// Runs `body` with the least busy pool; `body` leases its connection from it.

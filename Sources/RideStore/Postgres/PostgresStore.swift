@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The many-box store: PostgreSQL through PostgresNIO's pooled client. Call `run()` for the
-/// pool's lifetime (a task or a service group); `open(url:)` does that for simple uses.
+/// The many-box store: PostgreSQL through PostgresNIO's clients (`ConnectionPools`), which run
+/// from `init` until `close()`.
 public final class PostgresStore: Store {
     let pools: ConnectionPools
     let logger: Logger
@@ -28,14 +28,17 @@ public final class PostgresStore: Store {
     private let runners: [Task<Void, Never>]
     /// The event listener's own connection, outside the pools (`listenForAppendedEvents`).
     private let listenerConfiguration: PostgresConnection.Configuration
+    private let keepAliveInterval: Duration
 
     /// Event ids travel on this channel, sent inside the appending transaction, so they are
     /// delivered exactly when (and only if) the event commits.
     static let eventChannel = "ridebeacon_events"
 
     /// `postgres://user[:password]@host[:port]/database`, with `connections` kept open
-    /// (`ConnectionPools`): a server keeps more than a command or a test does.
+    /// (`ConnectionPools`): a server keeps more than a command or a test does. Each is used at
+    /// least every `keepAliveInterval` (default `ConnectionPools.keepAliveInterval`).
     public init(url: String, operationTimeout: Duration = .seconds(5), connections: Int = 4,
+                keepAliveInterval: Duration? = nil,
                 logger: Logger = Logger(label: "ridebeacon.store.postgres")) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
               let host = components.host, let user = components.user else {
@@ -56,7 +59,8 @@ public final class PostgresStore: Store {
         databaseName = "postgres \(database ?? user)"
         // Detached: the pools must not inherit a caller's graceful-shutdown handler (run() ends
         // on it), the store outlives whatever service happened to open it; close() ends them.
-        runners = pools.start()
+        self.keepAliveInterval = keepAliveInterval ?? ConnectionPools.keepAliveInterval
+        runners = pools.start(keepAliveEvery: self.keepAliveInterval, logger: logger)
     }
 
     deinit { for runner in runners { runner.cancel() } }
@@ -276,15 +280,37 @@ public final class PostgresStore: Store {
             throw StoreError.unavailable("event notifications: \(error.code)")
         }
         do {
-            try await connection.listen(on: Self.eventChannel) { notifications in
-                onListening()
-                for try await notification in notifications {
-                    if notification.payload == Self.tokensRevokedPayload {
-                        onAppend(.tokensRevoked)
-                    } else {
-                        onAppend(.eventAppended(id: Int64(notification.payload) ?? 0))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await connection.listen(on: Self.eventChannel) { notifications in
+                        onListening()
+                        for try await notification in notifications {
+                            if notification.payload == Self.tokensRevokedPayload {
+                                onAppend(.tokensRevoked)
+                            } else {
+                                onAppend(.eventAppended(id: Int64(notification.payload) ?? 0))
+                            }
+                        }
                     }
                 }
+                // The listener only receives: a query now and then keeps its flow alive through
+                // firewalls and finds a connection that stopped answering, which then ends
+                // (closed, so the listen above ends too) and the caller listens again.
+                group.addTask { [keepAliveInterval, logger] in
+                    while true {
+                        try await Task.sleep(for: keepAliveInterval)
+                        do {
+                            _ = try await withDeadline(.seconds(5), timedOut: { StoreError.unavailable("event notifications: the connection stopped answering") }) {
+                                try await connection.query("SELECT 1", logger: logger).collect().count
+                            }
+                        } catch {
+                            try? await connection.close()
+                            throw error
+                        }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
             }
         } catch is CancellationError {
             try? await connection.close()
