@@ -147,7 +147,7 @@ struct Serve: AsyncParsableCommand {
         }
         // Before the store: a key file that cannot be used stops the server with its reason.
         let codeKey = try signInKey.key(database: database)
-        let store = try await openStore(database, connections: 8)
+        let store = try await openStore(database, connections: PostgresStore.serverConnections)
         if store.sharesEventsAcrossProcesses {
             // Events whose writes committed but which a writer that then stopped (this server
             // before a crash or power cut, or another) left unsequenced get their ids before the
@@ -195,9 +195,9 @@ struct Serve: AsyncParsableCommand {
 }
 
 /// Opens `--database`, turning store errors into one readable line.
-/// - Parameter connections: a server keeps eight PostgreSQL connections open (four pools of
-///   two, `ConnectionPools`); commands need two.
-func openStore(_ location: String, connections: Int = 2) async throws -> any Store {
+/// - Parameter connections: PostgreSQL connections kept open (`PostgresStore.serverConnections`
+///   for `serve`).
+func openStore(_ location: String, connections: Int = PostgresStore.commandConnections) async throws -> any Store {
     do {
         return try await StoreLocation.open(location, connections: connections)
     } catch let error as StoreError {

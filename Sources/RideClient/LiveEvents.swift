@@ -76,7 +76,7 @@ extension RideServiceClient {
         var request = makeRequest(path, accept: "text/event-stream")
         if let after { request.headers.add(name: "Last-Event-ID", value: String(after)) }
         do {
-            let response = try await http.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
+            let response = try await http.execute(request, timeout: TimeAmount(configuration.requestTimeout))
             let status = Int(response.status.code)
             guard status == 200 else {
                 let body = (try? await response.body.collect(upTo: 1 << 16)).map { Data(buffer: $0) } ?? Data()

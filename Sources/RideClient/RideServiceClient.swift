@@ -52,7 +52,7 @@ public final class RideServiceClient: Sendable {
         self.token = token
         self.configuration = configuration
         var http = HTTPClient.Configuration(
-            timeout: .init(connect: Self.timeAmount(configuration.connectTimeout), read: Self.timeAmount(configuration.idleTimeout)))
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.idleTimeout)))
         http.httpVersion = .http1Only
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     }
@@ -228,7 +228,7 @@ public final class RideServiceClient: Sendable {
         }
         let status: Int, bytes: ByteBuffer, retryAfter: String?
         do {
-            let response = try await http.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
+            let response = try await http.execute(request, timeout: TimeAmount(configuration.requestTimeout))
             status = Int(response.status.code)
             retryAfter = response.headers.first(name: "Retry-After")
             bytes = try await response.body.collect(upTo: 8 << 20)
@@ -315,10 +315,6 @@ public final class RideServiceClient: Sendable {
         if let limit { items.append("limit=\(limit)") }
         if let after { items.append("after=\(segment(after))") }
         return items.isEmpty ? "" : "?" + items.joined(separator: "&")
-    }
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
 

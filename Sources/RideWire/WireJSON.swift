@@ -44,6 +44,13 @@ public struct WireJSONWriter {
         needsComma = false
     }
 
+    /// A member's key known only at run time (a log line's metadata), escaped as any string.
+    public mutating func key(_ name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// A JSON string, escaped as `JSONEncoder` escapes it (quote, backslash, control characters).
     public mutating func string(_ text: String) {
         separate()

@@ -28,8 +28,8 @@ public struct ConnectionLimits: Sendable {
 
     public init() {}
 
-    var idleTimeAmount: TimeAmount? { idleTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) } }
-    var headTimeAmount: TimeAmount? { requestHeadTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) } }
+    var idleTimeAmount: TimeAmount? { idleTimeout.map(TimeAmount.init) }
+    var headTimeAmount: TimeAmount? { requestHeadTimeout.map(TimeAmount.init) }
 }
 
 /// Open connections per address, shared by every connection's `ConnectionGuardHandler`.

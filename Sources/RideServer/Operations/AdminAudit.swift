@@ -10,10 +10,12 @@ import Logging
 /// where the log goes.
 public enum AdminAudit {
     public enum Via: String, Sendable { case api, cli }
+    /// The metadata key every audit line has (`JSONLogHandler` never drops such a line).
+    public static let marker = "audit"
 
     public static func record(_ logger: Logger, action: String, actor: String, via: Via, details: [String: String] = [:]) {
         var metadata: Logger.Metadata = [
-            "audit": "admin", "action": .string(action), "actor": .string(actor), "via": .string(via.rawValue),
+            marker: "admin", "action": .string(action), "actor": .string(actor), "via": .string(via.rawValue),
         ]
         for (key, value) in details { metadata[key] = .string(value) }
         logger.notice("admin action", metadata: metadata)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RideWire
 
 /// One JSON object per line: `{"label":...,"level":...,"msg":...,"ts":...,<metadata>}`, keys
 /// sorted. Request logs carry `hb.request.id`, so every line of one request can be found by its
@@ -39,48 +40,24 @@ public struct JSONLogHandler: LogHandler {
         if let write {
             write(line)
         } else {
-            LogLineWriter.standardError.write(line, essential: fields["audit"] != nil)
+            LogLineWriter.standardError.write(line, essential: fields[AdminAudit.marker] != nil)
         }
     }
 }
 
-/// A flat string-to-string JSON object on one line, keys sorted, newline-terminated. By hand:
-/// JSONEncoder cost a visible share of every request's CPU for the access-log line alone.
+/// A flat string-to-string JSON object on one line, keys sorted, newline-terminated, written by
+/// `WireJSONWriter` (the bytes JSONEncoder with sorted keys wrote): JSONEncoder itself cost a
+/// visible share of every request's CPU for the access-log line alone. Control characters are
+/// escaped, so a value holding a newline can never start a forged line.
 enum JSONLogLine {
     static func encode(_ fields: [String: String]) -> [UInt8] {
-        var line = [UInt8]()
-        line.reserveCapacity(64 + fields.count * 32)
-        line.append(UInt8(ascii: "{"))
-        for (index, key) in fields.keys.sorted().enumerated() {
-            if index > 0 { line.append(UInt8(ascii: ",")) }
-            appendString(key, to: &line)
-            line.append(UInt8(ascii: ":"))
-            appendString(fields[key]!, to: &line)
-        }
-        line.append(UInt8(ascii: "}"))
-        line.append(0x0A)
-        return line
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// RFC 8259 string: quote, backslash and every control character escaped, so a value
-    /// holding a newline can never start a forged line; everything else as its UTF-8.
-    private static func appendString(_ text: String, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): line.append(UInt8(ascii: "\\")); line.append(byte)
-            case 0x0A: line.append(UInt8(ascii: "\\")); line.append(UInt8(ascii: "n"))
-            case 0x0D: line.append(UInt8(ascii: "\\")); line.append(UInt8(ascii: "r"))
-            case 0x09: line.append(UInt8(ascii: "\\")); line.append(UInt8(ascii: "t"))
-            case 0x00..<0x20, 0x7F:
-                line.append(contentsOf: "\\u00".utf8)
-                line.append(hexDigits[Int(byte >> 4)])
-                line.append(hexDigits[Int(byte & 0x0F)])
-            default: line.append(byte)
+        var writer = WireJSONWriter(capacity: 64 + fields.count * 32)
+        writer.object { object in
+            for key in fields.keys.sorted() {
+                object.key(key)
+                object.string(fields[key]!)
             }
         }
-        line.append(UInt8(ascii: "\""))
+        return writer.bytes + [0x0A]
     }
 }

@@ -30,6 +30,8 @@ final class ConnectionPools: Sendable {
     /// Well under the common idle time-outs of stateful firewalls and NATs (AWS's NAT gateway:
     /// 350 s; Linux conntrack's established default is days, cloud load balancers 60-350 s).
     static let keepAliveInterval: Duration = .seconds(45)
+    /// How long a keep-alive `SELECT 1` may take before its connection counts as not answering.
+    static let keepAliveDeadline: Duration = .seconds(5)
 
     private let pools: [PostgresClient]
     /// Queries in flight on each pool.
@@ -60,7 +62,7 @@ final class ConnectionPools: Sendable {
                         for _ in 0..<Self.connectionsPerPool {
                             group.addTask {
                                 // Bounded: a connection that stopped answering must not stop the others' keep-alive.
-                                _ = try? await withDeadline(.seconds(5), timedOut: { CancellationError() }) {
+                                _ = try? await withDeadline(Self.keepAliveDeadline, timedOut: { CancellationError() }) {
                                     try await pool.query("SELECT 1", logger: logger).collect().count
                                 }
                             }

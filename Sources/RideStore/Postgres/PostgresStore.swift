@@ -34,6 +34,11 @@ public final class PostgresStore: Store {
     /// delivered exactly when (and only if) the event commits.
     static let eventChannel = "ridebeacon_events"
 
+    /// What `serve` keeps open: four pools of two (`ConnectionPools`); a one-shot command keeps
+    /// `commandConnections`, a test's store the initializer's default.
+    public static let serverConnections = 8
+    public static let commandConnections = 2
+
     /// `postgres://user[:password]@host[:port]/database`, with `connections` kept open
     /// (`ConnectionPools`): a server keeps more than a command or a test does. Each is used at
     /// least every `keepAliveInterval` (default `ConnectionPools.keepAliveInterval`).
@@ -279,6 +284,8 @@ public final class PostgresStore: Store {
         } catch let error as PSQLError {
             throw StoreError.unavailable("event notifications: \(error.code)")
         }
+        // However the listening ends, its connection is closed once, here, before the outcome.
+        let ended: any Error
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -300,7 +307,7 @@ public final class PostgresStore: Store {
                     while true {
                         try await Task.sleep(for: keepAliveInterval)
                         do {
-                            _ = try await withDeadline(.seconds(5), timedOut: { StoreError.unavailable("event notifications: the connection stopped answering") }) {
+                            _ = try await withDeadline(ConnectionPools.keepAliveDeadline, timedOut: { StoreError.unavailable("event notifications: the connection stopped answering") }) {
                                 try await connection.query("SELECT 1", logger: logger).collect().count
                             }
                         } catch {
@@ -312,18 +319,16 @@ public final class PostgresStore: Store {
                 try await group.next()
                 group.cancelAll()
             }
-        } catch is CancellationError {
-            try? await connection.close()
-            return
-        } catch let error as PSQLError {
-            try? await connection.close()
-            throw StoreError.unavailable("event notifications: \(error.code)")
+            // The sequence only ends when the connection does.
+            ended = StoreError.unavailable("event notifications: connection closed")
         } catch {
-            try? await connection.close()
-            throw error
+            ended = error
         }
         try? await connection.close()
-        // The sequence only ends when the connection does.
-        throw StoreError.unavailable("event notifications: connection closed")
+        switch ended {
+        case is CancellationError: return
+        case let error as PSQLError: throw StoreError.unavailable("event notifications: \(error.code)")
+        default: throw ended
+        }
     }
 }
