@@ -29,10 +29,12 @@ struct DriverLocatorCLITests {
         try await service.events(rideID).filter { $0.kind == .locatorAnswered }.compactMap(\.detail)
     }
 
-    /// Polls the history until an answer is there (bounded by the suite's time limit).
-    static func waitForAnswer(_ service: RideServiceFixture, _ rideID: String) async throws {
+    /// Polls the history until `count` answers are there (bounded by the suite's time limit): on
+    /// PostgreSQL an event reaches the history through the sequencing run, so a client can hear
+    /// it live a moment before a read of the history shows it.
+    static func waitForAnswers(_ service: RideServiceFixture, _ rideID: String, count: Int = 1) async throws {
         var tries = 0
-        while try await answers(service, rideID).isEmpty, tries < 300 {
+        while try await answers(service, rideID).count < count, tries < 300 {
             tries += 1
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -56,7 +58,7 @@ struct DriverLocatorCLITests {
         #expect(try await Self.requestLocator(service, rideID) == 202)
         #expect(await arrive.wait { out, _ in out.contains("Ana is looking for the car. Open the window: this device is ticking.") },
                 "\(arrive.stdout)\n\(arrive.stderr)")
-        try await Self.waitForAnswer(service, rideID)
+        try await Self.waitForAnswers(service, rideID)
         #expect(try await Self.answers(service, rideID) == ["device"])
         // Let a few seconds of ticks play, bounded generously.
         for _ in 0..<600 {
@@ -87,7 +89,7 @@ struct DriverLocatorCLITests {
         #expect(await arrive.wait { _, err in err.contains("advertising driver identity") }, "\(arrive.stderr)")
         #expect(try await Self.requestLocator(service, rideID) == 202)
         #expect(await arrive.wait { out, _ in out.contains("This device cannot play its tick") }, "\(arrive.stdout)\n\(arrive.stderr)")
-        try await Self.waitForAnswer(service, rideID)
+        try await Self.waitForAnswers(service, rideID)
         #expect(try await Self.answers(service, rideID) == ["none"])
     }
 
@@ -115,6 +117,7 @@ struct DriverLocatorCLITests {
         #expect(!guide.stdout.contains("Ben is sounding the horn"), "not promised before the driver answers")
         arrive.type("y\n")
         #expect(await guide.wait { out, _ in out.contains("Ben is sounding the horn. Walk towards the sound.") }, "\(guide.stdout)\n\(guide.stderr)")
+        try await Self.waitForAnswers(service, rideID)
         #expect(try await Self.answers(service, rideID) == ["horn"])
 
         // "Can't": after the server's 10 s between requests. His phone is what the ladder asks
@@ -125,6 +128,7 @@ struct DriverLocatorCLITests {
         arrive.type("n\n")
         let cannot = "Ben cannot make a sound now."
         #expect(await guide.wait { out, _ in out.contains(cannot) }, "\(guide.stdout)\n\(guide.stderr)")
+        try await Self.waitForAnswers(service, rideID, count: 2)
         #expect(try await Self.answers(service, rideID) == ["horn", "none"])
 
         // The ladder's next rung, by itself once the server's interval allows: his phone, whose
@@ -133,11 +137,7 @@ struct DriverLocatorCLITests {
         #expect(await guide.wait(seconds: 40) { out, _ in out.contains("Asking Ben's phone for a sound.") }, "\(guide.stdout)\n\(guide.stderr)")
         #expect(await arrive.wait { out, _ in out.contains("Ana is looking for the car. Open the window: this device is ticking.") },
                 "\(arrive.stdout)\n\(arrive.stderr)")
-        var tries = 0
-        while try await Self.answers(service, rideID).count < 3, tries < 300 {
-            tries += 1
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await Self.waitForAnswers(service, rideID, count: 3)
         #expect(try await Self.answers(service, rideID) == ["horn", "none", "none"])
         #expect(await guide.wait { out, _ in count("Ben cannot make a sound now", in: out) == 2 }, "\(guide.stdout)\n\(guide.stderr)")
         #expect(count(horn, in: arrive.stdout) == 2, "\(arrive.stdout)")
