@@ -129,7 +129,10 @@ struct DriverLocatorCLITests {
         let cannot = "Ben cannot make a sound now."
         #expect(await guide.wait { out, _ in out.contains(cannot) }, "\(guide.stdout)\n\(guide.stderr)")
         try await Self.waitForAnswers(service, rideID, count: 2)
-        #expect(try await Self.answers(service, rideID) == ["horn", "none"])
+        // The first two: on a loaded machine the ladder's next rung (below) can already have
+        // answered by the time the history is read.
+        let firstTwo = Array(try await Self.answers(service, rideID).prefix(2))
+        #expect(firstTwo == ["horn", "none"], "\(firstTwo)")
 
         // The ladder's next rung, by itself once the server's interval allows: his phone, whose
         // device ticks without him (not the horn asked of him a third time). With --audio-out

@@ -57,16 +57,7 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
 public enum TestPostgres {
     /// Runs `sql` (one statement, no parameters) on the database `url` names, on a connection of its own.
     public static func execute(_ sql: String, at url: String) async throws {
-        try FastLane.refuse("a PostgreSQL connection", tag: "postgres")
-        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
-            throw FixtureError("not a postgres://user@host/database URL: \(url)")
-        }
-        let configuration = PostgresConnection.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: components.path.split(separator: "/").first.map(String.init), tls: .disable)
-        var logger = Logger(label: "ridebeacon.test.postgres")
-        logger.logLevel = .critical
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        let connection = try await connect(at: url)
         do {
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         } catch {
@@ -75,4 +66,24 @@ public enum TestPostgres {
         }
         try await connection.close()
     }
+
+    /// A connection of its own to the database `url` names, for a test that holds a session
+    /// (a lock, a LISTEN) beside a store; the caller closes it.
+    public static func connect(at url: String) async throws -> PostgresConnection {
+        try FastLane.refuse("a PostgreSQL connection", tag: "postgres")
+        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
+            throw FixtureError("not a postgres://user@host/database URL: \(url)")
+        }
+        let configuration = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: components.path.split(separator: "/").first.map(String.init), tls: .disable)
+        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+    }
+
+    /// Only critical lines: the tests' own connections are not the subject.
+    public static let logger: Logger = {
+        var logger = Logger(label: "ridebeacon.test.postgres")
+        logger.logLevel = .critical
+        return logger
+    }()
 }

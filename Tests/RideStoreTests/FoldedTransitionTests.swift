@@ -3,36 +3,47 @@ import RideBeaconTesting
 import Testing
 @testable import RideStore
 
-/// Issue 39: the server moves and accepts rides with `rb_move_ride_8` and `rb_accept_8`
-/// (FoldedTransitions), one PL/pgSQL body each instead of nested calls. They must answer as the
-/// procedures they replace (`rb_move_ride_2`, `rb_accept_6`, still installed for older servers)
-/// in every outcome, store the same bytes under a key, and still take one CALL a move.
+/// Issue 39: the server moves and accepts rides with `rb_move_ride_9` and `rb_accept_9` (and
+/// requests with `rb_create_request_9`): the folded bodies (FoldedTransitions, `_8`: one PL/pgSQL
+/// body each instead of nested calls) that also sequence their own event when they can
+/// (SelfSequencingTransitions). They must answer as the procedures they replace
+/// (`rb_move_ride_2`, `rb_accept_6`, still installed for older servers) in every outcome, store
+/// the same bytes under a key, and take one CALL a move.
 @Suite("Folded transition procedures")
 struct FoldedTransitionTests {
-    /// The server's statements name the folded procedures, and their bodies call no other
-    /// routine of ours (a nested `rb_…` call is the cost they exist to save).
+    /// The server's statements name the self-sequencing procedures; the `_8` bodies call no
+    /// other routine of ours (a nested `rb_…` call is the cost they exist to save), and the `_9`
+    /// ones only the sequencing run, after the transition.
     @Test func theServerCallsTheFoldedProcedures() throws {
-        #expect(TransitionSQL.MoveRide.sql.hasPrefix("CALL rb_move_ride_8("))
-        #expect(TransitionSQL.Accept.sql.hasPrefix("CALL rb_accept_8("))
-        #expect(TransitionSQL.CreateRequest.sql.hasPrefix("CALL rb_create_request_8("))
-        for name in ["rb_move_ride_8", "rb_accept_8", "rb_create_request_8"] {
-            let body = try #require(FoldedTransitions.v8.first { $0.hasPrefix("CREATE PROCEDURE \(name)(") })
-            #expect(body.components(separatedBy: "rb_").count == 2, "\(name) calls another rb_ routine")
-            #expect(body.contains("COMMIT;"))
+        #expect(TransitionSQL.MoveRide.sql.hasPrefix("CALL rb_move_ride_9("))
+        #expect(TransitionSQL.Accept.sql.hasPrefix("CALL rb_accept_9("))
+        #expect(TransitionSQL.CreateRequest.sql.hasPrefix("CALL rb_create_request_9("))
+        for name in ["rb_move_ride", "rb_accept", "rb_create_request"] {
+            let folded = try #require(FoldedTransitions.v8.first { $0.hasPrefix("CREATE PROCEDURE \(name)_8(") })
+            #expect(folded.components(separatedBy: "rb_").count == 2, "\(name)_8 calls another rb_ routine")
+            let sequencing = try #require(FoldedTransitions.v9.first { $0.hasPrefix("CREATE PROCEDURE \(name)_9(") })
+            #expect(sequencing.components(separatedBy: "rb_").count == 3)
+            #expect(sequencing.components(separatedBy: "PERFORM rb_sequence_events_1(p_channel)").count == 2)
+            // The same body, then the try and the run before the one COMMIT.
+            let tail = try #require(sequencing.components(separatedBy: "pg_try_advisory_xact_lock").last)
+            #expect(tail.contains("rb_sequence_events_1") && tail.contains("COMMIT;") && !tail.contains("INSERT"))
+            for body in [folded, sequencing] { #expect(body.components(separatedBy: "COMMIT;").count == 2) }
         }
     }
 
-    /// A DO block that CALLs the old and the new procedure with the same arguments on the same
-    /// rows (outcomes that write nothing) and raises unless both answer `expected`, alike in
-    /// every OUT value.
+    /// A DO block that CALLs the old and the new (`_9`) procedure with the same arguments on the
+    /// same rows (outcomes that write nothing) and raises unless both answer `expected`, alike
+    /// in every OUT value, and the new one says it sequenced exactly when it answered 'ok' or
+    /// 'replay' (nothing else holds this test database's sequencing lock).
     static func sameAnswer(old: String, new: String, _ arguments: String, expected: String) -> String {
         """
-        DO $$ DECLARE o1 text; i1 text; r1 bytea; o2 text; i2 text; r2 bytea; BEGIN
+        DO $$ DECLARE o1 text; i1 text; r1 bytea; o2 text; i2 text; r2 bytea; s2 boolean; BEGIN
             CALL \(old)(\(arguments), o1, i1, r1);
-            CALL \(new)(\(arguments), o2, i2, r2);
+            CALL \(new)(\(arguments), 'rb_test_events', o2, i2, r2, s2);
             IF o1 IS DISTINCT FROM '\(expected)' OR o2 IS DISTINCT FROM o1 OR i2 IS DISTINCT FROM i1 OR r2 IS DISTINCT FROM r1 THEN
                 RAISE EXCEPTION 'old answered (%, %, %), new (%, %, %)', o1, i1, r1, o2, i2, r2;
             END IF;
+            IF s2 IS DISTINCT FROM (o2 IN ('ok', 'replay')) THEN RAISE EXCEPTION 'answered % and sequenced %', o2, s2; END IF;
         END $$
         """
     }
@@ -70,7 +81,7 @@ struct FoldedTransitionTests {
                 + "\(oneAtATime), ARRAY[\(codes)]"
         }
         let compare = { (arguments: String, expected: String) in
-            try await TestPostgres.execute(Self.sameAnswer(old: "rb_create_request_2", new: "rb_create_request_8", arguments, expected: expected),
+            try await TestPostgres.execute(Self.sameAnswer(old: "rb_create_request_2", new: "rb_create_request_9", arguments, expected: expected),
                                            at: location)
         }
         try await compare(create(key.key, "create-request", true, "'ZZZZ'"), "replay")
@@ -83,7 +94,7 @@ struct FoldedTransitionTests {
         await store.close()
     }
 
-    /// A keyed arrive is one CALL (and its sequencing run), its retry answers the first ride
+    /// A keyed arrive is one CALL (its sequencing run inside it), its retry answers the first ride
     /// again and writes nothing, and both the stored bytes and the old procedure's replay of the
     /// same key are what they were before the fold.
     @Test(.enabled(if: StoreKind.postgresURL != nil))
@@ -113,7 +124,7 @@ struct FoldedTransitionTests {
             "'\(account)', '\(key)', '\(operation)', '\(ride)', '\(state)', ARRAY[\(from)], '\(cast.driver.id)', NULL, now()"
         }
         let compare = { (arguments: String, expected: String) in
-            try await TestPostgres.execute(Self.sameAnswer(old: "rb_move_ride_2", new: "rb_move_ride_8", arguments, expected: expected), at: location)
+            try await TestPostgres.execute(Self.sameAnswer(old: "rb_move_ride_2", new: "rb_move_ride_9", arguments, expected: expected), at: location)
         }
         try await compare(move(cast.driver.id, key.key, "arrived:\(ride.id)", ride.id, "arrived", "'accepted'"), "replay")
         try await compare(move(cast.driver.id, key.key, "completed:\(ride.id)", ride.id, "completed", "'confirmed'"), "key-reused")
@@ -148,7 +159,7 @@ struct FoldedTransitionTests {
                 + ", 'accept:\(request)', '\(request)', '\(driver)', 'ride-\(UUID().uuidString)', '\\x07'::bytea, \(oneAtATime), '\(driver)', NULL, now()"
         }
         let compare = { (arguments: String, expected: String) in
-            try await TestPostgres.execute(Self.sameAnswer(old: "rb_accept_6", new: "rb_accept_8", arguments, expected: expected), at: location)
+            try await TestPostgres.execute(Self.sameAnswer(old: "rb_accept_6", new: "rb_accept_9", arguments, expected: expected), at: location)
         }
         try await compare(accept(cast.driver.id, key.key, request.id, cast.driver.id, true), "replay")
         let other = try await cast.request(store)

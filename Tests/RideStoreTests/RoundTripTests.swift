@@ -25,10 +25,14 @@ struct RoundTripTests {
     /// locator and a ride note (a passenger's message) answer with their event and its id, and
     /// sequence it in the same CALL: 1 (3 and 6 before: the write, the run, a read-back); a
     /// message with its Idempotency-Key too, and its retry (the stored answer, the event read back).
+    ///
+    /// Request, accept and the moves sequence their own event in their CALL when the sequencing
+    /// lock is free, as it always is here (SelfSequencingTransitions): 1 (2 before). Cancelling a
+    /// request and a touch proof still leave it to the run: 2.
     static let expected: [String: Int] = [
-        "request+key": 2, "request": 2, "accept+key": 2, "accept": 2, "arrived+key": 2, "arrived": 2,
-        "locator": 1, "note": 1, "note+key": 1, "note+key-replay": 1, "touch-proof": 2, "touch-proof-confirms": 2, "confirmed+key": 2, "confirmed": 2,
-        "completed+key": 2, "completed": 2, "cancelled+key": 2, "cancelled": 2, "cancel-request+key": 2, "cancel-request": 2,
+        "request+key": 1, "request": 1, "accept+key": 1, "accept": 1, "arrived+key": 1, "arrived": 1,
+        "locator": 1, "note": 1, "note+key": 1, "note+key-replay": 1, "touch-proof": 2, "touch-proof-confirms": 2, "confirmed+key": 1, "confirmed": 1,
+        "completed+key": 1, "completed": 1, "cancelled+key": 1, "cancelled": 1, "cancel-request+key": 2, "cancel-request": 2,
         "authenticate": 1, "ride": 1, "ride-detail": 1,
     ]
 

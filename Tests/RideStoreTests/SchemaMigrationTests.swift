@@ -14,7 +14,8 @@ struct SchemaMigrationTests {
                                              "transition-functions-2", "transition-functions-3", "transition-functions-4",
                                              "transition-functions-keyed-notes", "driver-busy-while-confirmed",
                                              "touch-proof-resend-check", "ride-word-attempts", "bounded-ride-notes", "ride-positions",
-                                             "ride-history-caps", "transition-work", "folded-transitions"])
+                                             "ride-history-caps", "transition-work", "folded-transitions",
+                                             "self-sequencing-transitions"])
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 

@@ -30,10 +30,17 @@
 /// The `_1`, `_2` and `_6` routines stay: a server of the previous version calls them beside
 /// this one. The store's answers do not change, so `TransitionAnswer` reads both.
 enum FoldedTransitions {
-    static let v8: [String] = [
+    /// Migration `folded-transitions`: the server sequences each transition's staged event.
+    static let v8 = procedures(.byTheServer)
+
+    /// The three procedures of one version (`v8`, or `v9`: SelfSequencingTransitions).
+    static func procedures(_ sequencing: Sequencing) -> [String] {
+        let (version, channel, sequenced, beforeCommit) = (sequencing.version, sequencing.channelArgument, sequencing.sequencedResult,
+                                                           sequencing.beforeCommit)
+        return [
         """
-        CREATE PROCEDURE rb_move_ride_8(p_account text, p_key text, p_operation text, p_ride text, p_state text, p_from text[],
-            p_actor text, p_detail text, p_now timestamptz, OUT outcome_ text, OUT info_ text, OUT result_ bytea) LANGUAGE plpgsql AS $$
+        CREATE PROCEDURE rb_move_ride_\(version)(p_account text, p_key text, p_operation text, p_ride text, p_state text, p_from text[],
+            p_actor text, p_detail text, p_now timestamptz\(channel), OUT outcome_ text, OUT info_ text, OUT result_ bytea\(sequenced)) LANGUAGE plpgsql AS $$
         DECLARE
             stored_operation text;
             moved ride;
@@ -52,15 +59,15 @@ enum FoldedTransitions {
                 outcome_ := 'ok';
                 \(storeAnswer(rideJSON("moved")))
             END;
-            COMMIT;
+            \(beforeCommit)COMMIT;
         END $$
         """,
         // rb_create_request_1's steps: one ride at a time under the passenger's booking lock,
         // the first free code of p_codes (each try-locked, a held one skipped), the row, its event.
         """
-        CREATE PROCEDURE rb_create_request_8(p_account text, p_key text, p_operation text, p_id text, p_passenger text, p_name text,
-            p_pickup text, p_dropoff text, p_notes text, p_now timestamptz, p_one_at_a_time boolean, p_codes text[],
-            OUT outcome_ text, OUT info_ text, OUT result_ bytea) LANGUAGE plpgsql AS $$
+        CREATE PROCEDURE rb_create_request_\(version)(p_account text, p_key text, p_operation text, p_id text, p_passenger text, p_name text,
+            p_pickup text, p_dropoff text, p_notes text, p_now timestamptz, p_one_at_a_time boolean, p_codes text[]\(channel),
+            OUT outcome_ text, OUT info_ text, OUT result_ bytea\(sequenced)) LANGUAGE plpgsql AS $$
         DECLARE
             stored_operation text;
             existing text;
@@ -93,13 +100,13 @@ enum FoldedTransitions {
                 outcome_ := 'ok';
                 \(storeAnswer(requestJSON("q")))
             END;
-            COMMIT;
+            \(beforeCommit)COMMIT;
         END $$
         """,
         """
-        CREATE PROCEDURE rb_accept_8(p_account text, p_key text, p_operation text, p_request text, p_driver text, p_ride text,
-            p_ride_key bytea, p_one_at_a_time boolean, p_actor text, p_detail text, p_now timestamptz,
-            OUT outcome_ text, OUT info_ text, OUT result_ bytea) LANGUAGE plpgsql AS $$
+        CREATE PROCEDURE rb_accept_\(version)(p_account text, p_key text, p_operation text, p_request text, p_driver text, p_ride text,
+            p_ride_key bytea, p_one_at_a_time boolean, p_actor text, p_detail text, p_now timestamptz\(channel),
+            OUT outcome_ text, OUT info_ text, OUT result_ bytea\(sequenced)) LANGUAGE plpgsql AS $$
         DECLARE
             stored_operation text;
             held ride;
@@ -145,10 +152,11 @@ enum FoldedTransitions {
                 outcome_ := 'ok';
                 \(storeAnswer(rideJSON("held")))
             END;
-            COMMIT;
+            \(beforeCommit)COMMIT;
         END $$
         """,
-    ]
+        ]
+    }
 
     /// `rb_stored_result_1` and the `_1` functions' use of it: with a key, its stored answer
     /// ends the transition ('replay', or 'key-reused' without a result). Without a row the
@@ -204,11 +212,4 @@ enum FoldedTransitions {
                 'createdAt', extract(epoch FROM \(q).created_at) - 978307200, 'rideID', \(q).ride_id, 'shortCode', \(q).short_code))
         """
     }
-
-    /// `CALL rb_move_ride_8($1, …, $9, NULL, NULL, NULL)`.
-    static let moveCall = "CALL rb_move_ride_8(" + ((1...9).map { "$\($0)" } + ["NULL", "NULL", "NULL"]).joined(separator: ", ") + ")"
-    /// `CALL rb_create_request_8($1, …, $12, NULL, NULL, NULL)`.
-    static let createRequestCall = "CALL rb_create_request_8(" + ((1...12).map { "$\($0)" } + ["NULL", "NULL", "NULL"]).joined(separator: ", ") + ")"
-    /// `CALL rb_accept_8($1, …, $11, NULL, NULL, NULL)`.
-    static let acceptCall = "CALL rb_accept_8(" + ((1...11).map { "$\($0)" } + ["NULL", "NULL", "NULL"]).joined(separator: ", ") + ")"
 }

@@ -221,6 +221,9 @@ enum PostgresMigrations {
         // Issue 39: the move and accept procedures without their nested PL/pgSQL calls, same
         // answers (FoldedTransitions; a no-op step of the same name on SQLite).
         ("folded-transitions", FoldedTransitions.v8),
+        // Issue 39: those procedures sequence their own event when the sequencing lock is free
+        // (SelfSequencingTransitions; a no-op step of the same name on SQLite).
+        ("self-sequencing-transitions", FoldedTransitions.v9),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

@@ -5,8 +5,9 @@ import RideRules
 /// The statements that call the transitions, prepared once per connection: each a `CALL` of a
 /// procedure (TransitionProcedures) that runs the transition function (TransitionFunctions) and
 /// commits before it answers; request, accept and the moves call one body that does both
-/// (FoldedTransitions). Each is one round trip; the write's sequencing run is another,
-/// shared by every write that finishes while it is queued (EventSequencing).
+/// (FoldedTransitions), and sequences its own event when it can (SelfSequencingTransitions).
+/// Each is one round trip; the write's sequencing run, when it needs one, is another, shared by
+/// every write that finishes while it is queued (EventSequencing).
 enum TransitionSQL {
     enum CreateRequest: PreparedSQL { static let sql = FoldedTransitions.createRequestCall }
     enum CancelRequest: PreparedSQL { static let sql = TransitionProcedures.call("cancel_request", arguments: 7) }
@@ -18,14 +19,21 @@ enum TransitionSQL {
     enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_7", arguments: 15) }
 }
 
-/// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`).
+/// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`; the
+/// self-sequencing procedures add `sequenced_`: SelfSequencingTransitions).
 struct TransitionAnswer: Sendable {
     var outcome: String
     var info: String?
     var result: Data?
+    /// The transition's own transaction moved its event into the history: no run is needed.
+    var sequenced = false
 
     init(row: PostgresRow) throws {
-        (outcome, info, result) = try row.decode((String, String?, Data?).self)
+        if row.count == 4 {
+            (outcome, info, result, sequenced) = try row.decode((String, String?, Data?, Bool).self)
+        } else {
+            (outcome, info, result) = try row.decode((String, String?, Data?).self)
+        }
     }
 }
 
@@ -121,13 +129,13 @@ extension PostgresStore {
         let id = StoreID.make(), now = Date.storeNow
         // 64 candidates, as the Swift loop tried at most: taken ones are skipped in the function.
         let codes = (0..<64).map { _ in ShortCode.random() }
-        return try await sequenced {
+        return try await sequenced(unlessDone: {
             let answer = try await callTransition(key) {
                 try Prepared<TransitionSQL.CreateRequest>(key?.accountID, key?.key, "create-request", id, passengerID, new.passengerName, new.pickup,
-                                                         new.dropoff, new.accessibilityNotes, now, rule == .oneRideAtATime, codes)
+                                                         new.dropoff, new.accessibilityNotes, now, rule == .oneRideAtATime, codes, Self.eventChannel)
             }
-            return try result(answer, as: RideRequestRecord.self, notFound: "account \(passengerID)", to: .requested, busy: .passenger)
-        }
+            return (try result(answer, as: RideRequestRecord.self, notFound: "account \(passengerID)", to: .requested, busy: .passenger), answer.sequenced)
+        })
     }
 
     func cancelRideRequestInOneTrip(id: String, by actorID: String, reason: String?, idempotency key: IdempotencyScope?) async throws -> RideRequestRecord {
@@ -143,25 +151,27 @@ extension PostgresStore {
     func acceptInOneTrip(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
                          idempotency key: IdempotencyScope?) async throws -> RideRecord {
         let rideID = StoreID.make(), now = Date.storeNow
-        return try await sequenced {
+        return try await sequenced(unlessDone: {
             let answer = try await callTransition(key) {
                 try Prepared<TransitionSQL.Accept>(key?.accountID, key?.key, "accept:\(requestID)", requestID, driverID, rideID, rideKey,
-                                                  rule == .oneRideAtATime, assignedBy ?? driverID, assignedBy == nil ? nil : "assigned by a dispatcher", now)
+                                                  rule == .oneRideAtATime, assignedBy ?? driverID, assignedBy == nil ? nil : "assigned by a dispatcher", now,
+                                                  Self.eventChannel)
             }
-            return try result(answer, as: RideRecord.self, notFound: "ride request \(requestID)", to: .accepted, busy: .driver, taken: requestID)
-        }
+            return (try result(answer, as: RideRecord.self, notFound: "ride request \(requestID)", to: .accepted, busy: .driver, taken: requestID),
+                    answer.sequenced)
+        })
     }
 
     func transitionInOneTrip(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency key: IdempotencyScope?) async throws -> RideRecord {
         let movableFrom = RideLifecycle.states(movingTo: state).map(\.rawValue)
         let now = Date.storeNow
-        return try await sequenced {
+        return try await sequenced(unlessDone: {
             let answer = try await callTransition(key) {
                 try Prepared<TransitionSQL.MoveRide>(key?.accountID, key?.key, "\(state.rawValue):\(rideID)", rideID, state.rawValue, movableFrom,
-                                                    actorID, detail, now)
+                                                    actorID, detail, now, Self.eventChannel)
             }
-            return try result(answer, as: RideRecord.self, notFound: "ride \(rideID)", to: state)
-        }
+            return (try result(answer, as: RideRecord.self, notFound: "ride \(rideID)", to: state), answer.sequenced)
+        })
     }
 
     func recordTouchProofInOneTrip(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency key: IdempotencyScope?) async throws -> TouchProofRecording {

@@ -1,0 +1,107 @@
+import Foundation
+import PostgresNIO
+import RideBeaconTesting
+import Synchronization
+import Testing
+@testable import RideStore
+
+/// Issue 39: request, accept and the moves sequence their own event when nobody holds the
+/// sequencing lock (SelfSequencingTransitions): one CALL, nothing left staged, and another
+/// server hears the event. When the lock is held they leave the event staged, commit, and the
+/// server's run sequences it once the lock is free: the call answers only then, never before
+/// its event is in the history.
+@Suite("Self-sequencing transitions", .timeLimit(.minutes(3)))
+struct SelfSequencingTests {
+    static func count(_ table: String, on connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*)::int8 FROM \(table)"), logger: TestPostgres.logger)
+        return try await rows.collect().first?.decode(Int64.self) ?? -1
+    }
+
+    /// Polls `condition` every 50 ms, for up to `seconds` (load only makes it slower).
+    static func eventually(seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try await condition()
+    }
+
+    @Test(.enabled(if: StoreKind.postgresURL != nil))
+    func withTheLockFreeEachTransitionSequencesItselfAndAnotherServerHearsIt() async throws {
+        let (opened, location) = try await StoreKind.postgres.makeStore(prefix: "rb_selfseq_free")
+        let store = try #require(opened as? PostgresStore)
+        let cast = try await Cast(store)
+        // Another server on the same database, listening as its event hub does.
+        let other = try PostgresStore(url: location, operationTimeout: StoreKind.testOperationTimeout, connections: 2)
+        let heard = Mutex<Int64>(0)
+        let listening = Mutex(false)
+        let ear = Task {
+            try await other.listenForAppendedEvents(onListening: { listening.withLock { $0 = true } }, onAppend: { notice in
+                if case .eventAppended(let id) = notice { heard.withLock { $0 = max($0, id) } }
+            })
+        }
+        defer { ear.cancel() }
+        #expect(try await Self.eventually { listening.withLock { $0 } })
+        let database = try await TestPostgres.connect(at: location)
+
+        var trips = [Int]()
+        var request: RideRequestRecord?
+        trips.append(try await RoundTripTests.trips(store) { request = try await cast.request(store) })
+        var ride: RideRecord?
+        trips.append(try await RoundTripTests.trips(store) {
+            ride = try await store.accept(requestID: request!.id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        })
+        trips.append(try await RoundTripTests.trips(store) {
+            _ = try await store.transition(rideID: ride!.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
+        })
+        #expect(trips == [1, 1, 1], "each transition one CALL, no separate sequencing run")
+        #expect(try await Self.count("ride_event_pending", on: database) == 0)
+        let history = try await store.events(rideID: ride!.id, after: 0)
+        #expect(history.map(\.state) == [.requested, .accepted, .arrived])
+        let newest = try #require(history.last?.id)
+        #expect(try await Self.eventually { heard.withLock { $0 } >= newest }, "the other server was notified of event \(newest)")
+        try await database.close()
+        await other.close()
+        await store.close()
+    }
+
+    @Test(.enabled(if: StoreKind.postgresURL != nil))
+    func withTheLockHeldTheTransitionCommitsAndTheServersRunSequencesItAfter() async throws {
+        let (opened, location) = try await StoreKind.postgres.makeStore(prefix: "rb_selfseq_held")
+        let store = try #require(opened as? PostgresStore)
+        let cast = try await Cast(store)
+        let ride = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        // Another session holds the sequencing lock, as a run or a transition on another server would.
+        let holder = try await TestPostgres.connect(at: location)
+        try await holder.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(AdvisoryLock.eventSequencing))"), logger: TestPostgres.logger)
+
+        let finished = Mutex(false)
+        let arrive = Task {
+            let trips = try await RoundTripTests.trips(store) {
+                _ = try await store.transition(rideID: ride.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: nil)
+            }
+            finished.withLock { $0 = true }
+            return trips
+        }
+        // The transition committed without waiting for the lock: the ride moved, its event staged.
+        let state = { () async throws -> String? in
+            let rows = try await holder.query("SELECT state FROM ride WHERE id = \(ride.id)", logger: TestPostgres.logger)
+            return try await rows.collect().first?.decode(String.self)
+        }
+        #expect(try await Self.eventually { try await state() == "arrived" })
+        #expect(try await Self.eventually { try await Self.count("ride_event_pending", on: holder) == 1 })
+        // The call waits for the server's run, which waits for the lock: not answered yet.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!finished.withLock { $0 }, "answered before its event was in the history")
+        // (Read on the holder's session: a read through the store would count as one of its trips.)
+        #expect(try await Self.count("ride_event WHERE state = 'arrived'", on: holder) == 0)
+
+        try await holder.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(AdvisoryLock.eventSequencing))"), logger: TestPostgres.logger)
+        #expect(try await arrive.value == 2, "the CALL, then the server's sequencing run")
+        #expect(try await store.events(rideID: ride.id, after: 0).map(\.state) == [.requested, .accepted, .arrived])
+        #expect(try await Self.count("ride_event_pending", on: holder) == 0)
+        try await holder.close()
+        await store.close()
+    }
+}
