@@ -34,16 +34,19 @@ struct FoldedTransitionTests {
     /// A DO block that CALLs the old and the new (`_9`) procedure with the same arguments on the
     /// same rows (outcomes that write nothing) and raises unless both answer `expected`, alike
     /// in every OUT value, and the new one says it sequenced exactly when it answered 'ok' or
-    /// 'replay' (nothing else holds this test database's sequencing lock).
-    static func sameAnswer(old: String, new: String, _ arguments: String, expected: String) -> String {
-        """
+    /// 'replay' (nothing else holds this test database's sequencing lock; a touch proof's replay
+    /// answers before the step: `sequenced` false).
+    static func sameAnswer(old: String, new: String, _ arguments: String, expected: String,
+                           sequenced: Bool? = nil) -> String {
+        let sequenced = sequenced ?? ["ok", "replay"].contains(expected)
+        return """
         DO $$ DECLARE o1 text; i1 text; r1 bytea; o2 text; i2 text; r2 bytea; s2 boolean; BEGIN
             CALL \(old)(\(arguments), o1, i1, r1);
             CALL \(new)(\(arguments), 'rb_test_events', o2, i2, r2, s2);
             IF o1 IS DISTINCT FROM '\(expected)' OR o2 IS DISTINCT FROM o1 OR i2 IS DISTINCT FROM i1 OR r2 IS DISTINCT FROM r1 THEN
                 RAISE EXCEPTION 'old answered (%, %, %), new (%, %, %)', o1, i1, r1, o2, i2, r2;
             END IF;
-            IF s2 IS DISTINCT FROM (o2 IN ('ok', 'replay')) THEN RAISE EXCEPTION 'answered % and sequenced %', o2, s2; END IF;
+            IF COALESCE(s2, false) <> \(sequenced) THEN RAISE EXCEPTION 'answered % and sequenced %', o2, s2; END IF;
         END $$
         """
     }
@@ -175,6 +178,41 @@ struct FoldedTransitionTests {
         // Nothing was written: the other request is still open for the other driver.
         let second = try await store.accept(requestID: other.id, driverID: cast.otherDriver.id, rideKey: sampleKey, idempotency: nil)
         #expect(second.driverID == cast.otherDriver.id && second.state == .accepted)
+        await store.close()
+    }
+
+    /// Cancelling a request and a touch proof, old against `_9`, in the outcomes that write
+    /// nothing: replay, a reused key, a missing request or ride, the wrong state.
+    @Test(.enabled(if: StoreKind.postgresURL != nil))
+    func cancellingARequestAndATouchProofAnswerAsBefore() async throws {
+        let (opened, location) = try await StoreKind.postgres.makeStore(prefix: "rb_folded_cancel")
+        let store = try #require(opened as? PostgresStore)
+        let cast = try await Cast(store)
+        let request = try await cast.request(store)
+        let key = IdempotencyScope(accountID: cast.passenger.id, key: "cancel-1")
+        _ = try await store.cancelRideRequest(id: request.id, by: cast.passenger.id, reason: nil, idempotency: key)
+        let cancel = { (key: String, operation: String, id: String) in
+            "'\(cast.passenger.id)', '\(key)', '\(operation)', '\(id)', '\(cast.passenger.id)', NULL, now()"
+        }
+        let compare = { (old: String, new: String, arguments: String, expected: String, sequenced: Bool?) in
+            try await TestPostgres.execute(Self.sameAnswer(old: old, new: new, arguments, expected: expected, sequenced: sequenced), at: location)
+        }
+        try await compare("rb_cancel_request_2", "rb_cancel_request_9", cancel(key.key, "cancel-request:\(request.id)", request.id), "replay", nil)
+        try await compare("rb_cancel_request_2", "rb_cancel_request_9", cancel(key.key, "create-request", request.id), "key-reused", nil)
+        try await compare("rb_cancel_request_2", "rb_cancel_request_9", cancel("fresh-1", "cancel-request:none", "none"), "not-found", nil)
+        try await compare("rb_cancel_request_2", "rb_cancel_request_9", cancel("fresh-2", "cancel-request:\(request.id)", request.id), "illegal", nil)
+
+        let ride = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        let proof = { (key: String, operation: String, ride: String) in
+            "'\(cast.passenger.id)', '\(key)', '\(operation)', '\(ride)', 'passenger', '\(cast.passenger.id)', 1, 'uuid', 1, 2, -40, 5, "
+                + "now(), now(), now(), now(), 'mutual', 'driver', now(), now(), now(), now(), NULL, NULL, now(), now()"
+        }
+        try await compare("rb_touch_proof_7", "rb_touch_proof_9", proof("proof-1", "touch-proof:none", "none"), "not-found", nil)
+        try await compare("rb_touch_proof_7", "rb_touch_proof_9", proof("proof-2", "touch-proof:\(ride.id)", ride.id), "illegal", nil)
+        try await compare("rb_touch_proof_7", "rb_touch_proof_9", proof(key.key, "touch-proof:\(ride.id)", ride.id), "key-reused", nil)
+        // Nothing was written: the ride is still accepted, its request's events requested and accepted.
+        #expect(try await store.ride(id: ride.id)?.state == .accepted)
+        #expect(try await store.events(rideID: ride.id, after: 0).map(\.state) == [.requested, .accepted])
         await store.close()
     }
 }

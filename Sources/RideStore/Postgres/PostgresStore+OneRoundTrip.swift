@@ -10,10 +10,10 @@ import RideRules
 /// every write that finishes while it is queued (EventSequencing).
 enum TransitionSQL {
     enum CreateRequest: PreparedSQL { static let sql = FoldedTransitions.createRequestCall }
-    enum CancelRequest: PreparedSQL { static let sql = TransitionProcedures.call("cancel_request", arguments: 7) }
+    enum CancelRequest: PreparedSQL { static let sql = FoldedTransitions.cancelRequestCall }
     enum Accept: PreparedSQL { static let sql = FoldedTransitions.acceptCall }
     enum MoveRide: PreparedSQL { static let sql = FoldedTransitions.moveCall }
-    enum TouchProof: PreparedSQL { static let sql = TouchProofResend.call }
+    enum TouchProof: PreparedSQL { static let sql = FoldedTransitions.touchProofCall }
     enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
     enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_7", arguments: 15) }
@@ -30,7 +30,10 @@ struct TransitionAnswer: Sendable {
 
     init(row: PostgresRow) throws {
         if row.count == 4 {
-            (outcome, info, result, sequenced) = try row.decode((String, String?, Data?, Bool).self)
+            // NULL when the procedure answered before the step (a touch proof's early refusals).
+            let sequenced: Bool?
+            (outcome, info, result, sequenced) = try row.decode((String, String?, Data?, Bool?).self)
+            self.sequenced = sequenced ?? false
         } else {
             (outcome, info, result) = try row.decode((String, String?, Data?).self)
         }
@@ -140,12 +143,12 @@ extension PostgresStore {
 
     func cancelRideRequestInOneTrip(id: String, by actorID: String, reason: String?, idempotency key: IdempotencyScope?) async throws -> RideRequestRecord {
         let now = Date.storeNow
-        return try await sequenced {
+        return try await sequenced(unlessDone: {
             let answer = try await callTransition(key) {
-                try Prepared<TransitionSQL.CancelRequest>(key?.accountID, key?.key, "cancel-request:\(id)", id, actorID, reason, now)
+                try Prepared<TransitionSQL.CancelRequest>(key?.accountID, key?.key, "cancel-request:\(id)", id, actorID, reason, now, Self.eventChannel)
             }
-            return try result(answer, as: RideRequestRecord.self, notFound: "ride request \(id)", to: .cancelled)
-        }
+            return (try result(answer, as: RideRequestRecord.self, notFound: "ride request \(id)", to: .cancelled), answer.sequenced)
+        })
     }
 
     func acceptInOneTrip(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
@@ -181,20 +184,20 @@ extension PostgresStore {
         let (earliest, latest) = TouchPairing.receiptBounds(around: proof.receivedAt)
         let (fromBound, untilBound) = TouchPairing.windowBounds(from: proof.observedFrom, until: proof.observedUntil)
         let now = Date.storeNow
-        return try await sequenced {
+        return try await sequenced(unlessDone: {
             let answer = try await callTransition(key) {
                 try Prepared<TransitionSQL.TouchProof>(
                     key?.accountID, key?.key, "touch-proof:\(proof.rideID)", proof.rideID, proof.side.rawValue, proof.accountID, proof.slot,
                     proof.uuid.uuidString, proof.major, proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt, proof.receivedAt,
                     proof.observedFrom, proof.observedUntil, mode, proof.side.counterpart.rawValue, earliest, latest, fromBound, untilBound,
-                    proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now, proof.resentSince)
+                    proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now, proof.resentSince, Self.eventChannel)
             }
             if answer.outcome == "proof-replayed" {
                 throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
             }
             if answer.outcome == "proof-resent" { throw StoreError.replayed(proof.resentRefusal) }
-            return try result(answer, as: TouchProofRecording.self, notFound: "ride \(proof.rideID)", to: .confirmed)
-        }
+            return (try result(answer, as: TouchProofRecording.self, notFound: "ride \(proof.rideID)", to: .confirmed), answer.sequenced)
+        })
     }
 
     func requestLocatorInOneTrip(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording {

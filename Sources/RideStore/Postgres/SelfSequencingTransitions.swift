@@ -1,3 +1,5 @@
+import Foundation
+
 /// Issue 39: a transition that sequences its own event when nobody else is sequencing.
 ///
 /// A transition staged its event (`ride_event_pending`) and committed; the server then ran a
@@ -8,8 +10,9 @@
 /// (`CALL` of the move, then of the run, against the `_9` move; BENCHMARKS.md), the pair cost
 /// PostgreSQL 20–35 % more CPU than the one call.
 ///
-/// The `_9` procedures (`v9`, migration `self-sequencing-transitions`) are the `_8` bodies with
-/// one step before their COMMIT: when the answer is 'ok' or 'replay' (a replay's first attempt
+/// The `_9` procedures (`v9`, migration `self-sequencing-transitions`) are the `_8` bodies, and
+/// those of cancelling a request (`rb_cancel_request_2`) and of a touch proof
+/// (`rb_touch_proof_7`), with one step before their COMMIT: when the answer is 'ok' or 'replay' (a replay's first attempt
 /// may have committed without its run), they *try* the sequencing lock and, holding it, run
 /// `rb_sequence_events_1` in their own transaction, answering `sequenced_` true. Order is kept
 /// as before: every insert into `ride_event` happens under that lock, held until its commit,
@@ -20,8 +23,33 @@
 /// no new lock waits, nor deadlocks, come in through the transitions; holding the lock through
 /// the commit's flush is what a run did too.
 extension FoldedTransitions {
-    /// Migration `self-sequencing-transitions`.
-    static let v9 = procedures(.selfWhenFree)
+    /// Migration `self-sequencing-transitions`: the folded three, cancelling a request and a
+    /// touch proof.
+    static let v9 = procedures(.selfWhenFree) + [cancelRequest, touchProof]
+
+    /// `rb_cancel_request_2` (TransitionProcedures: `rb_cancel_request_1`, then COMMIT) with the step.
+    private static let cancelRequest = """
+        CREATE PROCEDURE rb_cancel_request_9(p_account text, p_key text, p_operation text, p_id text, p_actor text, p_reason text,
+            p_now timestamptz, p_channel text, OUT outcome_ text, OUT info_ text, OUT result_ bytea, OUT sequenced_ boolean) LANGUAGE plpgsql AS $$
+        BEGIN
+            SELECT * INTO outcome_, info_, result_ FROM rb_cancel_request_1(p_account, p_key, p_operation, p_id, p_actor, p_reason, p_now);
+            \(Sequencing.selfWhenFree.beforeCommit)COMMIT;
+        END $$
+        """
+
+    /// `rb_touch_proof_7` (TouchProofResend, a shipped text) with the step before its one COMMIT
+    /// (its early answers RETURN before it: `sequenced_` NULL, read as not sequenced).
+    private static let touchProof: String = {
+        var text = TouchProofResend.v7[0]
+        for (shipped, sequencing) in [("CREATE PROCEDURE rb_touch_proof_7(", "CREATE PROCEDURE rb_touch_proof_9("),
+                                      ("p_resent_since timestamptz,", "p_resent_since timestamptz, p_channel text,"),
+                                      ("OUT result_ bytea)", "OUT result_ bytea, OUT sequenced_ boolean)"),
+                                      ("    COMMIT;\nEND $$", "    " + Sequencing.selfWhenFree.beforeCommit + "COMMIT;\nEND $$")] {
+            precondition(text.components(separatedBy: shipped).count == 2, "rb_touch_proof_7's text no longer has \(shipped)")
+            text = text.replacingOccurrences(of: shipped, with: sequencing)
+        }
+        return text
+    }()
 
     /// Who moves a transition's staged event into the history.
     enum Sequencing {
@@ -55,6 +83,10 @@ extension FoldedTransitions {
     static let createRequestCall = call("rb_create_request_9", arguments: 13)
     /// `CALL rb_accept_9($1, …, $12, NULL × 4)`.
     static let acceptCall = call("rb_accept_9", arguments: 12)
+    /// `CALL rb_cancel_request_9($1, …, $8, NULL × 4)`.
+    static let cancelRequestCall = call("rb_cancel_request_9", arguments: 8)
+    /// `CALL rb_touch_proof_9($1, …, $27, NULL × 4)`.
+    static let touchProofCall = call("rb_touch_proof_9", arguments: 27)
 
     private static func call(_ name: String, arguments n: Int) -> String {
         "CALL \(name)(" + ((1...n).map { "$\($0)" } + Array(repeating: "NULL", count: 4)).joined(separator: ", ") + ")"

@@ -7,6 +7,8 @@
 /// observation ends at or after `p_resent_since` (`VerifiedTouchProof.resentSince`) makes this
 /// one 'proof-replayed', and nothing is written. Installed by the migration
 /// `touch-proof-resend-check`; the `_2` procedure stays for servers of the previous version.
+/// Its text is shipped: the server now calls `rb_touch_proof_9`, made from it with the step that
+/// sequences the event in the same transaction (SelfSequencingTransitions).
 enum TouchProofResend {
     static let v7: [String] = [
         """
@@ -68,7 +70,4 @@ enum TouchProofResend {
         END $$
         """,
     ]
-
-    /// `CALL rb_touch_proof_7($1, …, $26, NULL, NULL, NULL)`.
-    static let call = "CALL rb_touch_proof_7(" + ((1...26).map { "$\($0)" } + ["NULL", "NULL", "NULL"]).joined(separator: ", ") + ")"
 }

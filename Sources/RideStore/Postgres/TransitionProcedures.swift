@@ -203,9 +203,4 @@ enum TransitionProcedures {
 
     /// The procedures' names, for the tests.
     static let names = transitions.map { "rb_\($0.name)_2" }
-
-    /// `CALL rb_<name>_2($1, …, $n, NULL, …)`: `n` arguments, then a NULL per OUT argument.
-    static func call(_ name: String, arguments n: Int) -> String {
-        "CALL rb_\(name)_2(" + ((1...n).map { "$\($0)" } + ["NULL", "NULL", "NULL"]).joined(separator: ", ") + ")"
-    }
 }
