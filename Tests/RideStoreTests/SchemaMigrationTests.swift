@@ -15,7 +15,7 @@ struct SchemaMigrationTests {
                                              "transition-functions-keyed-notes", "driver-busy-while-confirmed",
                                              "touch-proof-resend-check", "ride-word-attempts", "bounded-ride-notes", "ride-positions",
                                              "ride-history-caps", "transition-work", "folded-transitions",
-                                             "self-sequencing-transitions"])
+                                             "self-sequencing-transitions", "redundant-indexes"])
         #expect(PostgresMigrations.all.names == SQLiteMigrations.all.names)
     }
 

@@ -224,6 +224,8 @@ enum PostgresMigrations {
         // Issue 39: those procedures sequence their own event when the sequencing lock is free
         // (SelfSequencingTransitions; a no-op step of the same name on SQLite).
         ("self-sequencing-transitions", FoldedTransitions.v9),
+        // Issue 39: two indexes that are the first column of another (see the SQLite migration).
+        ("redundant-indexes", ["DROP INDEX IF EXISTS ride_driver", "DROP INDEX IF EXISTS ride_event_ride"]),
     ]
 
     /// `Vehicle(parsing:)` in SQL: at most `Vehicle.maxSplitWords` words of letters, digits,

@@ -252,6 +252,14 @@ enum SQLiteMigrations {
         m.register("folded-transitions") { _ in }
         // PostgreSQL's transitions sequence their own events when they can (issue 39); nothing to do here.
         m.register("self-sequencing-transitions") { _ in }
+        // Issue 39: `ride_driver` (driverID) is the first column of `ride_driver_state` (driverID,
+        // state) and `rideEvent_ride` (rideID) of `rideEvent_ride_kind` (rideID, kind, id): every
+        // lookup either served is served by the wider one, and every insert, and every ride
+        // state change, wrote both.
+        m.register("redundant-indexes") { db in
+            try db.execute(sql: "DROP INDEX IF EXISTS ride_driver")
+            try db.execute(sql: "DROP INDEX IF EXISTS rideEvent_ride")
+        }
         return m
     }()
 
