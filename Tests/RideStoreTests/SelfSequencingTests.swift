@@ -104,4 +104,54 @@ struct SelfSequencingTests {
         try await holder.close()
         await store.close()
     }
+
+    /// The move inside a transition never waits on another writer's row: with ride Y's arrival
+    /// staged and Y's row held FOR UPDATE by another session (as a ride note or an ETA holds
+    /// it), ride X's arrival answers at once, 'ok' and not sequenced (its move's foreign-key
+    /// check on Y gave up after the 1 ms lock_timeout and was rolled back); once Y is free a run
+    /// moves both. Without that block the CALL waited for Y, holding the sequencing lock.
+    @Test(.enabled(if: StoreKind.postgresURL != nil))
+    func theMoveNeverWaitsOnAnotherWritersRow() async throws {
+        let (opened, location) = try await StoreKind.postgres.makeStore(prefix: "rb_selfseq_rowlock")
+        let store = try #require(opened as? PostgresStore)
+        let cast = try await Cast(store)
+        let x = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        let y = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.otherDriver.id, rideKey: sampleKey, idempotency: nil)
+        let holder = try await TestPostgres.connect(at: location)
+        let caller = try await TestPostgres.connect(at: location)
+        let logger = TestPostgres.logger
+        // Y's arrival staged and committed, not sequenced (the `_8` procedure never sequences).
+        _ = try await holder.query(PostgresQuery(unsafeSQL: """
+            CALL rb_move_ride_8(NULL, NULL, 'arrived:\(y.id)', '\(y.id)', 'arrived', ARRAY['accepted'], '\(cast.otherDriver.id)', NULL, now(),
+                                NULL, NULL, NULL)
+            """), logger: logger)
+        #expect(try await Self.count("ride_event_pending", on: caller) == 1)
+        _ = try await holder.query("BEGIN", logger: logger)
+        _ = try await holder.query(PostgresQuery(unsafeSQL: "SELECT 1 FROM ride WHERE id = '\(y.id)' FOR UPDATE"), logger: logger)
+
+        let answered = Mutex(false)
+        let arrive = Task {
+            let rows = try await caller.query(PostgresQuery(unsafeSQL: """
+                CALL rb_move_ride_9(NULL, NULL, 'arrived:\(x.id)', '\(x.id)', 'arrived', ARRAY['accepted'], '\(cast.driver.id)', NULL, now(),
+                                    '\(PostgresStore.eventChannel)', NULL, NULL, NULL, NULL)
+                """), logger: logger)
+            let answer = try await rows.collect().first?.decode((String, String?, Data?, Bool?).self)
+            answered.withLock { $0 = true }
+            return answer
+        }
+        let answeredWhileHeld = try await Self.eventually { answered.withLock { $0 } }
+        _ = try await holder.query("ROLLBACK", logger: logger)
+        let answer = try await arrive.value
+        #expect(answeredWhileHeld, "the CALL waited for another session's row lock")
+        #expect(answer?.0 == "ok" && answer?.3 == false, "\(String(describing: answer))")
+        // Both arrivals committed and staged; the next run (any server's) moves them.
+        #expect(try await Self.count("ride_event_pending", on: caller) == 2)
+        try await store.sequenceEvents()
+        #expect(try await Self.count("ride_event_pending", on: caller) == 0)
+        #expect(try await store.events(rideID: x.id, after: 0).map(\.state) == [.requested, .accepted, .arrived])
+        #expect(try await store.events(rideID: y.id, after: 0).map(\.state) == [.requested, .accepted, .arrived])
+        try await holder.close()
+        try await caller.close()
+        await store.close()
+    }
 }

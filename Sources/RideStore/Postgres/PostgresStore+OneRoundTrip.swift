@@ -19,24 +19,20 @@ enum TransitionSQL {
     enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_7", arguments: 15) }
 }
 
-/// A transition function's answer (TransitionFunctions: `outcome_`, `info_`, `result_`; the
-/// self-sequencing procedures add `sequenced_`: SelfSequencingTransitions).
+/// A transition procedure's answer (`outcome_`, `info_`, `result_`, `sequenced_`: the `_9`
+/// procedures of SelfSequencingTransitions, which every transition calls).
 struct TransitionAnswer: Sendable {
     var outcome: String
     var info: String?
     var result: Data?
     /// The transition's own transaction moved its event into the history: no run is needed.
-    var sequenced = false
+    /// (NULL when the procedure answered before that step: a touch proof's early answers.)
+    var sequenced: Bool
 
     init(row: PostgresRow) throws {
-        if row.count == 4 {
-            // NULL when the procedure answered before the step (a touch proof's early refusals).
-            let sequenced: Bool?
-            (outcome, info, result, sequenced) = try row.decode((String, String?, Data?, Bool?).self)
-            self.sequenced = sequenced ?? false
-        } else {
-            (outcome, info, result) = try row.decode((String, String?, Data?).self)
-        }
+        let sequenced: Bool?
+        (outcome, info, result, sequenced) = try row.decode((String, String?, Data?, Bool?).self)
+        self.sequenced = sequenced ?? false
     }
 }
 

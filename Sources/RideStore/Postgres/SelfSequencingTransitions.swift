@@ -12,16 +12,26 @@ import Foundation
 ///
 /// The `_9` procedures (`v9`, migration `self-sequencing-transitions`) are the `_8` bodies, and
 /// those of cancelling a request (`rb_cancel_request_2`) and of a touch proof
-/// (`rb_touch_proof_7`), with one step before their COMMIT: when the answer is 'ok' or 'replay' (a replay's first attempt
-/// may have committed without its run), they *try* the sequencing lock and, holding it, run
+/// (`rb_touch_proof_7`), with one step before their COMMIT: when the answer is 'ok' or
+/// 'replay' (a replay's first attempt may have committed without its run; a touch proof's
+/// replay answers before the step), they *try* the sequencing lock and, holding it, run
 /// `rb_sequence_events_1` in their own transaction, answering `sequenced_` true. Order is kept
 /// as before: every insert into `ride_event` happens under that lock, held until its commit,
 /// and the moving statement's snapshot is taken after the lock, so it sees every event staged
-/// and committed before. A transition never waits for the lock (a try, not a wait): when a
-/// run or another transition holds it, it commits its staged event as `_8` did, answers
-/// `sequenced_` false and the server sequences it (`PostgresStore.sequenced(unlessDone:)`), so
-/// no new lock waits, nor deadlocks, come in through the transitions; holding the lock through
-/// the commit's flush is what a run did too.
+/// and committed before. When a run or another transition holds the lock, the transition
+/// commits its staged event as `_8` did, answers `sequenced_` false and the server sequences
+/// it (`PostgresStore.sequenced(unlessDone:)`).
+///
+/// The move itself must not make a transition wait either: its foreign-key checks take FOR KEY
+/// SHARE on the ride and request rows of *other* writers' staged events, which a session
+/// holding such a row FOR UPDATE (a ride note, the locator, a touch proof, an ETA, cancelling a
+/// request) blocks — and a transition waiting there holds the global lock and its own rows,
+/// where it could even close a deadlock (a review found one through a reused idempotency key).
+/// So the move runs in a block of its own with `lock_timeout` at 1 ms: any wait, or any error
+/// in another writer's staged row, rolls the block back (the events stay staged), answers
+/// `sequenced_` false and leaves the event to the server's run, which waits as runs always did.
+/// The block costs a subtransaction; `lock_timeout` is restored before the COMMIT, whose
+/// NOTIFY takes a lock of its own.
 extension FoldedTransitions {
     /// Migration `self-sequencing-transitions`: the folded three, cancelling a request and a
     /// touch proof.
@@ -63,14 +73,27 @@ extension FoldedTransitions {
         var channelArgument: String { self == .byTheServer ? "" : ", p_channel text" }
         /// Whether the transaction sequenced: the last OUT argument.
         var sequencedResult: String { self == .byTheServer ? "" : ", OUT sequenced_ boolean" }
+        /// How long the move may wait for a row lock before it leaves the events to the server.
+        static let moveLockTimeout = "1ms"
+
         /// The step before the COMMIT (each line after the first indented as the body's).
         var beforeCommit: String {
             guard self == .selfWhenFree else { return "" }
             return [
                 "sequenced_ := false;",
                 "IF outcome_ IN ('ok', 'replay') THEN",
-                "    sequenced_ := pg_try_advisory_xact_lock(\(AdvisoryLock.eventSequencing));",
-                "    IF sequenced_ THEN PERFORM rb_sequence_events_1(p_channel); END IF;",
+                "    IF pg_try_advisory_xact_lock(\(AdvisoryLock.eventSequencing)) THEN",
+                "        DECLARE",
+                "            lock_wait text := current_setting('lock_timeout');",
+                "        BEGIN",
+                "            PERFORM set_config('lock_timeout', '\(Self.moveLockTimeout)', true);",
+                "            PERFORM rb_sequence_events_1(p_channel);",
+                "            PERFORM set_config('lock_timeout', lock_wait, true);",
+                "            sequenced_ := true;",
+                "        EXCEPTION WHEN OTHERS THEN",
+                "            sequenced_ := false;",
+                "        END;",
+                "    END IF;",
                 "END IF;",
                 "",
             ].joined(separator: "\n    ")
