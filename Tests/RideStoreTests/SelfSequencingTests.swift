@@ -154,4 +154,47 @@ struct SelfSequencingTests {
         try await caller.close()
         await store.close()
     }
+
+    /// A transition moves every event staged before it, in staging order, ahead of its own: one
+    /// left staged by a writer that never sequenced it (the `_8` procedure, as a server that died
+    /// after its commit leaves it) gets the lower id. A keyed retry (a replay) sequences what is
+    /// staged too, in its one CALL.
+    @Test(.enabled(if: StoreKind.postgresURL != nil))
+    func aTransitionAndAReplayMoveEarlierStagedEventsFirst() async throws {
+        let (opened, location) = try await StoreKind.postgres.makeStore(prefix: "rb_selfseq_order")
+        let store = try #require(opened as? PostgresStore)
+        let cast = try await Cast(store)
+        let x = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
+        let y = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.otherDriver.id, rideKey: sampleKey, idempotency: nil)
+        let connection = try await TestPostgres.connect(at: location)
+        let stageArrival = { (ride: RideRecord, driver: String) in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: """
+                CALL rb_move_ride_8(NULL, NULL, 'arrived:\(ride.id)', '\(ride.id)', 'arrived', ARRAY['accepted'], '\(driver)', NULL, now(),
+                                    NULL, NULL, NULL)
+                """), logger: TestPostgres.logger)
+        }
+        try await stageArrival(y, cast.otherDriver.id)
+        let key = IdempotencyScope(accountID: cast.driver.id, key: "arrive-x")
+        let trips = try await RoundTripTests.trips(store) {
+            _ = try await store.transition(rideID: x.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: key)
+        }
+        #expect(trips == 1)
+        #expect(try await Self.count("ride_event_pending", on: connection) == 0)
+        let yArrived = try #require(try await store.events(rideID: y.id, after: 0).last)
+        let xArrived = try #require(try await store.events(rideID: x.id, after: 0).last)
+        #expect(yArrived.state == .arrived && xArrived.state == .arrived)
+        #expect(yArrived.id < xArrived.id, "the event staged first is sequenced first")
+
+        // Another event left staged, then the keyed arrival of x again: a replay, one CALL.
+        let z = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.otherDriver.id, rideKey: sampleKey, idempotency: nil)
+        try await stageArrival(z, cast.otherDriver.id)
+        let replayTrips = try await RoundTripTests.trips(store) {
+            _ = try await store.transition(rideID: x.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: key)
+        }
+        #expect(replayTrips == 1)
+        #expect(try await Self.count("ride_event_pending", on: connection) == 0)
+        #expect(try await store.events(rideID: z.id, after: 0).map(\.state) == [.requested, .accepted, .arrived])
+        try await connection.close()
+        await store.close()
+    }
 }
