@@ -17,6 +17,15 @@ struct SelfSequencingTests {
         return try await rows.collect().first?.decode(Int64.self) ?? -1
     }
 
+    /// Stages `ride`'s arrival and commits it without sequencing it (the `_8` procedure never
+    /// sequences), as a server that died after its commit leaves it.
+    static func stageArrival(of ride: RideRecord, by driver: String, on connection: PostgresConnection) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: """
+            CALL rb_move_ride_8(NULL, NULL, 'arrived:\(ride.id)', '\(ride.id)', 'arrived', ARRAY['accepted'], '\(driver)', NULL, now(),
+                                NULL, NULL, NULL)
+            """), logger: TestPostgres.logger)
+    }
+
     /// Polls `condition` every 50 ms, for up to `seconds` (load only makes it slower).
     static func eventually(seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -120,11 +129,8 @@ struct SelfSequencingTests {
         let holder = try await TestPostgres.connect(at: location)
         let caller = try await TestPostgres.connect(at: location)
         let logger = TestPostgres.logger
-        // Y's arrival staged and committed, not sequenced (the `_8` procedure never sequences).
-        _ = try await holder.query(PostgresQuery(unsafeSQL: """
-            CALL rb_move_ride_8(NULL, NULL, 'arrived:\(y.id)', '\(y.id)', 'arrived', ARRAY['accepted'], '\(cast.otherDriver.id)', NULL, now(),
-                                NULL, NULL, NULL)
-            """), logger: logger)
+        // Y's arrival staged and committed, not sequenced.
+        try await Self.stageArrival(of: y, by: cast.otherDriver.id, on: holder)
         #expect(try await Self.count("ride_event_pending", on: caller) == 1)
         _ = try await holder.query("BEGIN", logger: logger)
         _ = try await holder.query(PostgresQuery(unsafeSQL: "SELECT 1 FROM ride WHERE id = '\(y.id)' FOR UPDATE"), logger: logger)
@@ -167,13 +173,7 @@ struct SelfSequencingTests {
         let x = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.driver.id, rideKey: sampleKey, idempotency: nil)
         let y = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.otherDriver.id, rideKey: sampleKey, idempotency: nil)
         let connection = try await TestPostgres.connect(at: location)
-        let stageArrival = { (ride: RideRecord, driver: String) in
-            _ = try await connection.query(PostgresQuery(unsafeSQL: """
-                CALL rb_move_ride_8(NULL, NULL, 'arrived:\(ride.id)', '\(ride.id)', 'arrived', ARRAY['accepted'], '\(driver)', NULL, now(),
-                                    NULL, NULL, NULL)
-                """), logger: TestPostgres.logger)
-        }
-        try await stageArrival(y, cast.otherDriver.id)
+        try await Self.stageArrival(of: y, by: cast.otherDriver.id, on: connection)
         let key = IdempotencyScope(accountID: cast.driver.id, key: "arrive-x")
         let trips = try await RoundTripTests.trips(store) {
             _ = try await store.transition(rideID: x.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: key)
@@ -187,7 +187,7 @@ struct SelfSequencingTests {
 
         // Another event left staged, then the keyed arrival of x again: a replay, one CALL.
         let z = try await store.accept(requestID: try await cast.request(store).id, driverID: cast.otherDriver.id, rideKey: sampleKey, idempotency: nil)
-        try await stageArrival(z, cast.otherDriver.id)
+        try await Self.stageArrival(of: z, by: cast.otherDriver.id, on: connection)
         let replayTrips = try await RoundTripTests.trips(store) {
             _ = try await store.transition(rideID: x.id, to: .arrived, by: cast.driver.id, detail: nil, idempotency: key)
         }

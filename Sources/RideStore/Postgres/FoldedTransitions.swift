@@ -28,7 +28,7 @@
 ///   two checks as it can commit just after the one.)
 ///
 /// The `_1`, `_2` and `_6` routines stay: a server of the previous version calls them beside
-/// this one. The store's answers do not change, so `TransitionAnswer` reads both.
+/// this one. The server now calls the `_9` versions of these bodies (SelfSequencingTransitions).
 enum FoldedTransitions {
     /// Migration `folded-transitions`: the server sequences each transition's staged event.
     static let v8 = procedures(.byTheServer)

@@ -43,18 +43,6 @@ extension PostgresStore {
         commits.announce(.eventsAppended)
         return result
     }
-
-    /// `sequenced` for a write whose own transaction may have sequenced its event (the
-    /// transitions that try the sequencing lock: SelfSequencingTransitions): `write` answers
-    /// its value and whether it did; a run only when it did not.
-    func sequenced<T: Sendable>(unlessDone write: () async throws -> (T, sequenced: Bool)) async throws -> T {
-        let (result, done) = try await write()
-        if done {
-            commits.announce(.eventsAppended)
-            return result
-        }
-        return try await sequenced { result }
-    }
 }
 
 /// One server's sequencing runs. A caller needs a run that starts after it asks (its write has

@@ -14,9 +14,15 @@ enum TransitionSQL {
     enum Accept: PreparedSQL { static let sql = FoldedTransitions.acceptCall }
     enum MoveRide: PreparedSQL { static let sql = FoldedTransitions.moveCall }
     enum TouchProof: PreparedSQL { static let sql = FoldedTransitions.touchProofCall }
-    enum RequestLocator: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_request_locator_4", arguments: 5) }
+    enum RequestLocator: PreparedSQL { static let sql = call("rb_request_locator_4", arguments: 5, outs: SequencedEventAnswer.outs) }
     enum SequenceEvents: PreparedSQL { static let sql = "CALL rb_sequence_events_3($1)" }
-    enum RecordNote: PreparedSQL { static let sql = SequencedEventAnswer.call("rb_record_note_7", arguments: 15) }
+    enum RecordNote: PreparedSQL { static let sql = call("rb_record_note_7", arguments: 15, outs: SequencedEventAnswer.outs) }
+
+    /// `CALL name($1, …, $n, NULL × outs)`: the IN arguments, then a NULL per OUT argument
+    /// (PostgreSQL 14 and later take the OUT ones in a CALL).
+    static func call(_ name: String, arguments n: Int, outs: Int) -> String {
+        "CALL \(name)(" + ((1...n).map { "$\($0)" } + Array(repeating: "NULL", count: outs)).joined(separator: ", ") + ")"
+    }
 }
 
 /// A transition procedure's answer (`outcome_`, `info_`, `result_`, `sequenced_`: the `_9`
@@ -54,10 +60,8 @@ struct SequencedEventAnswer: Sendable {
         }
     }
 
-    /// `CALL name($1, …, $n, NULL × 12)`: the arguments (the events channel last), then the OUT ones.
-    static func call(_ name: String, arguments n: Int) -> String {
-        "CALL \(name)(" + ((1...n).map { "$\($0)" } + Array(repeating: "NULL", count: 12)).joined(separator: ", ") + ")"
-    }
+    /// The procedures' OUT arguments: the outcome, info, time, then the event's nine.
+    static let outs = 12
 
     /// The event of an 'ok' answer.
     func recorded() throws -> RideEvent {
@@ -108,6 +112,18 @@ extension PostgresStore {
         throw StoreError.unavailable("idempotency key \(key?.key ?? "") could not be settled")
     }
 
+    /// One transition: its CALL (`callTransition`), its answer read by `decode`, and a
+    /// sequencing run only when the procedure did not sequence its event itself
+    /// (SelfSequencingTransitions); a refusal `decode` throws starts none, as before.
+    func sequencedTransition<SQL, T: Sendable>(_ key: IdempotencyScope?, _ statement: @escaping @Sendable () throws -> Prepared<SQL>,
+                                              decode: (TransitionAnswer) throws -> T) async throws -> T {
+        let answer = try await callTransition(key, statement)
+        let value = try decode(answer)
+        guard answer.sequenced else { return try await sequenced { value } }
+        commits.announce(.eventsAppended)
+        return value
+    }
+
     /// The answer's result, or the error its outcome stands for.
     func result<T: Decodable>(_ answer: TransitionAnswer, as type: T.Type, notFound: String, to target: RideState,
                               busy role: Role? = nil, taken: String = "") throws -> T {
@@ -128,49 +144,44 @@ extension PostgresStore {
         let id = StoreID.make(), now = Date.storeNow
         // 64 candidates, as the Swift loop tried at most: taken ones are skipped in the function.
         let codes = (0..<64).map { _ in ShortCode.random() }
-        return try await sequenced(unlessDone: {
-            let answer = try await callTransition(key) {
-                try Prepared<TransitionSQL.CreateRequest>(key?.accountID, key?.key, "create-request", id, passengerID, new.passengerName, new.pickup,
-                                                         new.dropoff, new.accessibilityNotes, now, rule == .oneRideAtATime, codes, Self.eventChannel)
-            }
-            return (try result(answer, as: RideRequestRecord.self, notFound: "account \(passengerID)", to: .requested, busy: .passenger), answer.sequenced)
-        })
+        return try await sequencedTransition(key) {
+            try Prepared<TransitionSQL.CreateRequest>(key?.accountID, key?.key, "create-request", id, passengerID, new.passengerName, new.pickup,
+                                                     new.dropoff, new.accessibilityNotes, now, rule == .oneRideAtATime, codes, Self.eventChannel)
+        } decode: {
+            try result($0, as: RideRequestRecord.self, notFound: "account \(passengerID)", to: .requested, busy: .passenger)
+        }
     }
 
     func cancelRideRequestInOneTrip(id: String, by actorID: String, reason: String?, idempotency key: IdempotencyScope?) async throws -> RideRequestRecord {
         let now = Date.storeNow
-        return try await sequenced(unlessDone: {
-            let answer = try await callTransition(key) {
-                try Prepared<TransitionSQL.CancelRequest>(key?.accountID, key?.key, "cancel-request:\(id)", id, actorID, reason, now, Self.eventChannel)
-            }
-            return (try result(answer, as: RideRequestRecord.self, notFound: "ride request \(id)", to: .cancelled), answer.sequenced)
-        })
+        return try await sequencedTransition(key) {
+            try Prepared<TransitionSQL.CancelRequest>(key?.accountID, key?.key, "cancel-request:\(id)", id, actorID, reason, now, Self.eventChannel)
+        } decode: {
+            try result($0, as: RideRequestRecord.self, notFound: "ride request \(id)", to: .cancelled)
+        }
     }
 
     func acceptInOneTrip(requestID: String, driverID: String, rideKey: Data, rule: BookingRule, assignedBy: String?,
                          idempotency key: IdempotencyScope?) async throws -> RideRecord {
         let rideID = StoreID.make(), now = Date.storeNow
-        return try await sequenced(unlessDone: {
-            let answer = try await callTransition(key) {
-                try Prepared<TransitionSQL.Accept>(key?.accountID, key?.key, "accept:\(requestID)", requestID, driverID, rideID, rideKey,
-                                                  rule == .oneRideAtATime, assignedBy ?? driverID, assignedBy == nil ? nil : "assigned by a dispatcher", now,
-                                                  Self.eventChannel)
-            }
-            return (try result(answer, as: RideRecord.self, notFound: "ride request \(requestID)", to: .accepted, busy: .driver, taken: requestID),
-                    answer.sequenced)
-        })
+        return try await sequencedTransition(key) {
+            try Prepared<TransitionSQL.Accept>(key?.accountID, key?.key, "accept:\(requestID)", requestID, driverID, rideID, rideKey,
+                                              rule == .oneRideAtATime, assignedBy ?? driverID, assignedBy == nil ? nil : "assigned by a dispatcher", now,
+                                              Self.eventChannel)
+        } decode: {
+            try result($0, as: RideRecord.self, notFound: "ride request \(requestID)", to: .accepted, busy: .driver, taken: requestID)
+        }
     }
 
     func transitionInOneTrip(rideID: String, to state: RideState, by actorID: String, detail: String?, idempotency key: IdempotencyScope?) async throws -> RideRecord {
         let movableFrom = RideLifecycle.states(movingTo: state).map(\.rawValue)
         let now = Date.storeNow
-        return try await sequenced(unlessDone: {
-            let answer = try await callTransition(key) {
-                try Prepared<TransitionSQL.MoveRide>(key?.accountID, key?.key, "\(state.rawValue):\(rideID)", rideID, state.rawValue, movableFrom,
-                                                    actorID, detail, now, Self.eventChannel)
-            }
-            return (try result(answer, as: RideRecord.self, notFound: "ride \(rideID)", to: state), answer.sequenced)
-        })
+        return try await sequencedTransition(key) {
+            try Prepared<TransitionSQL.MoveRide>(key?.accountID, key?.key, "\(state.rawValue):\(rideID)", rideID, state.rawValue, movableFrom,
+                                                actorID, detail, now, Self.eventChannel)
+        } decode: {
+            try result($0, as: RideRecord.self, notFound: "ride \(rideID)", to: state)
+        }
     }
 
     func recordTouchProofInOneTrip(_ proof: VerifiedTouchProof, policy: TouchPolicy, idempotency key: IdempotencyScope?) async throws -> TouchProofRecording {
@@ -180,20 +191,19 @@ extension PostgresStore {
         let (earliest, latest) = TouchPairing.receiptBounds(around: proof.receivedAt)
         let (fromBound, untilBound) = TouchPairing.windowBounds(from: proof.observedFrom, until: proof.observedUntil)
         let now = Date.storeNow
-        return try await sequenced(unlessDone: {
-            let answer = try await callTransition(key) {
-                try Prepared<TransitionSQL.TouchProof>(
-                    key?.accountID, key?.key, "touch-proof:\(proof.rideID)", proof.rideID, proof.side.rawValue, proof.accountID, proof.slot,
-                    proof.uuid.uuidString, proof.major, proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt, proof.receivedAt,
-                    proof.observedFrom, proof.observedUntil, mode, proof.side.counterpart.rawValue, earliest, latest, fromBound, untilBound,
-                    proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now, proof.resentSince, Self.eventChannel)
-            }
+        return try await sequencedTransition(key) {
+            try Prepared<TransitionSQL.TouchProof>(
+                key?.accountID, key?.key, "touch-proof:\(proof.rideID)", proof.rideID, proof.side.rawValue, proof.accountID, proof.slot,
+                proof.uuid.uuidString, proof.major, proof.minor, proof.peakRssiDbm, proof.samples, proof.observedAt, proof.receivedAt,
+                proof.observedFrom, proof.observedUntil, mode, proof.side.counterpart.rawValue, earliest, latest, fromBound, untilBound,
+                proof.touchObserved.detail, TouchProofRules.confirmationDetail(policy), now, proof.resentSince, Self.eventChannel)
+        } decode: { answer in
             if answer.outcome == "proof-replayed" {
                 throw StoreError.replayed("the \(proof.side.rawValue)'s proof for slot \(proof.slot) observed at \(proof.observedAt) was already used")
             }
             if answer.outcome == "proof-resent" { throw StoreError.replayed(proof.resentRefusal) }
-            return (try result(answer, as: TouchProofRecording.self, notFound: "ride \(proof.rideID)", to: .confirmed), answer.sequenced)
-        })
+            return try result(answer, as: TouchProofRecording.self, notFound: "ride \(proof.rideID)", to: .confirmed)
+        }
     }
 
     func requestLocatorInOneTrip(rideID: String, by actorID: String, at now: Date, minimumInterval: Double) async throws -> LocatorRecording {

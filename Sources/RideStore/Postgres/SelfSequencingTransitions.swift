@@ -20,7 +20,7 @@ import Foundation
 /// and the moving statement's snapshot is taken after the lock, so it sees every event staged
 /// and committed before. When a run or another transition holds the lock, the transition
 /// commits its staged event as `_8` did, answers `sequenced_` false and the server sequences
-/// it (`PostgresStore.sequenced(unlessDone:)`).
+/// it (`PostgresStore.sequencedTransition`).
 ///
 /// The move itself must not make a transition wait either: its foreign-key checks take FOR KEY
 /// SHARE on the ride and request rows of *other* writers' staged events, which a session
@@ -100,18 +100,10 @@ extension FoldedTransitions {
         }
     }
 
-    /// `CALL rb_move_ride_9($1, …, $10, NULL × 4)`: the move's nine arguments, then the channel.
-    static let moveCall = call("rb_move_ride_9", arguments: 10)
-    /// `CALL rb_create_request_9($1, …, $13, NULL × 4)`.
-    static let createRequestCall = call("rb_create_request_9", arguments: 13)
-    /// `CALL rb_accept_9($1, …, $12, NULL × 4)`.
-    static let acceptCall = call("rb_accept_9", arguments: 12)
-    /// `CALL rb_cancel_request_9($1, …, $8, NULL × 4)`.
-    static let cancelRequestCall = call("rb_cancel_request_9", arguments: 8)
-    /// `CALL rb_touch_proof_9($1, …, $27, NULL × 4)`.
-    static let touchProofCall = call("rb_touch_proof_9", arguments: 27)
-
-    private static func call(_ name: String, arguments n: Int) -> String {
-        "CALL \(name)(" + ((1...n).map { "$\($0)" } + Array(repeating: "NULL", count: 4)).joined(separator: ", ") + ")"
-    }
+    /// The `_9` procedures' calls: their IN arguments (the channel last), then their four OUT ones.
+    static let moveCall = TransitionSQL.call("rb_move_ride_9", arguments: 10, outs: 4)
+    static let createRequestCall = TransitionSQL.call("rb_create_request_9", arguments: 13, outs: 4)
+    static let acceptCall = TransitionSQL.call("rb_accept_9", arguments: 12, outs: 4)
+    static let cancelRequestCall = TransitionSQL.call("rb_cancel_request_9", arguments: 8, outs: 4)
+    static let touchProofCall = TransitionSQL.call("rb_touch_proof_9", arguments: 27, outs: 4)
 }
