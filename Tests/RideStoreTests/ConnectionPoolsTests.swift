@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import RideBeaconTesting
 import Testing
@@ -107,6 +110,64 @@ struct ConnectionPoolsTests {
         }
         #expect(answered == 16, "\(answered) of 16 queries answered after the database took connections again")
         await store.close()
+    }
+
+    @Test(.enabled(if: StoreKind.postgresURL != nil, "needs RIDEBEACON_TEST_POSTGRES_URL"))
+    func eachPoolsConnectionsLiveOnItsOwnEventLoop() async throws {
+        let location = try await StoreKind.postgres.makeDatabase(prefix: "rb_pool")
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loops = Array(group.makeIterator())
+        let pools = try ConnectionPools(Self.configuration(location), connections: 8, loops: loops, logger: Logger(label: "test"))
+        let runners = pools.start(logger: Logger(label: "test"))
+        #expect(pools.loops.map { ObjectIdentifier($0) } == [loops[0], loops[1], loops[0], loops[1]].map { ObjectIdentifier($0) })
+        for (index, client) in pools.clients.enumerated() {
+            // Both connections of the pool: two overlapping leases each hold one.
+            let onLoops = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<ConnectionPools.connectionsPerPool {
+                    group.addTask {
+                        try await client.withConnection { connection in
+                            _ = try await connection.query("SELECT pg_sleep(0.1)", logger: Logger(label: "test")).collect()
+                            return ObjectIdentifier(connection.eventLoop)
+                        }
+                    }
+                }
+                return try await group.reduce(into: Set()) { $0.insert($1) }
+            }
+            #expect(onLoops == [ObjectIdentifier(pools.loops[index])], "pool \(index)'s connections on another loop")
+        }
+        for runner in runners {
+            runner.cancel()
+            await runner.value
+        }
+        try await group.shutdownGracefully()
+    }
+
+    @Test
+    func aQueryFromAnEventLoopGoesToAPoolOnThatLoopWhileOneHasAConnectionFree() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loops = Array(group.makeIterator())
+        // Never started: choosing a pool connects nothing.
+        let pools = try ConnectionPools(Self.configuration("postgres://nobody@127.0.0.1:1/none"), connections: 8, loops: loops, logger: Logger(label: "test"))
+        // From each loop's own thread, as a task on `serve`'s event loops asks.
+        func chosen(on loop: any EventLoop) throws -> Int { try loop.submit { pools.choose(from: MultiThreadedEventLoopGroup.currentEventLoop) }.wait() }
+        let onLoop0 = try (0..<4).map { _ in try chosen(on: loops[0]) }
+        // Two pools of two on loop 0: its four connections first, the least busy first.
+        #expect(onLoop0 == [0, 2, 0, 2])
+        // Both of loop 0's pools full: the least busy pool anywhere, which is on loop 1.
+        #expect(pools.loops[try chosen(on: loops[0])] === loops[1])
+        #expect(try chosen(on: loops[1]) == 3, "loop 1's free pool, though pool 1 was just taken from loop 0")
+        pools.release(0)
+        #expect(try chosen(on: loops[0]) == 0, "a connection free on the caller's loop again")
+        // Off every loop (Swift's cooperative pool: tests, `serve --threads swift-pool`): the least busy.
+        #expect(pools.choose(from: nil) == 1)
+        try await group.shutdownGracefully()
+    }
+
+    private static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+        let components = try #require(URLComponents(string: url))
+        return PostgresClient.Configuration(host: try #require(components.host), port: components.port ?? 5432,
+                                            username: try #require(components.user), password: components.password,
+                                            database: components.path.split(separator: "/").first.map(String.init), tls: .disable)
     }
 
     private func overlapping(_ count: Int, _ sql: String, on store: PostgresStore) async throws {

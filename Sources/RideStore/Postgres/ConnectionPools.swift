@@ -1,9 +1,21 @@
 import Logging
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import Synchronization
 
 /// The store's PostgreSQL connections: pools of exactly two connections each, kept open, with
-/// no timer started when a connection goes back; a query goes to the least busy pool.
+/// no timer started when a connection goes back; each pool's connections on one event loop, and
+/// a query goes to a pool on its caller's loop while one has a connection free, else to the
+/// least busy pool.
+///
+/// Why the loops: `serve` runs its tasks on NIO's event loops, and a task continues on the loop
+/// that resumed it. A query on another loop's connection is written by that loop (a hop there)
+/// and its answer resumes the task there, which then writes the HTTP response back on the
+/// request's own loop (a hop back): two cross-thread wake-ups per query on a quiet server.
+/// Issue 39 measured the affinity: context switches per read-mostly request 4.1 -> 3.0 (its CPU
+/// per request unchanged); two closed-loop writers' p50 2.70 -> 1.88 ms; at saturation (every
+/// thread busy, no wake-ups to save) no change (BENCHMARKS.md).
 ///
 /// Why not one PostgresNIO pool: its pool starts timers each time a connection goes back (a
 /// keep-alive, and an idle time-out for connections beyond the minimum), each a task group,
@@ -33,28 +45,41 @@ final class ConnectionPools: Sendable {
     /// How long a keep-alive `SELECT 1` may take before its connection counts as not answering.
     static let keepAliveDeadline: Duration = .seconds(5)
 
-    private let pools: [PostgresClient]
+    let clients: [PostgresClient]
+    /// The event loop each pool's connections live on (pool i on loop i mod the loop count).
+    let loops: [any EventLoop]
+    /// The pools on each loop, by the loop's identity.
+    private let poolsOnLoop: [ObjectIdentifier: [Int]]
     /// Queries in flight on each pool.
     private let inFlight: Mutex<[Int]>
 
-    /// - Parameter connections: rounded up to a whole number of pools of two.
-    init(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger) {
+    /// - Parameters:
+    ///   - connections: rounded up to a whole number of pools of two.
+    ///   - loops: the event loops the pools' connections are spread over, each pool's on one;
+    ///     by default every loop of the group `serve` runs its requests (and, with
+    ///     `--threads event-loops`, its tasks) on, so a query can go out and come back on the
+    ///     thread its request is already on.
+    init(_ configuration: PostgresClient.Configuration, connections: Int,
+         loops: [any EventLoop] = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()), logger: Logger) {
         var configuration = configuration
         configuration.options.minimumConnections = Self.connectionsPerPool
         configuration.options.maximumConnections = Self.connectionsPerPool
         configuration.options.keepAliveBehavior = nil
         let count = max(1, (connections + Self.connectionsPerPool - 1) / Self.connectionsPerPool)
-        pools = (0..<count).map { _ in PostgresClient(configuration: configuration, backgroundLogger: logger) }
+        let poolLoops = (0..<count).map { loops[$0 % loops.count] }
+        clients = poolLoops.map { PostgresClient(configuration: configuration, eventLoopGroup: $0, backgroundLogger: logger) }
+        self.loops = poolLoops
+        poolsOnLoop = Dictionary(grouping: poolLoops.indices) { ObjectIdentifier(poolLoops[$0]) }
         inFlight = Mutex(Array(repeating: 0, count: count))
     }
 
-    var connections: Int { pools.count * Self.connectionsPerPool }
+    var connections: Int { clients.count * Self.connectionsPerPool }
 
     /// Starts every pool, each in a detached task of its own that runs it until cancelled, so
     /// a query right after opening the store does not find a pool not yet running; and the
     /// keep-alive.
     func start(keepAliveEvery interval: Duration = keepAliveInterval, logger: Logger) -> [Task<Void, Never>] {
-        let pools = pools
+        let pools = clients
         let keepAlive = Task.detached {
             while (try? await Task.sleep(for: interval)) != nil {
                 await withDiscardingTaskGroup { group in
@@ -74,17 +99,33 @@ final class ConnectionPools: Sendable {
         return pools.map { pool in Task.detached { await pool.run() } } + [keepAlive]
     }
 
-    /// Runs `body` with the least busy pool; `body` leases its connection from it.
+    /// Runs `body` with a pool (`choose(from:)`); `body` leases its connection from it.
     func lease<T>(_ body: (PostgresClient) async throws -> T) async throws -> T {
-        let index = inFlight.withLock { counts in
-            let chosen = counts.indices.min { counts[$0] < counts[$1] }!
+        let index = choose(from: MultiThreadedEventLoopGroup.currentEventLoop)
+        defer { release(index) }
+        return try await body(clients[index])
+    }
+
+    /// The pool a query from `caller`'s thread goes to, counted in flight until released: the
+    /// least busy pool on the caller's own event loop while it has a connection free (the query
+    /// then leaves and its answer returns without waking another thread: two cross-thread hops
+    /// fewer per query), otherwise the least busy pool of all.
+    func choose(from caller: (any EventLoop)?) -> Int {
+        let local = caller.flatMap { poolsOnLoop[ObjectIdentifier($0)] } ?? []
+        return inFlight.withLock { counts in
+            let nearest = local.min { counts[$0] < counts[$1] }
+            let chosen = nearest.flatMap { counts[$0] < Self.connectionsPerPool ? $0 : nil }
+                ?? counts.indices.min { counts[$0] < counts[$1] }!
             counts[chosen] += 1
             return chosen
         }
-        defer { inFlight.withLock { $0[index] -= 1 } }
-        return try await body(pools[index])
+    }
+
+    /// Ends what `choose(from:)` counted.
+    func release(_ index: Int) {
+        inFlight.withLock { $0[index] -= 1 }
     }
 
     /// The first pool, for work that needs no balancing (migrations).
-    var first: PostgresClient { pools[0] }
+    var first: PostgresClient { clients[0] }
 }
