@@ -5,6 +5,9 @@ import NIOConcurrencyHelpers
 final class Recorder: Sendable {
     struct State {
         var latenciesMs: [String: [Double]] = [:]
+        /// Every latency again, by the second of the schedule its request was due in: where in
+        /// the run the tail is (a warm-up, one stall, or spread through).
+        var latenciesMsBySecond: [Int: [Double]] = [:]
         var statuses: [String: Int] = [:]
         var transportErrors: [String: Int] = [:]
         var late = 0
@@ -24,9 +27,10 @@ final class Recorder: Sendable {
 
     let state = NIOLockedValueBox(State())
 
-    func record(_ operation: String, latencyMs: Double, status: Int) {
+    func record(_ operation: String, latencyMs: Double, status: Int, dueSecond: Int) {
         state.withLockedValue {
             $0.latenciesMs[operation, default: []].append(latencyMs)
+            $0.latenciesMsBySecond[dueSecond, default: []].append(latencyMs)
             $0.statuses["\(status)", default: 0] += 1
         }
     }

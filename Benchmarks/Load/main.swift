@@ -7,7 +7,7 @@ import NIOHTTP1
 // sampling the server's RSS (RELIABILITY.md, "Load"; Benchmarks/Load/run.sh seeds and starts).
 //
 //   ServerLoad --url http://127.0.0.1:8080[,http://127.0.0.1:8081] --rate 1000 --seconds 60
-//              --ride-listeners 480 --dispatcher-listeners 20 --server-pid PID[,PID]
+//              --ride-listeners 480 --dispatcher-listeners 20 --server-pid PID[,PID] [--mix lifecycle|read-mostly]
 // Tokens come from PASSENGER_TOKEN, DRIVER_TOKEN and DISPATCHER_TOKEN (the seeded accounts).
 // Requests are started on a fixed schedule whatever the answers do, and latency counts from the
 // scheduled moment (wrk2's rule against coordinated omission), so a slow server cannot hide
@@ -19,6 +19,7 @@ import NIOHTTP1
 let usage = """
     ServerLoad --url URL[,URL...] [--rate N] [--seconds N] [--max-in-flight N]
                [--ride-listeners N] [--dispatcher-listeners N] [--server-pid PID[,PID...]] [--label TEXT]
+               [--mix lifecycle|read-mostly]
     Tokens: PASSENGER_TOKEN, DRIVER_TOKEN, DISPATCHER_TOKEN (Benchmarks/Load/run.sh seeds them).
     """
 
@@ -43,6 +44,7 @@ struct Settings: Sendable {
     let dispatcherListeners: Int
     let serverPIDs: [Int32]
     let label: String
+    let mix: Mix
     /// Requests in flight at once (and so request connections per server); beyond it a scheduled
     /// request is not sent and is counted. 0: 4 s of the rate, at most 512.
     let maxInFlight: Int
@@ -52,7 +54,7 @@ struct Settings: Sendable {
     var dispatcher: String { environment["DISPATCHER_TOKEN"] ?? "" }
 
     init() throws {
-        let known: Set = ["--url", "--rate", "--seconds", "--max-in-flight", "--ride-listeners", "--dispatcher-listeners", "--server-pid", "--label"]
+        let known: Set = ["--url", "--rate", "--seconds", "--max-in-flight", "--ride-listeners", "--dispatcher-listeners", "--server-pid", "--label", "--mix"]
         for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") && !known.contains(argument) {
             throw LoadError("unknown option \(argument)")
         }
@@ -70,18 +72,39 @@ struct Settings: Sendable {
             return pid
         }
         label = option("label") ?? ""
+        let mixName = option("mix") ?? Mix.lifecycle.rawValue
+        guard let mix = Mix(rawValue: mixName) else {
+            throw LoadError("--mix: '\(mixName)' is not one of \(Mix.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.mix = mix
     }
 }
 
-/// The mix, per 20 requests: 8 ride reads, 2 ride listings, 2 request listings, and the write
-/// path request -> accept -> arrive -> touch proofs (driver's, passenger's) twice; each step
-/// acts on an earlier step's result, and falls back to a read or a new request when none is
-/// ready yet.
+/// What the schedule sends, cycling through the mix's 20 requests.
+enum Mix: String, CaseIterable, Sendable {
+    /// 8 ride reads, 2 ride listings, 2 request listings, and the write path request -> accept ->
+    /// arrive -> touch proofs (driver's, passenger's) twice; each step acts on an earlier step's
+    /// result, and falls back to a read or a new request when none is ready yet.
+    case lifecycle
+    /// Issue 39's simple mix: 16 ride reads, 2 open-request listings (as a driver) and 2
+    /// saved-place writes (10 % writes, none of them an event a stream gets).
+    case readMostly = "read-mostly"
+
+    var cycle: [Operation] {
+        switch self {
+        case .lifecycle:
+            [.getRide, .create, .listRides, .getRide, .accept, .listRequests, .getRide, .arrive,
+             .touch, .getRide, .create, .getRide, .listRequests, .accept, .getRide,
+             .arrive, .getRide, .listRides, .touch, .getRide]
+        case .readMostly:
+            [.getRide, .getRide, .getRide, .getRide, .getRide, .listRequests, .getRide, .getRide, .getRide, .place,
+             .getRide, .getRide, .getRide, .getRide, .getRide, .listRequests, .getRide, .getRide, .getRide, .place]
+        }
+    }
+}
+
 enum Operation: String, CaseIterable {
-    case getRide = "get", listRides = "list", listRequests = "requests", create, accept, arrive, touch
-    static let cycle: [Operation] = [.getRide, .create, .listRides, .getRide, .accept, .listRequests, .getRide, .arrive,
-                                     .touch, .getRide, .create, .getRide, .listRequests, .accept, .getRide,
-                                     .arrive, .getRide, .listRides, .touch, .getRide]
+    case getRide = "get", listRides = "list", listRequests = "requests", create, accept, arrive, touch, place
 }
 
 struct Load: Sendable {
@@ -108,10 +131,12 @@ struct Load: Sendable {
     }
 
     static let newRequest = #"{"passengerName":"Ana","pickup":"Main St 1","dropoff":"Central Station"}"#
+    static let savedPlace = #"{"name":"home","address":"Main St 1"}"#
 
     /// Runs the `n`th request of the schedule; `due` is when it should have started.
     func run(_ n: Int, due: ContinuousClock.Instant) async {
-        var operation = Operation.cycle[n % Operation.cycle.count]
+        let cycle = settings.mix.cycle
+        var operation = cycle[n % cycle.count]
         var pending: String?
         if operation == .accept { pending = recorder.take(\.openRequests); if pending == nil { operation = .create } }
         if operation == .arrive { pending = recorder.take(\.acceptedRides); if pending == nil { operation = .getRide } }
@@ -126,6 +151,9 @@ struct Load: Sendable {
         case .create:
             (method, path, token) = (.POST, "/v1/ride-requests", settings.passenger)
             body = Self.newRequest
+        case .place:
+            (method, path, token) = (.POST, "/v1/places", settings.passenger)
+            body = Self.savedPlace
         case .accept: (method, path, token) = (.POST, "/v1/ride-requests/\(pending ?? "")/accept", settings.driver)
         case .arrive: (method, path, token) = (.POST, "/v1/rides/\(pending ?? "")/arrive", settings.driver)
         case .touch:
@@ -136,7 +164,8 @@ struct Load: Sendable {
         do {
             let (status, answer) = try await call(method, path, token: token, key: method == .POST && operation != .touch ? "load-\(settings.label)-\(n)" : nil,
                                                   body: body, server: n)
-            recorder.record(operation.rawValue, latencyMs: Double((ContinuousClock.now - due) / .microseconds(1)) / 1000, status: status)
+            recorder.record(operation.rawValue, latencyMs: Double((ContinuousClock.now - due) / .microseconds(1)) / 1000, status: status,
+                            dueSecond: Int(Double(n) / settings.rate))
             guard (200..<300).contains(status), let object = Self.object(in: answer), let id = object["id"] as? String else { return }
             if operation == .create { recorder.put(id, \.openRequests) }
             if operation == .accept { recorder.put(id, \.acceptedRides) }
@@ -272,6 +301,9 @@ func main() async throws {
         "per_operation": Dictionary(uniqueKeysWithValues: state.latenciesMs.map { name, values in
             (name, ["n": values.count, "p50_ms": rounded(percentile(values, 0.5)), "p99_ms": rounded(percentile(values, 0.99))] as [String: Any])
         }),
+        // Each second's p99 and max, in schedule order: one stall shows as one bad second.
+        "p99_ms_by_second": state.latenciesMsBySecond.keys.sorted().map { rounded(percentile(state.latenciesMsBySecond[$0]!, 0.99)) },
+        "max_ms_by_second": state.latenciesMsBySecond.keys.sorted().map { rounded(state.latenciesMsBySecond[$0]!.max()!) },
     ]
     if let first = steady, let last = state.rssKiB.last {
         report["rss_mib"] = ["start": rounded(Double(state.rssKiB[0].kib) / 1024, 1), "steady_start": rounded(Double(first.kib) / 1024, 1),

@@ -13,6 +13,7 @@
 #   make load         full: release, 10 000 rides, 480 + 20 listeners, 1 000 req/s, 60 s
 #   make load-soak    PostgreSQL only, two servers, 10 minutes, marks at 0, 5 and 10 min
 #   make load-smoke   short: debug, 300 rides, 45 + 5 listeners, 100 req/s, 5 s
+# MIX=read-mostly: issue 39's simple mix instead of the lifecycle (ServerLoad --mix).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-release}
@@ -112,7 +113,7 @@ for backend in $BACKENDS; do
     cpu_pg_before=$([ -n "$pg_master" ] && python3 Benchmarks/Load/cpu_seconds.py --tree "$pg_master" || echo null)
     line=$($BUILD_DIR/ServerLoad --url "$urls" --rate "$RATE" --seconds "$SECONDS_" ${MAX_IN_FLIGHT:+--max-in-flight "$MAX_IN_FLIGHT"} \
         --ride-listeners "$RIDE_LISTENERS" --dispatcher-listeners "$DISPATCHER_LISTENERS" --server-pid "${servers// /,}" \
-        --label "$backend-$count-$BUILD") || status=1
+        ${MIX:+--mix "$MIX"} --label "$backend-$count-$BUILD") || status=1
     [ -n "$sampler" ] && { wait "$sampler" 2>/dev/null || true; }
     cpu_servers_after=$(python3 Benchmarks/Load/cpu_seconds.py $servers)
     cpu_pg_after=$([ -n "$pg_master" ] && python3 Benchmarks/Load/cpu_seconds.py --tree "$pg_master" || echo null)
