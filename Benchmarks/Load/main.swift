@@ -289,8 +289,9 @@ func main() async throws {
     let errors = state.statuses.filter { !$0.key.hasPrefix("2") }.values.reduce(0, +) + state.transportErrors.values.reduce(0, +)
     // Growth over the steady part: the first sample after a tenth of the run to the last.
     let steady = state.rssKiB.first { $0.seconds >= settings.seconds / 10 } ?? state.rssKiB.first
+    let seconds = 0..<Int((Double(total) / settings.rate).rounded(.up))
     var report: [String: Any] = [
-        "label": settings.label, "target_rate": settings.rate, "seconds": rounded(elapsed), "servers": settings.urls.count,
+        "label": settings.label, "mix": settings.mix.rawValue, "target_rate": settings.rate, "seconds": rounded(elapsed), "servers": settings.urls.count,
         "offered": total, "sent": state.sent, "answered": all.count,
         "generator_send_lag_p99_ms": rounded(percentile(state.sendLagMs, 0.99)),
         "requests": all.count, "throughput_per_s": rounded(Double(all.count) / elapsed, 1),
@@ -301,9 +302,10 @@ func main() async throws {
         "per_operation": Dictionary(uniqueKeysWithValues: state.latenciesMs.map { name, values in
             (name, ["n": values.count, "p50_ms": rounded(percentile(values, 0.5)), "p99_ms": rounded(percentile(values, 0.99))] as [String: Any])
         }),
-        // Each second's p99 and max, in schedule order: one stall shows as one bad second.
-        "p99_ms_by_second": state.latenciesMsBySecond.keys.sorted().map { rounded(percentile(state.latenciesMsBySecond[$0]!, 0.99)) },
-        "max_ms_by_second": state.latenciesMsBySecond.keys.sorted().map { rounded(state.latenciesMsBySecond[$0]!.max()!) },
+        // Each second's p99 and max, in schedule order: one stall shows as one bad second, and a
+        // second with no answer at all (every request in it failed) as null.
+        "p99_ms_by_second": seconds.map { second -> Any in state.latenciesMsBySecond[second].map { rounded(percentile($0, 0.99)) as Any } ?? NSNull() },
+        "max_ms_by_second": seconds.map { second -> Any in state.latenciesMsBySecond[second].map { rounded($0.max()!) as Any } ?? NSNull() },
     ]
     if let first = steady, let last = state.rssKiB.last {
         report["rss_mib"] = ["start": rounded(Double(state.rssKiB[0].kib) / 1024, 1), "steady_start": rounded(Double(first.kib) / 1024, 1),

@@ -119,21 +119,34 @@ struct ConnectionPoolsTests {
         let loops = Array(group.makeIterator())
         let pools = try ConnectionPools(Self.configuration(location), connections: 8, loops: loops, logger: Logger(label: "test"))
         let runners = pools.start(logger: Logger(label: "test"))
-        #expect(pools.loops.map { ObjectIdentifier($0) } == [loops[0], loops[1], loops[0], loops[1]].map { ObjectIdentifier($0) })
-        for (index, client) in pools.clients.enumerated() {
-            // Both connections of the pool: two overlapping leases each hold one.
-            let onLoops = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
-                for _ in 0..<ConnectionPools.connectionsPerPool {
-                    group.addTask {
-                        try await client.withConnection { connection in
-                            _ = try await connection.query("SELECT pg_sleep(0.1)", logger: Logger(label: "test")).collect()
-                            return ObjectIdentifier(connection.eventLoop)
+        do {
+            #expect(pools.loops.map { ObjectIdentifier($0) } == [loops[0], loops[1], loops[0], loops[1]].map { ObjectIdentifier($0) })
+            for (index, client) in pools.clients.enumerated() {
+                // Both connections of the pool: each lease keeps its connection until the other holds one too.
+                let holding = Arrivals()
+                let held = try await withThrowingTaskGroup(of: (PostgresConnection.ID, ObjectIdentifier).self) { group in
+                    for _ in 0..<ConnectionPools.connectionsPerPool {
+                        group.addTask {
+                            try await client.withConnection { connection in
+                                await holding.arrive()
+                                while await holding.count < ConnectionPools.connectionsPerPool { try await Task.sleep(for: .milliseconds(10)) }
+                                _ = try await connection.query("SELECT 1", logger: Logger(label: "test")).collect()
+                                return (connection.id, ObjectIdentifier(connection.eventLoop))
+                            }
                         }
                     }
+                    return try await group.reduce(into: []) { $0.append($1) }
                 }
-                return try await group.reduce(into: Set()) { $0.insert($1) }
+                #expect(Set(held.map(\.0)).count == ConnectionPools.connectionsPerPool, "pool \(index): \(held)")
+                #expect(Set(held.map(\.1)) == [ObjectIdentifier(pools.loops[index])], "pool \(index)'s connections on another loop")
             }
-            #expect(onLoops == [ObjectIdentifier(pools.loops[index])], "pool \(index)'s connections on another loop")
+            // Through `lease`, as the store asks: a query from a loop goes to a pool on that loop.
+            for loop in loops {
+                let chosen = try await pools.lease(from: loop) { client in pools.clients.firstIndex { $0 === client } }
+                #expect(chosen.map { pools.loops[$0] === loop } == true, "from loop \(loop) to pool \(String(describing: chosen))")
+            }
+        } catch {
+            Issue.record(error)
         }
         for runner in runners {
             runner.cancel()
@@ -184,4 +197,10 @@ struct ConnectionPoolsTests {
         let rows = try await store.db.query("SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = current_database()", logger: store.logger).collect()
         return try rows.first?.decode(Int.self) ?? 0
     }
+}
+
+/// Leases that have their connection, for a test that needs them all held at once.
+private actor Arrivals {
+    private(set) var count = 0
+    func arrive() { count += 1 }
 }

@@ -15,7 +15,9 @@ import Synchronization
 /// request's own loop (a hop back): two cross-thread wake-ups per query on a quiet server.
 /// Issue 39 measured the affinity: context switches per read-mostly request 4.1 -> 3.0 (its CPU
 /// per request unchanged); two closed-loop writers' p50 2.70 -> 1.88 ms; at saturation (every
-/// thread busy, no wake-ups to save) no change (BENCHMARKS.md).
+/// thread busy, no wake-ups to save) no gain (BENCHMARKS.md). With more loops than pools (more
+/// than four cores for `serve`'s eight connections) the loops beyond them have no pool of their
+/// own and their queries go to the least busy pool, as before.
 ///
 /// Why not one PostgresNIO pool: its pool starts timers each time a connection goes back (a
 /// keep-alive, and an idle time-out for connections beyond the minimum), each a task group,
@@ -65,6 +67,7 @@ final class ConnectionPools: Sendable {
         configuration.options.minimumConnections = Self.connectionsPerPool
         configuration.options.maximumConnections = Self.connectionsPerPool
         configuration.options.keepAliveBehavior = nil
+        precondition(!loops.isEmpty, "ConnectionPools needs an event loop for its connections")
         let count = max(1, (connections + Self.connectionsPerPool - 1) / Self.connectionsPerPool)
         let poolLoops = (0..<count).map { loops[$0 % loops.count] }
         clients = poolLoops.map { PostgresClient(configuration: configuration, eventLoopGroup: $0, backgroundLogger: logger) }
@@ -99,9 +102,11 @@ final class ConnectionPools: Sendable {
         return pools.map { pool in Task.detached { await pool.run() } } + [keepAlive]
     }
 
-    /// Runs `body` with a pool (`choose(from:)`); `body` leases its connection from it.
-    func lease<T>(_ body: (PostgresClient) async throws -> T) async throws -> T {
-        let index = choose(from: MultiThreadedEventLoopGroup.currentEventLoop)
+    /// Runs `body` with a pool (`choose(from:)`, by default from the loop the caller runs on);
+    /// `body` leases its connection from it.
+    func lease<T>(from caller: (any EventLoop)? = MultiThreadedEventLoopGroup.currentEventLoop,
+                  _ body: (PostgresClient) async throws -> T) async throws -> T {
+        let index = choose(from: caller)
         defer { release(index) }
         return try await body(clients[index])
     }
@@ -123,7 +128,10 @@ final class ConnectionPools: Sendable {
 
     /// Ends what `choose(from:)` counted.
     func release(_ index: Int) {
-        inFlight.withLock { $0[index] -= 1 }
+        inFlight.withLock { counts in
+            precondition(counts[index] > 0, "a pool released more often than chosen")
+            counts[index] -= 1
+        }
     }
 
     /// The first pool, for work that needs no balancing (migrations).
